@@ -1,0 +1,79 @@
+#include "calib.h"
+#include "stats.h"
+#include <rtb/port.h>
+
+double rtb_calib_hz(uint64_t dticks, uint64_t dns)
+{
+    return dns ? (double)dticks * 1e9 / (double)dns : 0.0;
+}
+
+double rtb_ticks_to_ns(double ticks, double hz)
+{
+    return hz > 0.0 ? ticks * 1e9 / hz : 0.0;
+}
+
+static void measure_overhead(struct rtb_calib *c, struct rtb_hist *h)
+{
+    struct rtb_stats st;
+    uint64_t res = UINT64_MAX;
+    rtb_stats_reset(&st);
+    rtb_hist_reset(h);
+    for (uint32_t i = 0; i < RTB_CALIB_PAIRS; i++) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        rtb_ticks_t t1 = rtb_port_ts();
+        uint64_t d = t1 - t0;
+        rtb_stats_add(&st, d);
+        rtb_hist_add(h, d);
+        if (d && d < res)
+            res = d;
+    }
+    /* The counter's step: back-to-back reads may never differ by less than
+     * the read's own cost, so also take the smallest gap between two
+     * distinct intervals seen (exact below RTB_HIST_EXACT ticks). */
+    uint64_t prev = UINT64_MAX;
+    for (uint32_t v = 0; v < RTB_HIST_EXACT; v++) {
+        if (!h->count[v])
+            continue;
+        if (prev != UINT64_MAX && v - prev < res)
+            res = v - prev;
+        prev = v;
+    }
+    c->samples = RTB_CALIB_PAIRS;
+    c->overhead_min = st.min;
+    c->overhead_median = rtb_hist_quantile(h, 50000);
+    if (c->overhead_median > st.max)
+        c->overhead_median = st.max;
+    c->resolution = res == UINT64_MAX ? 0 : res;
+}
+
+/* A reference read bracketed by two counter reads: the reference instant is
+ * taken to be the midpoint, which halves the error from the read's latency. */
+static bool bracket(uint64_t *ref, double *ticks)
+{
+    rtb_ticks_t a = rtb_port_ts();
+    bool ok = rtb_port_ref_ns(ref);
+    rtb_ticks_t b = rtb_port_ts();
+    *ticks = (double)a + (double)(b - a) / 2.0;
+    return ok;
+}
+
+static bool measure_hz(double *hz)
+{
+    uint64_t r0, r1;
+    double t0, t1;
+    if (!bracket(&r0, &t0))
+        return false;
+    do {
+        bracket(&r1, &t1);
+    } while (r1 - r0 < RTB_CALIB_WINDOW_NS);
+    *hz = rtb_calib_hz((uint64_t)(t1 - t0 + 0.5), r1 - r0);
+    return *hz > 0.0;
+}
+
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal)
+{
+    measure_overhead(c, scratch);
+    c->hz_measured = measure_hz(&c->hz);
+    if (!c->hz_measured)
+        c->hz = (double)hz_nominal;
+}

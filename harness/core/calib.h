@@ -1,0 +1,37 @@
+/*
+ * Timestamp calibration, done once at start: what one timestamp read costs
+ * (so it can be subtracted from every sample: the DSP/BIOS method, "the
+ * overhead of the timer has been factored out"), the counter's resolution
+ * (its smallest non-zero step: a virtual machine's TSC may advance in steps
+ * of tens of ticks), and its frequency measured against the port's reference
+ * clock (not trusted from a nominal value).
+ */
+#ifndef RTB_CALIB_H
+#define RTB_CALIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "hist.h"
+
+#define RTB_CALIB_PAIRS 20000u
+#define RTB_CALIB_WINDOW_NS 100000000ull /* frequency measured over 100 ms */
+
+struct rtb_calib {
+    uint64_t overhead_min;    /* ticks, smallest back-to-back interval */
+    uint64_t overhead_median; /* ticks, what is subtracted from every sample */
+    uint64_t resolution;      /* ticks, smallest non-zero step seen */
+    uint32_t samples;         /* back-to-back pairs behind the figures above */
+    double hz;                /* ticks per second used for every conversion */
+    bool hz_measured;         /* hz came from the reference clock, not the nominal */
+};
+
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal);
+
+/* Arithmetic, separate so it can be tested: ticks per second from an
+ * interval of dticks ticks lasting dns nanoseconds (0 if dns is 0), and
+ * ns from ticks at hz (both in double: exact enough, and no 64-bit product
+ * can overflow as cycles * NSEC_PER_SEC would). */
+double rtb_calib_hz(uint64_t dticks, uint64_t dns);
+double rtb_ticks_to_ns(double ticks, double hz);
+
+#endif

@@ -1,0 +1,91 @@
+/* The sample sink a scenario writes into: warm-up, sample count, time budget,
+ * status. One per metric, reset by the runner. */
+#include "ctx.h"
+#include "strutil.h"
+
+void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
+                   uint32_t warmup, uint64_t budget_ticks, struct rtb_hist *h)
+{
+    c->metric = m;
+    c->samples = samples;
+    c->warmup = warmup;
+    c->discarded = 0;
+    c->invalid = 0;
+    c->budget_exhausted = false;
+    c->status = RTB_STATUS_OK;
+    c->reason[0] = '\0';
+    c->note = "";
+    c->hist = h;
+    rtb_stats_reset(&c->stats);
+    rtb_hist_reset(h);
+    c->deadline = rtb_port_ts() + budget_ticks;
+}
+
+bool rtb_want(struct rtb_ctx *c)
+{
+    if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)
+        return false;
+    if ((int64_t)(rtb_port_ts() - c->deadline) > 0) {
+        c->budget_exhausted = true;
+        return false;
+    }
+    return true;
+}
+
+void rtb_add(struct rtb_ctx *c, rtb_ticks_t t0, rtb_ticks_t t1)
+{
+    if (c->discarded < c->warmup) {
+        c->discarded++;
+        return;
+    }
+    if (t1 < t0) { /* only possible across unsynchronised counters: never a sample */
+        c->invalid++;
+        return;
+    }
+    rtb_stats_add(&c->stats, t1 - t0);
+    rtb_hist_add(c->hist, t1 - t0);
+}
+
+static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)
+{
+    if (c->status != RTB_STATUS_OK)
+        return; /* the first failure is the one worth reporting */
+    c->status = status;
+    c->reason[0] = '\0';
+    rtb_strlcat(c->reason, what, sizeof c->reason);
+    if (why && *why) {
+        rtb_strlcat(c->reason, ": ", sizeof c->reason);
+        rtb_strlcat(c->reason, why, sizeof c->reason);
+    }
+}
+
+void rtb_fail(struct rtb_ctx *c, const char *what)
+{
+    set_reason(c, RTB_STATUS_FAILED, what, rtb_port_last_error());
+}
+
+void rtb_unsupported(struct rtb_ctx *c, const char *why)
+{
+    set_reason(c, RTB_STATUS_UNSUPPORTED, why, 0);
+}
+
+void rtb_note(struct rtb_ctx *c, const char *note)
+{
+    c->note = note;
+}
+
+bool rtb_ok(struct rtb_ctx *c, int rc, const char *what)
+{
+    if (rc == RTB_OK)
+        return true;
+    if (rc == RTB_ENOTSUP)
+        set_reason(c, RTB_STATUS_UNSUPPORTED, what, "not provided by this port");
+    else
+        rtb_fail(c, what);
+    return false;
+}
+
+bool rtb_stopped(const struct rtb_ctx *c)
+{
+    return c->status != RTB_STATUS_OK;
+}

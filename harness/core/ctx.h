@@ -1,0 +1,27 @@
+#ifndef RTB_CTX_H
+#define RTB_CTX_H
+
+#include <rtb/bench.h>
+#include "hist.h"
+#include "stats.h"
+
+enum { RTB_STATUS_OK, RTB_STATUS_UNSUPPORTED, RTB_STATUS_FAILED };
+
+struct rtb_ctx {
+    const struct rtb_metric *metric;
+    uint32_t samples, warmup;
+    uint64_t discarded;     /* warm-up samples dropped */
+    uint64_t invalid;       /* intervals whose stop preceded their start */
+    rtb_ticks_t deadline;   /* end of the time budget */
+    bool budget_exhausted;
+    int status;
+    char reason[160];
+    const char *note;
+    struct rtb_stats stats;
+    struct rtb_hist *hist;
+};
+
+void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
+                   uint32_t warmup, uint64_t budget_ticks, struct rtb_hist *h);
+
+#endif

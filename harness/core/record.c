@@ -1,0 +1,119 @@
+#include "record.h"
+#include "jsonw.h"
+
+static const char *const status_names[] = {"ok", "unsupported", "failed"};
+
+void rtb_record_registry(const char *id)
+{
+    jw_begin("registry");
+    jw_str("id", id);
+    jw_end();
+}
+
+void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *cal,
+                        const struct rtb_port_info *info)
+{
+    jw_begin("session");
+    jw_u64("schema", RTB_RECORD_SCHEMA);
+    jw_str("harness_version", RTB_HARNESS_VERSION);
+    jw_str("port", info->port);
+    jw_str("compiler", cfg->compiler);
+    jw_str("cflags", cfg->cflags);
+    jw_str("build_type", cfg->build_type);
+    jw_obj("ts");
+    jw_str("source", info->ts_source);
+    jw_u64("hz_nominal", info->ts_hz_nominal);
+    jw_u64("hz_measured", cal->hz_measured ? (uint64_t)(cal->hz + 0.5) : 0);
+    jw_u64("resolution_ticks", cal->resolution);
+    jw_u64("overhead_min_ticks", cal->overhead_min);
+    jw_u64("overhead_median_ticks", cal->overhead_median);
+    jw_u64("overhead_samples", cal->samples);
+    jw_str("ref_clock", info->ref_clock);
+    jw_close('}');
+    jw_obj("rt");
+    jw_bool("realtime", info->realtime);
+    jw_str("policy", info->policy);
+    jw_str("reason", info->rt_reason);
+    jw_bool("mlock", info->mlock);
+    jw_i64("cpu", info->cpu);
+    jw_i64("cpus_online", info->cpus_online);
+    jw_close('}');
+    jw_obj("config");
+    jw_u64("samples", cfg->samples);
+    jw_u64("warmup", cfg->warmup);
+    jw_u64("budget_ms", cfg->budget_ms);
+    jw_close('}');
+    jw_end();
+}
+
+void rtb_record_begin(const char *id)
+{
+    jw_begin("begin");
+    jw_str("id", id);
+    jw_end();
+}
+
+static void write_hist(const struct rtb_hist *h, uint64_t overhead)
+{
+    jw_obj("hist");
+    jw_str("scheme", "loglinear");
+    jw_u64("sub_bucket_bits", RTB_HIST_SUB_BITS);
+    jw_i64("offset_ticks", -(int64_t)overhead);
+    jw_u64("overflow", h->overflow);
+    jw_arr("buckets");
+    for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++) {
+        if (h->count[i]) {
+            uint64_t lo, hi;
+            rtb_hist_bounds(i, &lo, &hi);
+            jw_elem_u64x3(lo, hi, h->count[i]);
+        }
+    }
+    jw_close(']');
+    jw_close('}');
+}
+
+static void write_stats(const struct rtb_ctx *c, uint64_t overhead)
+{
+    struct rtb_summary s;
+    rtb_summarize(&c->stats, c->hist, overhead, &s);
+    jw_i64("min", s.min);
+    jw_i64("max", s.max);
+    jw_fix3("mean", s.mean);
+    jw_fix3("stddev", s.stddev);
+    jw_i64("p50", s.p50);
+    jw_i64("p90", s.p90);
+    jw_i64("p99", s.p99);
+    jw_i64("p999", s.p999);
+    write_hist(c->hist, overhead);
+}
+
+void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
+                       const struct rtb_port_info *info)
+{
+    bool ok = c->status == RTB_STATUS_OK;
+    jw_begin("metric");
+    jw_str("id", c->metric->id);
+    jw_str("status", status_names[c->status]);
+    jw_str("reason", c->reason);
+    jw_str("unit", "ticks");
+    jw_u64("tick_hz", (uint64_t)(cal->hz + 0.5));
+    jw_u64("n", ok ? c->stats.n : 0);
+    jw_u64("discarded", c->discarded);
+    jw_u64("invalid", c->invalid);
+    jw_bool("budget_exhausted", c->budget_exhausted);
+    jw_u64("overhead_ticks", cal->overhead_median);
+    if (ok)
+        write_stats(c, cal->overhead_median);
+    jw_bool("realtime", info->realtime);
+    jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");
+    jw_i64("cpu", info->cpu);
+    jw_str("note", c->note);
+    jw_end();
+}
+
+void rtb_record_end(unsigned metrics)
+{
+    jw_begin("end");
+    jw_u64("metrics", metrics);
+    jw_end();
+}

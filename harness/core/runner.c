@@ -1,0 +1,77 @@
+/* The runner: calibrate, then for each selected metric run its scenario in a
+ * fresh context and emit the record. Measuring (scenarios), maths (stats,
+ * hist) and output (record.c) stay apart. */
+#include <rtb/runner.h>
+#include "calib.h"
+#include "ctx.h"
+#include "record.h"
+#include "strutil.h"
+
+static struct rtb_hist hist; /* one histogram, reused: fixed memory */
+static struct rtb_ctx ctx;
+
+void rtb_list(void)
+{
+    const struct rtb_metric *m;
+    for (unsigned i = 0; (m = rtb_registry_at(i)); i++)
+        rtb_record_registry(m->id);
+}
+
+static const char *missing_cap(uint32_t need, uint32_t have)
+{
+    static const char *const names[] = {
+        "reference clock", "task delete", "task suspend/resume", "preemption lock",
+        "semaphores", "mutexes", "message queues", "event flags", "timers",
+        "software-triggered interrupt",
+    };
+    for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
+        if ((need & (1u << b)) && !(have & (1u << b)))
+            return names[b];
+    }
+    return 0;
+}
+
+static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
+                    const struct rtb_calib *cal, const struct rtb_port_info *info)
+{
+    static char why[96];
+    const char *lack = missing_cap(m->caps, rtb_port_caps());
+    uint64_t budget = (uint64_t)((double)cfg->budget_ms * cal->hz / 1000.0);
+
+    rtb_record_begin(m->id);
+    rtb_port_metric_begin(m->id);
+    rtb_ctx_reset(&ctx, m, cfg->samples, cfg->warmup, budget, &hist);
+    if (lack) {
+        why[0] = '\0';
+        rtb_strlcat(why, "port has no ", sizeof why);
+        rtb_strlcat(why, lack, sizeof why);
+        rtb_unsupported(&ctx, why);
+    } else {
+        m->fn(&ctx);
+        if (ctx.status == RTB_STATUS_OK && ctx.stats.n == 0)
+            rtb_fail(&ctx, "no samples taken");
+    }
+    rtb_record_metric(&ctx, cal, info);
+}
+
+void rtb_run(const struct rtb_config *cfg)
+{
+    static struct rtb_calib cal;
+    struct rtb_port_info info;
+    const struct rtb_metric *m;
+
+    rtb_port_info(&info);
+    rtb_calibrate(&cal, &hist, info.ts_hz_nominal);
+    rtb_record_session(cfg, &cal, &info);
+    unsigned done = 0;
+    for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {
+        bool selected = cfg->only == 0;
+        for (unsigned k = 0; k < cfg->n_only && !selected; k++)
+            selected = rtb_streq(cfg->only[k], m->id);
+        if (selected) {
+            run_one(m, cfg, &cal, &info);
+            done++;
+        }
+    }
+    rtb_record_end(done);
+}

@@ -1,0 +1,153 @@
+/*
+ * rtb/port.h — the porting layer: everything the portable core and the
+ * scenarios need from a kernel, and nothing else.
+ *
+ * A port is one folder under ports/ that implements these functions and
+ * provides the header <rtb_port_arch.h> with the inline timestamp read
+ * (inline because its cost is part of every sample; it is calibrated and
+ * subtracted, so it must be as small and as stable as the port can make it).
+ *
+ * Conventions (after ThreadX Thread-Metric's tm_api.h):
+ *  - Kernel objects are named by small integer ids (0 .. RTB_MAX_<OBJ>-1) and
+ *    live in static pools inside the port: the core never allocates.
+ *  - Every call that can fail returns an int: RTB_OK, or a negative RTB_E*
+ *    code. After a failure rtb_port_last_error() says why in words
+ *    (e.g. "mq_open: Too many open files"); the scenario puts that in the record.
+ *  - A service the kernel lacks returns RTB_ENOTSUP and its capability bit is
+ *    clear in rtb_port_caps(): a port never fakes a service. A service the
+ *    port builds from other primitives (e.g. thread suspend on Linux) sets the
+ *    RTB_CAP_EMULATED_* bit so records can say so.
+ *  - Priorities are 1 .. RTB_PRIO_MAX, a higher number is more urgent. Ports
+ *    map them onto the kernel's range.
+ */
+#ifndef RTB_PORT_H
+#define RTB_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Counter ticks: the unit of every raw sample. */
+typedef uint64_t rtb_ticks_t;
+
+#include <rtb_port_arch.h> /* static inline rtb_ticks_t rtb_port_ts(void); */
+
+/* Return codes. */
+#define RTB_OK 0
+#define RTB_ENOTSUP (-1)     /* the port does not provide this service */
+#define RTB_EWOULDBLOCK (-2) /* no-wait call found the object unavailable */
+#define RTB_ETIMEOUT (-3)    /* a timed wait expired */
+#define RTB_ERR (-4)         /* any other failure: see rtb_port_last_error() */
+
+/* Timeouts for take/receive/send/wait, in microseconds. */
+#define RTB_NO_WAIT 0
+#define RTB_WAIT_FOREVER (-1)
+
+/* Pool sizes every port must support at least. */
+#define RTB_MAX_TASKS 8
+#define RTB_MAX_SEMS 8
+#define RTB_MAX_MUTEXES 4
+#define RTB_MAX_MSGQS 4
+#define RTB_MAX_EVENTS 4
+#define RTB_MAX_TIMERS 2
+#define RTB_PRIO_MAX 31
+
+/* Capability bits: which services this port really has. */
+#define RTB_CAP_REF_CLOCK (1u << 0)     /* rtb_port_ref_ns() works */
+#define RTB_CAP_TASK_DELETE (1u << 1)   /* rtb_port_task_delete() */
+#define RTB_CAP_TASK_SUSPEND (1u << 2)  /* suspend/resume */
+#define RTB_CAP_SCHED_LOCK (1u << 3)    /* preemption lock/unlock */
+#define RTB_CAP_SEM (1u << 4)           /* binary and counting semaphores */
+#define RTB_CAP_MUTEX (1u << 5)         /* mutexes */
+#define RTB_CAP_MSGQ (1u << 6)          /* message queues */
+#define RTB_CAP_EVENTS (1u << 7)        /* event flags */
+#define RTB_CAP_TIMER (1u << 8)         /* callback timers */
+#define RTB_CAP_IRQ (1u << 9)           /* software-triggerable interrupt */
+#define RTB_CAP_EMULATED_SUSPEND (1u << 16) /* suspend/resume built from other primitives */
+
+/* ---- Port identity and capabilities ----------------------------------- */
+uint32_t rtb_port_caps(void);            /* RTB_CAP_* bits of what works */
+const char *rtb_port_last_error(void);   /* words for the last failure ("" if none) */
+
+/* Facts for the session record, filled by the port. */
+struct rtb_port_info {
+    const char *port;        /* port name, e.g. "posix" */
+    const char *ts_source;   /* what rtb_port_ts() reads, e.g. "rdtsc+lfence" */
+    const char *ref_clock;   /* what rtb_port_ref_ns() reads, or "" */
+    uint64_t ts_hz_nominal;  /* counter frequency the port believes, 0 if unknown */
+    bool realtime;           /* tasks run with real-time priorities */
+    const char *policy;      /* scheduling policy granted, e.g. "SCHED_FIFO" */
+    const char *rt_reason;   /* why not real-time ("" when realtime) */
+    bool mlock;              /* memory locked and prefaulted */
+    int cpu;                 /* CPU all benchmark tasks are pinned to, -1 if none */
+    int cpus_online;         /* CPUs the kernel runs on */
+};
+void rtb_port_info(struct rtb_port_info *out);
+
+/* ---- Time -------------------------------------------------------------- */
+/* rtb_port_ts(): counter read, from <rtb_port_arch.h>.                    */
+bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if none */
+
+/* ---- Tasks ------------------------------------------------------------- */
+typedef void (*rtb_task_fn)(void *arg);
+/* Create task `id` at priority `prio`, ready to run (it preempts the caller
+ * if more urgent), pinned like every benchmark task. */
+int rtb_port_task_create(int id, int prio, rtb_task_fn fn, void *arg);
+int rtb_port_task_join(int id);           /* wait until fn returned; frees id */
+int rtb_port_task_delete(int id);         /* end a task that has not returned */
+int rtb_port_task_suspend(int id);        /* stop it from running until resumed */
+int rtb_port_task_resume(int id);         /* undo suspend */
+void rtb_port_task_yield(void);           /* give the CPU to an equal-priority ready task */
+int rtb_port_task_set_prio(int id, int prio); /* id -1: the calling task */
+int rtb_port_task_delay(uint32_t us);     /* block the caller for at least us */
+int rtb_port_sched_lock(void);            /* disable preemption of the caller */
+int rtb_port_sched_unlock(void);          /* enable it again */
+
+/* ---- Semaphores (max 1: binary; give on a full semaphore is a no-op) ---- */
+int rtb_port_sem_create(int id, unsigned initial, unsigned max);
+int rtb_port_sem_delete(int id);
+int rtb_port_sem_give(int id);
+int rtb_port_sem_take(int id, int32_t timeout_us);
+
+/* ---- Mutexes ------------------------------------------------------------ */
+#define RTB_MUTEX_RECURSIVE (1u << 0)
+#define RTB_MUTEX_INHERIT (1u << 1)       /* priority inheritance */
+int rtb_port_mutex_create(int id, unsigned flags);
+int rtb_port_mutex_delete(int id);
+int rtb_port_mutex_lock(int id);
+int rtb_port_mutex_unlock(int id);
+
+/* ---- Message queues: fixed-size messages copied in and out ------------- */
+int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth);
+int rtb_port_msgq_delete(int id);
+int rtb_port_msgq_send(int id, const void *msg, int32_t timeout_us);
+int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us);
+
+/* ---- Event flags -------------------------------------------------------- */
+#define RTB_EV_ANY 0u
+#define RTB_EV_ALL (1u << 0)
+#define RTB_EV_CLEAR (1u << 1)            /* clear the bits that satisfied the wait */
+int rtb_port_event_create(int id);
+int rtb_port_event_delete(int id);
+int rtb_port_event_set(int id, uint32_t bits);
+int rtb_port_event_wait(int id, uint32_t bits, unsigned mode, int32_t timeout_us,
+                        uint32_t *got);
+
+/* ---- Timers: callback runs in the kernel's timer context --------------- */
+typedef void (*rtb_timer_fn)(void *arg);
+int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg);
+int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us); /* period 0: one-shot */
+int rtb_port_timer_cancel(int id);
+int rtb_port_timer_delete(int id);
+
+/* ---- Interrupt source the harness can trigger and hook ----------------- */
+typedef void (*rtb_irq_fn)(void *arg);
+int rtb_port_irq_hook(rtb_irq_fn fn, void *arg); /* fn runs in interrupt context */
+int rtb_port_irq_trigger(void);                  /* raise it now */
+int rtb_port_irq_unhook(void);
+
+/* ---- Output and hooks --------------------------------------------------- */
+void rtb_port_write(const char *s, size_t n);   /* append record text to the output */
+void rtb_port_metric_begin(const char *id);     /* called before each metric runs */
+
+#endif /* RTB_PORT_H */

@@ -1,0 +1,125 @@
+/*
+ * Stub port: compiles and links the portable core and every scenario with
+ * no C library at all, to prove they need none. Every kernel service answers
+ * RTB_ENOTSUP, as a new port does before its services are filled in: copy
+ * this file, replace each stub with the kernel's call, and set the matching
+ * RTB_CAP_* bit in rtb_port_caps(). Each stub's comment is its contract.
+ */
+#include <rtb/runner.h>
+
+/* Freestanding C still needs these four from the environment (GCC may emit
+ * calls to them for struct copies and initialisations). */
+void *memcpy(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    while (n--)
+        *dp++ = *sp++;
+    return d;
+}
+void *memmove(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    if (dp < sp)
+        return memcpy(d, s, n);
+    while (n--)
+        dp[n] = sp[n];
+    return d;
+}
+void *memset(void *d, int c, size_t n)
+{
+    unsigned char *dp = d;
+    while (n--)
+        *dp++ = (unsigned char)c;
+    return d;
+}
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (; n; n--, x++, y++)
+        if (*x != *y)
+            return *x - *y;
+    return 0;
+}
+
+#define STUB return RTB_ENOTSUP
+
+/* Records go to a RAM buffer a debugger reads; a real port writes a UART. */
+static char out[4096];
+static size_t out_len;
+void rtb_port_write(const char *s, size_t n)
+{
+    while (n-- && out_len < sizeof out)
+        out[out_len++] = *s++;
+}
+
+uint32_t rtb_port_caps(void) { return 0; }                 /* no service yet */
+const char *rtb_port_last_error(void) { return "stub port: service not provided"; }
+void rtb_port_metric_begin(const char *id) { (void)id; }   /* e.g. flush caches */
+bool rtb_port_ref_ns(uint64_t *ns) { (void)ns; return false; } /* e.g. SysTick-based ms clock */
+
+void rtb_port_info(struct rtb_port_info *o)
+{
+    o->port = "stub";
+    o->ts_source = "DWT CYCCNT";
+    o->ref_clock = "";
+    o->ts_hz_nominal = 168000000u; /* SystemCoreClock on a real board */
+    o->realtime = true;            /* a bare-metal kernel's priorities are real */
+    o->policy = "fixed-priority preemptive";
+    o->rt_reason = "";
+    o->mlock = true;
+    o->cpu = 0;
+    o->cpus_online = 1;
+}
+
+/* Tasks: create ready at prio (higher = more urgent), join waits for return. */
+int rtb_port_task_create(int id, int prio, rtb_task_fn fn, void *arg) { (void)id, (void)prio, (void)fn, (void)arg; STUB; }
+int rtb_port_task_join(int id) { (void)id; STUB; }
+int rtb_port_task_delete(int id) { (void)id; STUB; }
+int rtb_port_task_suspend(int id) { (void)id; STUB; }
+int rtb_port_task_resume(int id) { (void)id; STUB; }
+void rtb_port_task_yield(void) {}
+int rtb_port_task_set_prio(int id, int prio) { (void)id, (void)prio; STUB; }
+int rtb_port_task_delay(uint32_t us) { (void)us; STUB; }
+int rtb_port_sched_lock(void) { STUB; }
+int rtb_port_sched_unlock(void) { STUB; }
+/* Semaphores: give on a full one (count == max) is a no-op. */
+int rtb_port_sem_create(int id, unsigned initial, unsigned max) { (void)id, (void)initial, (void)max; STUB; }
+int rtb_port_sem_delete(int id) { (void)id; STUB; }
+int rtb_port_sem_give(int id) { (void)id; STUB; }
+int rtb_port_sem_take(int id, int32_t timeout_us) { (void)id, (void)timeout_us; STUB; }
+/* Mutexes: flags RTB_MUTEX_RECURSIVE / RTB_MUTEX_INHERIT. */
+int rtb_port_mutex_create(int id, unsigned flags) { (void)id, (void)flags; STUB; }
+int rtb_port_mutex_delete(int id) { (void)id; STUB; }
+int rtb_port_mutex_lock(int id) { (void)id; STUB; }
+int rtb_port_mutex_unlock(int id) { (void)id; STUB; }
+/* Message queues: messages of msg_size bytes, copied in and out. */
+int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth) { (void)id, (void)msg_size, (void)depth; STUB; }
+int rtb_port_msgq_delete(int id) { (void)id; STUB; }
+int rtb_port_msgq_send(int id, const void *msg, int32_t t) { (void)id, (void)msg, (void)t; STUB; }
+int rtb_port_msgq_receive(int id, void *msg, int32_t t) { (void)id, (void)msg, (void)t; STUB; }
+/* Event flags: wait for ANY or ALL of bits, optionally clearing them. */
+int rtb_port_event_create(int id) { (void)id; STUB; }
+int rtb_port_event_delete(int id) { (void)id; STUB; }
+int rtb_port_event_set(int id, uint32_t bits) { (void)id, (void)bits; STUB; }
+int rtb_port_event_wait(int id, uint32_t bits, unsigned mode, int32_t t, uint32_t *got) { (void)id, (void)bits, (void)mode, (void)t, (void)got; STUB; }
+/* Timers: fn runs in timer context; period 0 is one-shot. */
+int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg) { (void)id, (void)fn, (void)arg; STUB; }
+int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us) { (void)id, (void)first_us, (void)period_us; STUB; }
+int rtb_port_timer_cancel(int id) { (void)id; STUB; }
+int rtb_port_timer_delete(int id) { (void)id; STUB; }
+/* Interrupt: fn runs in interrupt context when triggered (e.g. NVIC_SetPendingIRQ). */
+int rtb_port_irq_hook(rtb_irq_fn fn, void *arg) { (void)fn, (void)arg; STUB; }
+int rtb_port_irq_trigger(void) { STUB; }
+int rtb_port_irq_unhook(void) { STUB; }
+
+/* The entry point a board's reset handler calls. */
+void rtb_stub_main(void)
+{
+    struct rtb_config cfg = {.samples = 1000, .warmup = 10, .budget_ms = 1000,
+                             .compiler = "arm-none-eabi-gcc", .cflags = "", .build_type = "MinSizeRel"};
+    rtb_run(&cfg);
+    for (;;)
+        ;
+}

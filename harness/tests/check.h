@@ -1,0 +1,15 @@
+/* A minimal check macro for the C unit tests: report every failure, count them. */
+#ifndef RTB_CHECK_H
+#define RTB_CHECK_H
+#include <stdio.h>
+
+static int check_failures;
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            check_failures++;                                                    \
+        }                                                                        \
+    } while (0)
+#define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d failed\n", check_failures), 1) : 0)
+#endif
