@@ -101,13 +101,9 @@ static int pick_cpu(int want, char *err, unsigned errlen)
         snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
         return -1;
     }
-    if (want >= 0) {
-        if (want >= CPU_SETSIZE || !CPU_ISSET(want, &set)) {
-            snprintf(err, errlen, "--cpu %d: not a CPU this process may run on", want);
-            return -1;
-        }
-        return want;
-    }
+    if (want >= 0) /* sched_setaffinity says if it may not: the caller may have
+                      narrowed our inherited mask to keep itself off that CPU */
+        return want < CPU_SETSIZE ? want : -1;
     for (int c = CPU_SETSIZE - 1; c >= 0; c--)
         if (CPU_ISSET(c, &set))
             return c; /* the last one: CPU 0 usually takes more housekeeping */

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Set up rtbench on a fresh Debian/Ubuntu machine: the C toolchain and CMake
+# (apt, when run as root), and the Python package in ./.venv.
+# Idempotent: run it again after pulling.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=(cmake gcc make libc6-dev python3-venv)
+[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=(gcc-arm-none-eabi binutils-arm-none-eabi)
+missing=()
+for p in "${need_apt[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: please install: ${missing[*]} (apt-get, as root)" >&2
+    exit 1
+  fi
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+extra=""
+[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && extra="[test]"
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e ".${extra}"
+echo "setup: done (.venv/bin/rtbench)"

@@ -1,0 +1,109 @@
+"""The metric catalogue (data/catalog.toml): what every metric id means."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from rtbench.errors import RtbenchError
+
+_REQUIRED = ("id", "service", "title", "definition", "clock_start", "clock_stop", "unit")
+
+
+class CatalogError(RtbenchError):
+    pass
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    service: str
+    title: str
+    definition: str
+    clock_start: str
+    clock_stop: str
+    unit: str
+    vendor: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    services: tuple[str, ...]
+    metrics: tuple[Metric, ...]
+
+    @property
+    def ids(self) -> list[str]:
+        return [m.id for m in self.metrics]
+
+    def get(self, metric_id: str) -> Metric | None:
+        for m in self.metrics:
+            if m.id == metric_id:
+                return m
+        return None
+
+    def by_service(self, service: str) -> list[Metric]:
+        return [m for m in self.metrics if m.service == service]
+
+    def match(self, patterns: str | list[str] | None) -> list[str]:
+        """Ids matching comma-separated glob patterns, in catalogue order.
+
+        No pattern means every metric. A pattern that matches nothing is an
+        error rather than silently measuring less than the user asked for.
+        """
+        pats = _split_patterns(patterns)
+        if not pats:
+            return self.ids
+        chosen: set[str] = set()
+        for pat in pats:
+            hits = fnmatch.filter(self.ids, pat)
+            if not hits:
+                raise CatalogError(f"no metric matches {pat!r} (see `rtbench list`)")
+            chosen.update(hits)
+        return [i for i in self.ids if i in chosen]
+
+
+def _split_patterns(patterns: str | list[str] | None) -> list[str]:
+    if patterns is None:
+        return []
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    out = []
+    for item in patterns:
+        out.extend(p.strip() for p in item.split(",") if p.strip())
+    return out
+
+
+def load(path: Path | None = None) -> Catalog:
+    """Load and check the catalogue (the packaged one unless `path` is given)."""
+    if path is None:
+        text = resources.files("rtbench").joinpath("data/catalog.toml").read_text("utf-8")
+    else:
+        text = Path(path).read_text("utf-8")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"catalogue is not valid TOML: {exc}") from exc
+    return _build(raw)
+
+
+def _build(raw: dict) -> Catalog:
+    services = tuple(raw.get("services", {}).get("order", []))
+    metrics = []
+    seen = set()
+    for entry in raw.get("metric", []):
+        missing = [k for k in _REQUIRED if not str(entry.get(k, "")).strip()]
+        if missing:
+            raise CatalogError(f"catalogue metric {entry.get('id', '?')!r} "
+                               f"lacks {', '.join(missing)}")
+        if entry["id"] in seen:
+            raise CatalogError(f"catalogue metric id {entry['id']!r} is duplicated")
+        if entry["service"] not in services:
+            raise CatalogError(f"catalogue metric {entry['id']!r}: service {entry['service']!r} "
+                               "is not in [services] order")
+        seen.add(entry["id"])
+        vendor = {k: tuple(v) for k, v in entry.get("vendor", {}).items()}
+        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor))
+    return Catalog(services=services, metrics=tuple(metrics))

@@ -1,0 +1,136 @@
+"""Find, build and query the C harness (`rtbench-harness`).
+
+The build goes to the user cache dir, keyed by a hash of the sources, so a
+changed source tree gets a fresh build and an unchanged one is reused.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import platformdirs
+
+from rtbench import records
+from rtbench.errors import HarnessError
+
+EXE_NAME = "rtbench-harness"
+_PKG_DIR = Path(__file__).resolve().parent
+
+
+def source_dir() -> Path:
+    """The harness sources.
+
+    `RTBENCH_HARNESS_SRC` wins (an explicit request); then the copy a wheel
+    carries (`rtbench/_harness`); then the repository's `harness/` for a
+    source checkout / editable install.
+    """
+    candidates = []
+    if os.environ.get("RTBENCH_HARNESS_SRC"):
+        candidates.append(Path(os.environ["RTBENCH_HARNESS_SRC"]))
+    candidates += [_PKG_DIR / "_harness", _PKG_DIR.parents[1] / "harness"]
+    for cand in candidates:
+        if (cand / "CMakeLists.txt").is_file():
+            return cand.resolve()
+    raise HarnessError("harness sources not found (looked in "
+                       + ", ".join(str(c) for c in candidates) + ")")
+
+
+def source_hash(src: Path) -> str:
+    """First 12 hex digits of a sha256 over every file's path and content."""
+    digest = hashlib.sha256()
+    for path in _source_files(src):
+        digest.update(path.relative_to(src).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def _source_files(src: Path) -> list[Path]:
+    files = []
+    for root, dirs, names in os.walk(src):
+        # An in-tree CMake build dir would change the hash on every build.
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
+                         and not (Path(root, d) / "CMakeCache.txt").exists())
+        files += [Path(root, n) for n in sorted(names) if not n.startswith(".")]
+    return files
+
+
+def build(src: Path | None = None) -> Path:
+    """Build the harness if needed; return the path of the executable."""
+    src = src or source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    builddir = cache / f"harness-{source_hash(src)}"
+    exe = builddir / EXE_NAME
+    if exe.is_file():
+        return exe
+    if shutil.which("cmake") is None:
+        raise HarnessError("cmake not found on PATH (needed to build the harness)")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        lock = open(cache / f"{builddir.name}.lock", "w")
+    except OSError as exc:
+        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
+    # Two rtbench processes starting at once must not build into one dir.
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not exe.is_file():
+            _run_cmake(src, builddir)
+    if not exe.is_file():
+        raise HarnessError(f"harness build produced no {EXE_NAME}; see {builddir / 'build.log'}")
+    return exe
+
+
+def _run_cmake(src: Path, builddir: Path) -> None:
+    builddir.mkdir(parents=True, exist_ok=True)
+    log_path = builddir / "build.log"
+    steps = [
+        ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release"],
+        # Only the harness: the C unit tests are for scripts/test.sh.
+        ["cmake", "--build", str(builddir), "--target", EXE_NAME,
+         "--parallel", str(os.cpu_count() or 1)],
+    ]
+    with open(log_path, "w") as log:
+        for cmd in steps:
+            log.write("$ " + " ".join(cmd) + "\n")
+            log.flush()
+            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL).returncode
+            if rc != 0:
+                raise HarnessError(f"harness build failed ({cmd[1]} step, exit code {rc}); "
+                                   f"see {log_path}")
+
+
+def executable(explicit: str | os.PathLike | None = None) -> Path:
+    """The harness to run: an explicit path (option or `RTBENCH_HARNESS`,
+    used by the tests to inject a fake) or a build of the sources."""
+    explicit = explicit or os.environ.get("RTBENCH_HARNESS")
+    if explicit:
+        path = Path(explicit)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise HarnessError(f"harness {path} is not an executable file")
+        return path
+    return build()
+
+
+def registry(exe: Path, timeout: float = 60) -> list[str]:
+    """The metric ids the harness knows (`rtbench-harness --list`)."""
+    try:
+        proc = subprocess.run([str(exe), "--list"], capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as exc:
+        raise HarnessError(f"{exe} --list did not finish within {timeout:g}s") from exc
+    except OSError as exc:
+        raise HarnessError(f"cannot run {exe}: {exc.strerror}") from exc
+    if proc.returncode != 0:
+        detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+        raise HarnessError(f"{exe} --list failed: {detail[0]}")
+    ids = []
+    for line in proc.stdout.splitlines():
+        rec = records.parse_line(line)
+        if rec and rec["type"] == "registry":
+            ids.append(rec["id"])
+    return ids

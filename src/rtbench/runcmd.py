@@ -1,0 +1,162 @@
+"""`rtbench run`: validate everything, measure, store each metric, write the sheet.
+
+All checks happen before the run is inserted in the database, so bad input
+leaves nothing behind: no run row, no output directory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rtbench import catalog as catalog_mod
+from rtbench import harness, outdir, placement, report, sysinfo
+from rtbench.errors import HarnessError, RtbenchError
+from rtbench.records import MetricRecord
+from rtbench.runner import HarnessUsageError, RunOptions, Runner
+from rtbench.store import Store
+
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class RunRequest:
+    patterns: str | None
+    samples: int
+    warmup: int
+    budget_ms: int
+    cpu: int | None
+    no_rt: bool
+    timeout: float
+    label: str
+    out: Path | None
+    db: Path | None
+    harness: Path | None
+    argv: list[str]
+
+
+def now_utc() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def execute(req: RunRequest, console: Console) -> int:
+    cat = catalog_mod.load()
+    ids = cat.match(req.patterns)
+    _check_numbers(req)
+    with console.status("preparing the harness (first use builds it)…"):
+        exe = harness.executable(req.harness)
+        _check_registry(exe, ids)
+    src_hash = _source_hash(req.harness)
+    created = outdir.CreatedDirs()
+    try:
+        if req.out is not None:
+            outdir.check_existing(req.out)
+            created.make(req.out, "--out directory")
+        else:
+            created.make(outdir.DEFAULT_PARENT, "results directory")
+        store = Store(req.db)
+    except RtbenchError:
+        created.rollback()
+        raise
+    with store:
+        host = sysinfo.collect()
+        host["harness_source_hash"] = src_hash
+        started = now_utc()
+        run_id = store.create_run(str(uuid.uuid4()), started, ids, req.label, req.argv, host)
+        out = req.out or outdir.default_dir(started, run_id)
+        try:
+            created.make(out, "--out directory")
+        except RtbenchError:
+            store.delete_run(run_id)
+            created.rollback()
+            raise
+        return _measure(req, exe, ids, store, run_id, out, created, console)
+
+
+def _check_numbers(req: RunRequest) -> None:
+    if req.timeout <= req.budget_ms / 1000:
+        # A metric may legitimately run for its whole budget.
+        raise RtbenchError(f"--timeout ({req.timeout:g} s) must be longer than the "
+                           f"per-metric budget (--budget-ms {req.budget_ms})")
+    if req.cpu is not None and req.cpu not in os.sched_getaffinity(0):
+        allowed = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+        raise RtbenchError(f"--cpu {req.cpu} is not a CPU this process may use ({allowed})")
+
+
+def _check_registry(exe: Path, ids: list[str]) -> None:
+    known = set(harness.registry(exe))
+    missing = [i for i in ids if i not in known]
+    if missing:
+        raise RtbenchError(f"the harness does not know {', '.join(missing)} "
+                           "(catalogue and harness disagree)")
+
+
+def _source_hash(explicit: Path | None) -> str:
+    if explicit or os.environ.get("RTBENCH_HARNESS"):
+        return "n/a (harness given explicitly)"
+    return harness.source_hash(harness.source_dir())
+
+
+def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: int,
+             out: Path, created: outdir.CreatedDirs, console: Console) -> int:
+    cpu = placement.benchmark_cpu(req.cpu)
+    opts = RunOptions(ids=ids, samples=req.samples, warmup=req.warmup, budget_ms=req.budget_ms,
+                      cpu=cpu, no_rt=req.no_rt, timeout=req.timeout)
+    console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each", soft_wrap=True)
+    status, code, error = "complete", 0, None
+    try:
+        with _progress(console) as progress:
+            task = progress.add_task("starting", total=len(ids))
+
+            def on_metric(rec: dict) -> None:
+                store.add_metric(run_id, rec)  # commit first: it must survive a crash
+                progress.console.print(_metric_line(rec), soft_wrap=True)
+                progress.advance(task)
+
+            runner = Runner(exe, opts, on_session=lambda s: store.set_session(run_id, s),
+                            on_begin=lambda i: progress.update(task, description=i),
+                            on_metric=on_metric)
+            with placement.off_cpu(cpu):
+                outcome = runner.run()
+            if outcome.interrupted:
+                status, code = "incomplete", EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        status, code = "incomplete", EXIT_INTERRUPTED
+    except HarnessUsageError:
+        store.delete_run(run_id)  # it never started: leave nothing behind
+        created.rollback()
+        raise
+    except HarnessError as exc:
+        status, code, error = "failed", 1, exc
+    store.finish_run(run_id, status, now_utc())
+    sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    if error:
+        click.echo(f"rtbench: error: {error}", err=True)
+    if status == "incomplete":
+        console.print("[yellow]interrupted: the run is incomplete[/yellow]")
+    console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
+    return code
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console, transient=True,
+                    disable=not console.is_terminal)  # no bar in logs and pipes
+
+
+def _metric_line(rec: dict) -> str:
+    m = MetricRecord(rec)
+    if m.ok:
+        us = {k: report.fmt_us(m.ns(k)) for k in ("p50", "p99", "max")}
+        return (f"  {escape(m.id):<32} [green]ok[/green]          median {us['p50']:>9} µs  "
+                f"p99 {us['p99']:>9} µs  max {us['max']:>9} µs")
+    colour = "yellow" if m.status == "unsupported" else "red"
+    return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"

@@ -1,0 +1,64 @@
+"""Shared fixtures: an isolated home for every test and the fake harness."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+FAKE = Path(__file__).resolve().parent / "fake_harness.py"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never touch the real user's cache, database or working directory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
+                "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
+                "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL"):
+        monkeypatch.delenv(var, raising=False)
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return work
+
+
+@pytest.fixture(scope="session")
+def fake_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An executable wrapper running the fake harness with this interpreter
+    (the runner executes a path, and `exec` keeps one process per harness)."""
+    path = tmp_path_factory.mktemp("fake") / "rtbench-harness"
+    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+@pytest.fixture
+def fake(fake_exe: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Use the fake harness; its invocations are logged to `tmp_path/harness.log`."""
+    monkeypatch.setenv("RTBENCH_HARNESS", str(fake_exe))
+    monkeypatch.setenv("FAKE_HARNESS_LOG", str(tmp_path / "harness.log"))
+    return fake_exe
+
+
+def invocations(tmp_path: Path) -> list[list[str]]:
+    """The argv of every measuring harness process (`--list` calls left out)."""
+    import json
+
+    log = tmp_path / "harness.log"
+    if not log.exists():
+        return []
+    argvs = [json.loads(line) for line in log.read_text().splitlines()]
+    return [a for a in argvs if "--list" not in a]
+
+
+def tree(path: Path) -> list[str]:
+    """Every file and directory under path (to assert nothing was written)."""
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*")) if path.exists() else []
+
+
+os.environ.setdefault("COLUMNS", "200")  # keep rich from wrapping output in tests

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A stand-in for rtbench-harness that speaks docs/records.md (schema 1).
+
+It measures nothing: it prints plausible records so the runner's watchdog,
+crash handling, restarts and Ctrl-C handling can be tested deterministically.
+
+Knobs (environment):
+  FAKE_HARNESS_DELAY        seconds to sleep inside every metric (default 0)
+  FAKE_HARNESS_UNSUPPORTED  comma-separated ids reported as unsupported
+  FAKE_HARNESS_IDS          comma-separated registry (default: the catalogue)
+  FAKE_HARNESS_LOG          append one JSON line with argv per invocation
+  FAKE_HARNESS_EXIT_EARLY   exit with this code right after the session record
+  FAKE_HARNESS_STALL        seconds to sleep before the session record
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+CATALOG = Path(__file__).resolve().parents[1] / "src" / "rtbench" / "data" / "catalog.toml"
+HZ = 2_600_000_000
+OVERHEAD = 26
+
+
+def registry() -> list[str]:
+    if os.environ.get("FAKE_HARNESS_IDS"):
+        return os.environ["FAKE_HARNESS_IDS"].split(",")
+    return [m["id"] for m in tomllib.loads(CATALOG.read_text())["metric"]]
+
+
+def usage(message: str) -> None:
+    print(f"rtbench-harness: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse(argv: list[str]) -> dict:
+    opts = {"list": False, "only": None, "samples": 10000, "warmup": 100,
+            "budget_ms": 2000, "cpu": 1, "no_rt": False, "fault": None}
+    it = iter(argv)
+    for arg in it:
+        if arg == "--list":
+            opts["list"] = True
+        elif arg == "--no-rt":
+            opts["no_rt"] = True
+        elif arg in ("--only", "--samples", "--warmup", "--budget-ms", "--cpu", "--fault"):
+            value = next(it, None)
+            if value is None:
+                usage(f"{arg} needs a value")
+            opts[arg[2:].replace("-", "_")] = value
+        else:
+            usage(f"unknown option {arg}")
+    for key, lo in (("samples", 1), ("warmup", 0), ("budget_ms", 1), ("cpu", 0)):
+        try:
+            opts[key] = int(opts[key])
+        except ValueError:
+            usage(f"--{key} is not a number")
+        if opts[key] < lo or (key == "samples" and opts[key] > 10_000_000):
+            usage(f"--{key} out of range")
+    return opts
+
+
+def emit(rec: dict) -> None:
+    print(json.dumps(rec), flush=True)
+
+
+def session(opts: dict) -> dict:
+    rt = {"realtime": not opts["no_rt"], "policy": "SCHED_OTHER" if opts["no_rt"] else "SCHED_FIFO",
+          "reason": "--no-rt" if opts["no_rt"] else "", "mlock": not opts["no_rt"],
+          "cpu": opts["cpu"], "cpus_online": 2}
+    return {"type": "session", "schema": 1, "harness_version": "0.0.0-fake", "port": "fake",
+            "compiler": "CPython", "cflags": "-O0", "build_type": "Fake",
+            "ts": {"source": "fake", "hz_nominal": 0, "hz_measured": HZ, "resolution_ticks": 1,
+                   "overhead_min_ticks": 20, "overhead_median_ticks": OVERHEAD,
+                   "overhead_samples": 10000, "ref_clock": "CLOCK_MONOTONIC_RAW"},
+            "rt": rt, "config": {"samples": opts["samples"], "warmup": opts["warmup"],
+                                 "budget_ms": opts["budget_ms"]}}
+
+
+def metric(mid: str, index: int, opts: dict) -> dict:
+    if mid in os.environ.get("FAKE_HARNESS_UNSUPPORTED", "").split(","):
+        return {"type": "metric", "id": mid, "status": "unsupported",
+                "reason": "fake port lacks it", "n": 0}
+    base = 0 if mid == "method.null" else 100 * (index + 1)
+    p50 = base
+    return {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
+            "tick_hz": HZ, "n": opts["samples"], "discarded": opts["warmup"],
+            "budget_exhausted": False, "overhead_ticks": OVERHEAD,
+            "min": p50 - OVERHEAD, "max": p50 * 10 + 52, "mean": p50 + 0.5, "stddev": 3.25,
+            "p50": p50, "p90": p50 + 13, "p99": p50 + 26, "p999": p50 + 52,
+            "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -OVERHEAD,
+                     "buckets": [[p50 + OVERHEAD, p50 + OVERHEAD + 1, opts["samples"]]]},
+            "realtime": not opts["no_rt"], "placement": f"cpu{opts['cpu']}", "note": ""}
+
+
+def run(opts: dict) -> None:
+    known = registry()
+    ids = opts["only"].split(",") if opts["only"] else known
+    for mid in ids:
+        if mid not in known:
+            usage(f"unknown metric id {mid}")
+    kind, _, target = (opts["fault"] or "").partition(":")
+    if opts["fault"] and kind not in ("hang", "crash"):
+        usage(f"bad --fault {opts['fault']}")
+    time.sleep(float(os.environ.get("FAKE_HARNESS_STALL", "0")))
+    emit(session(opts))
+    if os.environ.get("FAKE_HARNESS_EXIT_EARLY"):
+        sys.exit(int(os.environ["FAKE_HARNESS_EXIT_EARLY"]))
+    print("diagnostic line that is not a record", flush=True)
+    for mid in ids:
+        emit({"type": "begin", "id": mid})
+        if mid == target and kind == "hang":
+            while True:
+                time.sleep(3600)
+        if mid == target and kind == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        time.sleep(float(os.environ.get("FAKE_HARNESS_DELAY", "0")))
+        emit(metric(mid, known.index(mid), opts))
+    emit({"type": "end", "metrics": len(ids)})
+
+
+def main() -> None:
+    if os.environ.get("FAKE_HARNESS_LOG"):
+        with open(os.environ["FAKE_HARNESS_LOG"], "a") as fh:
+            fh.write(json.dumps(sys.argv[1:]) + "\n")
+    opts = parse(sys.argv[1:])
+    if opts["list"]:
+        for mid in registry():
+            emit({"type": "registry", "id": mid})
+        return
+    run(opts)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""End to end against the real harness (built from harness/ with CMake).
+
+No assertion here depends on how fast this machine is: the figures are
+checked for shape and consistency, never against a time threshold.
+"""
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from rtbench import catalog, harness
+from rtbench.cli import main
+
+pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None,
+                                reason="cmake and a C compiler are needed for the real harness")
+
+
+@pytest.fixture(scope="session")
+def real_cache(tmp_path_factory):
+    """One build of the real harness per test session, in a private cache."""
+    cache = tmp_path_factory.mktemp("cache")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(cache))
+    mp.delenv("RTBENCH_HARNESS", raising=False)
+    mp.delenv("RTBENCH_HARNESS_SRC", raising=False)
+    try:
+        harness.build()
+    finally:
+        mp.undo()
+    return cache
+
+
+@pytest.fixture
+def real(real_cache, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(real_cache))
+    return harness.build()  # cached: same sources, same hash
+
+
+def test_catalogue_and_registry_agree(real):
+    registered = harness.registry(real)
+    ids = catalog.load().ids
+    assert len(registered) == len(set(registered))
+    assert sorted(set(registered) - set(ids)) == [], "registered but not in the catalogue"
+    assert sorted(set(ids) - set(registered)) == [], "in the catalogue but not registered"
+
+
+def test_quick_run(real, isolated, capsys):
+    assert main(["run", "--quick", "--db", "r.db", "--out", "o"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    ids = catalog.load().ids
+    assert env["run"]["status"] == "complete"
+    assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
+    session = env["session"]
+    assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
+    assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500}
+    for m in env["metrics"]:
+        assert m["status"] in ("ok", "unsupported"), m
+        if m["status"] == "ok":
+            assert m["unit"] == "ticks" and m["tick_hz"] > 0 and 1 <= m["n"] <= 1000
+            assert m["min"] <= m["p50"] <= m["p99"] <= m["max"], m["id"]
+            counted = sum(b[2] for b in m["hist"]["buckets"])
+            assert counted + m["hist"].get("overflow", 0) == m["n"], m["id"]
+    _check_method(env)
+    sheet = (isolated / "o" / "datasheet.md").read_text()
+    for mid in ids:
+        assert f"`{mid}`" in sheet
+    assert sqlite3.connect(isolated / "r.db").execute(
+        "SELECT status FROM runs").fetchall() == [("complete",)]
+
+
+def _check_method(env):
+    """The method checks: correctness of the measurement, not speed. The null
+    measurement's median is 0 within one step of the counter (on a VM the TSC
+    moves in steps of ~10 ns) and a few ns; the 50 us busy-wait, timed by an
+    independent clock, is measured within 5 %."""
+    by_id = {m["id"]: m for m in env["metrics"]}
+    ts = env["session"]["ts"]
+    hz = ts["hz_measured"]
+    step_ns = ts["resolution_ticks"] * 1e9 / hz
+    null_ns = by_id["method.null"]["p50"] * 1e9 / hz
+    assert abs(null_ns) <= max(3.0, step_ns) + 0.5, (null_ns, step_ns)
+    busy_ns = by_id["method.busywait"]["p50"] * 1e9 / hz
+    assert abs(busy_ns - 50_000) <= 0.05 * 50_000, busy_ns
+
+
+def test_no_rt_run_is_flagged(real, isolated):
+    assert main(["run", "--quick", "--no-rt", "--only", "method.null", "--db", "r.db",
+                 "--out", "o"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    assert env["session"]["rt"]["realtime"] is False
+    assert "**Not real-time:" in (isolated / "o" / "datasheet.md").read_text()
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("hang:sem.give.no_waiter", "timeout after 3s"),
+    ("crash:sem.give.no_waiter", "harness crashed (signal SIGSEGV)"),
+])
+def test_real_harness_faults(fault, reason, real, isolated, monkeypatch):
+    monkeypatch.setenv("RTBENCH_INJECT_FAULT", fault)
+    assert main(["run", "--quick", "--only", "sem.*", "--timeout", "3", "--db", "r.db",
+                 "--out", "o"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    by_id = {m["id"]: m for m in env["metrics"]}
+    assert env["run"]["status"] == "complete"
+    assert by_id["sem.give.no_waiter"]["status"] == "failed"
+    assert by_id["sem.give.no_waiter"]["reason"] == reason
+    assert len(by_id) == len(catalog.load().match("sem.*"))

@@ -1,0 +1,48 @@
+import json
+
+import pytest
+
+from rtbench import records
+from rtbench.records import MetricRecord, RecordError
+
+OK = {"type": "metric", "id": "a", "status": "ok", "reason": "", "unit": "ticks",
+      "tick_hz": 2_000_000_000, "n": 10, "min": -4, "max": 200, "mean": 10.5, "stddev": 1,
+      "p50": 10, "p90": 12, "p99": 20, "p999": 100}
+
+
+def test_non_record_lines_are_ignored():
+    assert records.parse_line("hello") is None
+    assert records.parse_line("  \n") is None
+
+
+def test_metric_record_and_conversion():
+    rec = records.parse_line(json.dumps(OK))
+    m = MetricRecord(rec)
+    assert m.ok and m.ns("p50") == 5.0 and m.us("max") == 0.1
+    assert m.ns("min") == -2.0  # negative values are kept
+
+
+@pytest.mark.parametrize("line", [
+    "{not json",
+    json.dumps({"type": "nope"}),
+    json.dumps({**OK, "status": "weird"}),
+    json.dumps({k: v for k, v in OK.items() if k != "p99"}),
+    json.dumps({**OK, "unit": "ns"}),
+    json.dumps({"type": "session", "schema": 2, "ts": {"hz_measured": 1}, "rt": {"realtime": True},
+                "config": {}}),
+])
+def test_protocol_violations(line):
+    with pytest.raises(RecordError):
+        records.parse_line(line)
+
+
+def test_unsupported_needs_no_statistics():
+    rec = records.parse_line(json.dumps({"type": "metric", "id": "a", "status": "unsupported",
+                                         "reason": "no mq", "n": 0}))
+    assert not MetricRecord(rec).ok
+
+
+def test_failed_record_is_marked_as_ours():
+    rec = records.failed_record("a", "timeout after 3s")
+    assert rec["status"] == "failed" and rec["origin"] == "rtbench" and rec["n"] == 0
+    assert records.parse_line(json.dumps(rec)) == rec

@@ -1,0 +1,105 @@
+import json
+
+import pytest
+
+from rtbench import catalog, report
+from rtbench.store import Run
+
+HZ = 1_000_000_000  # 1 tick = 1 ns keeps the expected numbers readable
+
+
+def _session(realtime=True):
+    return {"type": "session", "schema": 1, "harness_version": "0.1.0", "port": "posix",
+            "compiler": "GNU 12.2.0", "cflags": "-O2", "build_type": "Release",
+            "ts": {"source": "rdtsc+lfence", "hz_nominal": 0, "hz_measured": 2_600_001_234,
+                   "resolution_ticks": 26, "overhead_min_ticks": 0, "overhead_median_ticks": 26,
+                   "overhead_samples": 10000, "ref_clock": "CLOCK_MONOTONIC_RAW"},
+            "rt": {"realtime": realtime, "policy": "SCHED_FIFO" if realtime else "SCHED_OTHER",
+                   "reason": "" if realtime else "sched_setscheduler: Operation not permitted",
+                   "mlock": realtime, "cpu": 1, "cpus_online": 2},
+            "config": {"samples": 10000, "warmup": 100, "budget_ms": 2000}}
+
+
+def _ok(mid, p50=1234):
+    return {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
+            "tick_hz": HZ, "n": 10000, "discarded": 100, "budget_exhausted": False,
+            "overhead_ticks": 26, "min": p50 - 30, "max": p50 * 3, "mean": p50, "stddev": 2.0,
+            "p50": p50, "p90": p50 + 1, "p99": p50 + 2, "p999": p50 + 3,
+            "realtime": True, "placement": "cpu1", "note": ""}
+
+
+def _run(metrics, pending=(), status="complete", realtime=True):
+    return Run(id=7, uuid="uuid-7", started="2024-05-01T10:00:00+00:00",
+               finished="2024-05-01T10:01:00+00:00", stored_status=status, label="",
+               argv=["rtbench", "run"],
+               host={"os": "Linux", "kernel_release": "6.1.0-rt", "cpu_model": "Test CPU 3000",
+                     "cores_online": 2, "preemption": "PREEMPT_RT", "clocksource": "tsc"},
+               session=_session(realtime), metrics=list(metrics), pending=list(pending))
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalog.load()
+
+
+def test_full_sheet(cat):
+    metrics = [_ok(i) for i in cat.ids]
+    metrics[0] = {**_ok("method.null", 0), "min": -26}
+    metrics[3] = {"type": "metric", "id": metrics[3]["id"], "status": "unsupported",
+                  "reason": "no such service", "n": 0}
+    text = report.render_markdown(_run(metrics), cat)
+    assert text.startswith("# rtbench data sheet — Linux 6.1.0-rt on Test CPU 3000\n")
+    for service in cat.services:
+        assert f"\n### {service}\n" in text
+    for mid in cat.ids:
+        assert f"`{mid}`" in text
+    assert "2600.001 MHz" in text and "SCHED_FIFO" in text and "Not real-time" not in text
+    # 1234 ticks at 1 GHz: 1.234 us, 1234 ns, 1234 cycles.
+    assert "| 1.234 | 1.236 | 3.702 | 1234 | 1236 | 1234 |" in text
+    assert "| -0.026 |" in text  # negative minimum shown with its sign
+    assert "unsupported: no such service" in text
+    assert "that median was subtracted from every sample" in text
+    assert "Clock starts:" in text and "## Definitions" in text
+
+
+def test_not_real_time_and_incomplete_warnings(cat):
+    run = _run([_ok("method.null")], pending=["sem.give.no_waiter"], status="incomplete",
+               realtime=False)
+    text = report.render_markdown(run, cat)
+    assert ("**Not real-time: sched_setscheduler: Operation not permitted** — "
+            "figures are not representative of real-time behaviour") in text
+    assert "**Incomplete run:**" in text
+    assert "not measured (run incomplete)" in text
+
+
+def test_sheet_without_session(cat):
+    run = _run([])
+    run.session = None
+    run.pending = ["method.null"]
+    text = report.render_markdown(run, cat)
+    assert "no session record" in text
+
+
+def test_number_formatting():
+    assert report.fmt_us(-26) == "-0.026"
+    assert report.fmt_ns(12.34) == "12.3" and report.fmt_ns(1234.4) == "1234"
+    assert report.fmt_ns(-5.0) == "-5.0"
+    assert report.fmt_ticks(26) == "26" and report.fmt_ticks(26.5) == "26.5"
+
+
+def test_write_outputs_envelope(cat, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    run = _run([_ok("method.null")], pending=["method.busywait"])
+    sheet, results = report.write_outputs(run, cat, out)
+    assert sheet.read_text().startswith("# rtbench data sheet")
+    env = json.loads(results.read_text())
+    assert env["schema_version"] == 1 and env["rtbench_version"]
+    assert env["run"] == {"id": 7, "uuid": "uuid-7", "label": "", "status": "complete",
+                          "started": run.started, "finished": run.finished,
+                          "argv": ["rtbench", "run"]}
+    assert env["host"]["cpu_model"] == "Test CPU 3000" and env["session"]["schema"] == 1
+    assert [m["id"] for m in env["metrics"]] == ["method.null"]
+    assert env["not_measured"] == ["method.busywait"]
+    # Atomic writes leave no temporary files behind.
+    assert sorted(p.name for p in out.iterdir()) == ["datasheet.md", "results.json"]
