@@ -105,6 +105,7 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     if (ok)
         write_stats(c, cal->overhead_median);
     jw_bool("realtime", info->realtime);
+    jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");
     jw_i64("cpu", info->cpu);
     jw_str("note", c->note);

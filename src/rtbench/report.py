@@ -100,6 +100,7 @@ def _configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Kernel", f"{host.get('kernel_release', '?')} {host.get('kernel_version', '')}".strip()),
         ("Preemption model", host.get("preemption", "unknown")),
         ("Clocksource", host.get("clocksource", "unknown")),
+        ("RT throttling", host.get("rt_throttling", "unknown")),
         ("Scheduling policy granted", policy),
         ("Memory locked", {True: "yes (mlockall)", False: "no"}.get(rt.get("mlock"), unknown)),
         ("Compiler and flags", f"{s['compiler']}, {s.get('cflags', '').strip()} "

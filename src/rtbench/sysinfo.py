@@ -97,6 +97,19 @@ def _git(cwd: Path, *args: str) -> str:
     return out.stdout.strip()
 
 
+def rt_throttling() -> str:
+    """RT throttling: SCHED_FIFO tasks on a CPU may use only runtime/period of
+    it; past that they are stopped for the rest of the period, which would show
+    as a worst case of tens of ms. Said in the sheet so nobody mistakes it."""
+    runtime = _read("/proc/sys/kernel/sched_rt_runtime_us")
+    period = _read("/proc/sys/kernel/sched_rt_period_us")
+    if runtime is None or period is None:
+        return "unknown"
+    if runtime.strip() == "-1":
+        return "off (sched_rt_runtime_us = -1)"
+    return f"{runtime.strip()} µs of every {period.strip()} µs (sched_rt_runtime_us / sched_rt_period_us)"
+
+
 def collect() -> dict:
     u = os.uname()
     return {
@@ -109,6 +122,7 @@ def collect() -> dict:
         "preemption": preemption(u.version),
         "clocksource": _read("/sys/devices/system/clocksource/clocksource0/current_clocksource")
         or "unknown",
+        "rt_throttling": rt_throttling(),
         "hostname": socket.gethostname(),
         "python": platform.python_version(),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
