@@ -35,7 +35,8 @@ const char *rtb_port_last_error(void)
 
 uint32_t rtb_port_caps(void)
 {
-    return RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS;
+    return RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS |
+           RTB_CAP_TIMER;
 }
 
 /* Invariant TSC: CPUID 0x80000007, EDX bit 8 (same rate in every P/C-state). */
