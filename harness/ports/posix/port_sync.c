@@ -9,15 +9,20 @@
 #include <pthread.h>
 #include <semaphore.h>
 
-void rtb_posix_deadline(int clock, int32_t us, struct timespec *ts)
+void rtb_posix_ts_add(struct timespec *ts, uint32_t us)
 {
-    clock_gettime(clock, ts);
-    ts->tv_sec += us / 1000000;
-    ts->tv_nsec += (long)(us % 1000000) * 1000;
+    ts->tv_sec += us / 1000000u;
+    ts->tv_nsec += (long)(us % 1000000u) * 1000;
     if (ts->tv_nsec >= 1000000000L) {
         ts->tv_sec++;
         ts->tv_nsec -= 1000000000L;
     }
+}
+
+void rtb_posix_deadline(int clock, int32_t us, struct timespec *ts)
+{
+    clock_gettime(clock, ts);
+    rtb_posix_ts_add(ts, (uint32_t)us);
 }
 
 /* ---- semaphores --------------------------------------------------------- */

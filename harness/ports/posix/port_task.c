@@ -39,10 +39,10 @@ static bool valid(int id)
     return id >= 0 && id < RTB_MAX_TASKS;
 }
 
-static int set_attrs(pthread_attr_t *a, int id, int prio)
+int rtb_posix_thread_attrs(pthread_attr_t *a, int prio)
 {
-    int rc = pthread_attr_setstack(a, stacks[id], STACK_SIZE);
-    if (!rc && rtb_posix.cpu >= 0) {
+    int rc = 0;
+    if (rtb_posix.cpu >= 0) {
         cpu_set_t one;
         CPU_ZERO(&one);
         CPU_SET(rtb_posix.cpu, &one);
@@ -65,7 +65,9 @@ int rtb_port_task_create(int id, int prio, rtb_task_fn fn, void *arg)
         return rtb_posix_fail("task_create", EINVAL);
     pthread_attr_t a;
     pthread_attr_init(&a);
-    int rc = set_attrs(&a, id, prio);
+    int rc = pthread_attr_setstack(&a, stacks[id], STACK_SIZE);
+    if (!rc)
+        rc = rtb_posix_thread_attrs(&a, prio);
     if (rc) {
         pthread_attr_destroy(&a);
         return rtb_posix_fail("task_create: attributes", rc);

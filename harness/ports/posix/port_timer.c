@@ -24,16 +24,6 @@ static struct timer {
     bool armed, quit, used;
 } timers[RTB_MAX_TIMERS];
 
-static void advance(struct timespec *ts, uint32_t us)
-{
-    ts->tv_sec += us / 1000000u;
-    ts->tv_nsec += (long)(us % 1000000u) * 1000;
-    if (ts->tv_nsec >= 1000000000L) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000L;
-    }
-}
-
 static void *service(void *p)
 {
     struct timer *t = p;
@@ -48,7 +38,7 @@ static void *service(void *p)
             due.tv_sec != t->deadline.tv_sec || due.tv_nsec != t->deadline.tv_nsec)
             continue; /* woken by start/cancel/delete: look again */
         if (t->period_us)
-            advance(&t->deadline, t->period_us);
+            rtb_posix_ts_add(&t->deadline, t->period_us);
         else
             t->armed = false;
         pthread_mutex_unlock(&t->m);
@@ -63,19 +53,9 @@ static int spawn(struct timer *t)
 {
     pthread_attr_t a;
     pthread_attr_init(&a);
-    if (rtb_posix.cpu >= 0) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(rtb_posix.cpu, &one);
-        pthread_attr_setaffinity_np(&a, sizeof one, &one);
-    }
-    if (rtb_posix.realtime) {
-        struct sched_param sp = {.sched_priority = RTB_POSIX_FIFO_BASE + RTB_PRIO_MAX};
-        pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-        pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-        pthread_attr_setschedparam(&a, &sp);
-    }
-    int rc = pthread_create(&t->thread, &a, service, t);
+    int rc = rtb_posix_thread_attrs(&a, RTB_PRIO_MAX);
+    if (!rc)
+        rc = pthread_create(&t->thread, &a, service, t);
     pthread_attr_destroy(&a);
     return rc;
 }
@@ -113,7 +93,7 @@ int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us)
     struct timer *t = &timers[id];
     pthread_mutex_lock(&t->m);
     clock_gettime(CLOCK_MONOTONIC, &t->deadline);
-    advance(&t->deadline, first_us);
+    rtb_posix_ts_add(&t->deadline, first_us);
     t->period_us = period_us;
     t->armed = true;
     pthread_cond_signal(&t->c);

@@ -3,6 +3,7 @@
 #define RTB_POSIX_PORT_H
 
 #include <rtb/port.h>
+#include <pthread.h>
 
 /* Set by rtb_posix_setup(): what the process was granted. */
 struct rtb_posix_state {
@@ -30,5 +31,10 @@ int rtb_posix_fail(const char *what, int err);
 int rtb_posix_unsupported(const char *what);
 /* Absolute CLOCK_MONOTONIC/REALTIME deadline `us` from now. */
 void rtb_posix_deadline(int clock, int32_t us, struct timespec *ts);
+/* ts += us, normalised. */
+void rtb_posix_ts_add(struct timespec *ts, uint32_t us);
+/* Thread attributes every thread of a scenario gets: pinned to the benchmark
+ * CPU and, when granted, SCHED_FIFO at rtbench priority prio. 0 or an errno. */
+int rtb_posix_thread_attrs(pthread_attr_t *a, int prio);
 
 #endif
