@@ -18,7 +18,7 @@ def test_non_record_lines_are_ignored():
 def test_metric_record_and_conversion():
     rec = records.parse_line(json.dumps(OK))
     m = MetricRecord(rec)
-    assert m.ok and m.ns("p50") == 5.0 and m.us("max") == 0.1
+    assert m.ok and m.ns("p50") == 5.0 and m.ns("max") == 100.0
     assert m.ns("min") == -2.0  # negative values are kept
 
 

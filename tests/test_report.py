@@ -25,7 +25,7 @@ def _ok(mid, p50=1234):
             "tick_hz": HZ, "n": 10000, "discarded": 100, "budget_exhausted": False,
             "overhead_ticks": 26, "min": p50 - 30, "max": p50 * 3, "mean": p50, "stddev": 2.0,
             "p50": p50, "p90": p50 + 1, "p99": p50 + 2, "p999": p50 + 3,
-            "realtime": True, "placement": "cpu1", "note": ""}
+            "realtime": True, "placement": "pinned", "cpu": 1, "note": ""}
 
 
 def _run(metrics, pending=(), status="complete", realtime=True):
@@ -60,6 +60,15 @@ def test_full_sheet(cat):
     assert "unsupported: no such service" in text
     assert "that median was subtracted from every sample" in text
     assert "Clock starts:" in text and "## Definitions" in text
+
+
+def test_placement_notes(cat):
+    unpinned = {**_ok("method.null"), "placement": "unpinned", "cpu": -1}
+    elsewhere = {**_ok("sem.give.no_waiter"), "cpu": 0}
+    text = report.render_markdown(_run([unpinned, elsewhere, _ok("mutex.lock.uncontended")]), cat)
+    assert "tasks not pinned to one CPU" in text
+    assert "tasks on CPU 0" in text
+    assert text.count("tasks on CPU") == 1  # the session's own CPU earns no note
 
 
 def test_not_real_time_and_incomplete_warnings(cat):

@@ -115,14 +115,8 @@ class MetricRecord:
     def ok(self) -> bool:
         return self.status == "ok"
 
-    def ticks(self, stat: str) -> float:
-        return self.raw[stat]
-
     def ns(self, stat: str) -> float:
         return ticks_to_ns(self.raw[stat], self.raw["tick_hz"])
-
-    def us(self, stat: str) -> float:
-        return self.ns(stat) / 1000.0
 
 
 @dataclass(frozen=True)

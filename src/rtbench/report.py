@@ -196,12 +196,11 @@ def _notes(rec: dict, session: Session) -> list[str]:
         notes.append(f"{rec['invalid']} invalid samples dropped")
     if session.rt.get("realtime") and rec.get("realtime") is False:
         notes.append("not real-time")
-    cpu, placement = session.rt.get("cpu"), rec.get("placement")
-    # The harness says "pinned" plus a `cpu` field (docs/records.md: "cpuN").
-    if rec.get("cpu") is not None and cpu is not None and rec["cpu"] != cpu:
+    # docs/records.md: placement is "pinned" (all tasks on `cpu`) or "unpinned"
+    if rec.get("placement") == "unpinned":
+        notes.append("tasks not pinned to one CPU")
+    elif rec.get("cpu") is not None and rec["cpu"] != session.rt.get("cpu"):
         notes.append(f"tasks on CPU {rec['cpu']}")
-    elif placement and placement not in ("pinned", f"cpu{cpu}"):
-        notes.append(f"placement: {placement}")
     if rec.get("note"):
         notes.append(rec["note"])
     return notes
