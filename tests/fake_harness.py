@@ -21,7 +21,7 @@ import time
 import tomllib
 from pathlib import Path
 
-CATALOG = Path(__file__).resolve().parents[1] / "src" / "rtbench" / "data" / "catalog.toml"
+CATALOG = Path(__file__).resolve().parents[1] / "src" / "rtbench" / "data" / "catalog"
 HZ = 2_600_000_000
 OVERHEAD = 26
 
@@ -29,7 +29,8 @@ OVERHEAD = 26
 def registry() -> list[str]:
     if os.environ.get("FAKE_HARNESS_IDS"):
         return os.environ["FAKE_HARNESS_IDS"].split(",")
-    return [m["id"] for m in tomllib.loads(CATALOG.read_text())["metric"]]
+    files = sorted(CATALOG.glob("[0-9]*.toml"))
+    return [m["id"] for f in files for m in tomllib.loads(f.read_text())["metric"]]
 
 
 def usage(message: str) -> None:

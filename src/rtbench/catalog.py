@@ -1,4 +1,4 @@
-"""The metric catalogue (data/catalog.toml): what every metric id means."""
+"""The metric catalogue (data/catalog/*.toml): what every metric id means."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ class Metric:
 class Catalog:
     services: tuple[str, ...]
     metrics: tuple[Metric, ...]
+    # (vendor key, row name, why): reference rows that are not kernel metrics
+    not_applicable: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def ids(self) -> list[str]:
@@ -77,16 +79,43 @@ def _split_patterns(patterns: str | list[str] | None) -> list[str]:
 
 
 def load(path: Path | None = None) -> Catalog:
-    """Load and check the catalogue (the packaged one unless `path` is given)."""
+    """Load and check the catalogue: the packaged folder unless `path` is given.
+
+    `path` may be a folder laid out like data/catalog (services.toml plus
+    NN-*.toml) or a single TOML file holding everything.
+    """
     if path is None:
-        text = resources.files("rtbench").joinpath("data/catalog.toml").read_text("utf-8")
+        root = resources.files("rtbench").joinpath("data/catalog")
+        texts = [(f.name, f.read_text("utf-8")) for f in sorted(root.iterdir(), key=_order)
+                 if f.name.endswith(".toml")]
+    elif Path(path).is_dir():
+        texts = [(f.name, f.read_text("utf-8")) for f in sorted(Path(path).glob("*.toml"),
+                                                               key=_order)]
     else:
-        text = Path(path).read_text("utf-8")
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CatalogError(f"catalogue is not valid TOML: {exc}") from exc
+        texts = [(Path(path).name, Path(path).read_text("utf-8"))]
+    raw: dict = {"services": {"order": []}, "metric": [], "not_applicable": []}
+    for name, text in texts:
+        try:
+            part = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise CatalogError(f"catalogue file {name} is not valid TOML: {exc}") from exc
+        if "services" in part:  # a single-file catalogue
+            raw["services"] = part["services"]
+        service = part.get("service")
+        if service is not None:  # a service file: its metrics belong to it
+            raw["services"]["order"].append(service)
+            for entry in part.get("metric", []):
+                if entry.setdefault("service", service) != service:
+                    raise CatalogError(f"catalogue metric {entry.get('id', '?')!r} in {name} "
+                                       f"says service {entry['service']!r}, the file {service!r}")
+        raw["metric"].extend(part.get("metric", []))
+        raw["not_applicable"].extend(part.get("not_applicable", []))
     return _build(raw)
+
+
+def _order(f) -> tuple[int, str]:
+    """services.toml first, then the service files in name order."""
+    return (0 if f.name == "services.toml" else 1, f.name)
 
 
 def _build(raw: dict) -> Catalog:
@@ -106,4 +135,5 @@ def _build(raw: dict) -> Catalog:
         seen.add(entry["id"])
         vendor = {k: tuple(v) for k, v in entry.get("vendor", {}).items()}
         metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor))
-    return Catalog(services=services, metrics=tuple(metrics))
+    na = tuple((e["vendor"], e["name"], e["why"]) for e in raw.get("not_applicable", []))
+    return Catalog(services=services, metrics=tuple(metrics), not_applicable=na)

@@ -1,0 +1,99 @@
+"""The vendors' published data sheets shipped in data/reference/.
+
+A reference sheet is the CSV transcription of one seed document plus its
+entry in sheets.toml. Each CSV row is one published figure. `row_key` turns
+a row into the name the catalogue's [metric.vendor] lists use, so that the
+coverage test, `rtbench list --coverage` and `rtbench compare --ref` all
+match rows to metrics the same way.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from rtbench.errors import RtbenchError
+
+_DIR = "data/reference"
+
+
+class ReferenceError(RtbenchError):
+    pass
+
+
+@dataclass(frozen=True)
+class Row:
+    source: str
+    system: str
+    platform: str
+    clock_mhz: str
+    mode: str
+    config: str
+    section: str
+    metric: str
+    situation: str
+    value: str
+    unit: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Sheet:
+    name: str
+    file: str
+    title: str
+    source: str
+    vendor_key: str
+    kernel: bool
+    clock_note: str
+
+    def rows(self) -> list[Row]:
+        return _rows(self.file)
+
+    def keys(self) -> list[str]:
+        """The distinct row keys of this sheet, in document order."""
+        seen: dict[str, None] = {}
+        for r in self.rows():
+            seen.setdefault(row_key(self.vendor_key, r), None)
+        return list(seen)
+
+
+def row_key(vendor_key: str, row: Row) -> str:
+    """The name a catalogue entry lists (under `vendor_key`) to claim `row`.
+
+    - Zephyr: the metric id alone (its `situation` is the printed description).
+    - AMX: the interval a timing-diagram row measures is its config (T1..T4),
+      so it is part of the name ("Wait/Wake / T1"); prose rows keep their
+      situation ("Task switch / caches disabled").
+    - Everything else: metric, then the situation's sub-levels, " / "-joined
+      ("semGive / No tasks in queue / Binary").
+    """
+    if vendor_key == "zephyr":
+        return row.metric
+    if vendor_key == "amx" and row.section != "Prose":
+        return f"{row.metric} / {row.config}"
+    return f"{row.metric} / {row.situation}" if row.situation else row.metric
+
+
+@lru_cache(maxsize=None)
+def sheets() -> tuple[Sheet, ...]:
+    text = resources.files("rtbench").joinpath(f"{_DIR}/sheets.toml").read_text("utf-8")
+    return tuple(Sheet(**entry) for entry in tomllib.loads(text)["sheet"])
+
+
+def get(name: str) -> Sheet:
+    for s in sheets():
+        if s.name == name:
+            return s
+    known = ", ".join(s.name for s in sheets())
+    raise ReferenceError(f"no reference sheet named {name!r} (shipped: {known})")
+
+
+@lru_cache(maxsize=None)
+def _rows(file: str) -> list[Row]:
+    text = resources.files("rtbench").joinpath(f"{_DIR}/{file}").read_text("utf-8")
+    return [Row(**r) for r in csv.DictReader(io.StringIO(text))]
