@@ -54,7 +54,8 @@ def test_quick_run(real, isolated, capsys):
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
     assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
-    assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500}
+    assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
+                                 "profile": "rt", "cold": False}
     for m in env["metrics"]:
         assert m["status"] in ("ok", "unsupported"), m
         if m["status"] == "ok":

@@ -4,8 +4,11 @@
 #include "strutil.h"
 
 void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
-                   uint32_t warmup, uint64_t budget_ticks, struct rtb_hist *h)
+                   uint32_t warmup, uint64_t budget_ticks, bool cold, struct rtb_hist *h)
 {
+    c->cold = cold;
+    c->cold_failed = false;
+    c->emulated = "";
     c->metric = m;
     c->samples = samples;
     c->warmup = warmup;
@@ -29,6 +32,10 @@ bool rtb_want(struct rtb_ctx *c)
         c->budget_exhausted = true;
         return false;
     }
+    /* The cold profile: every sample starts with caches the port evicted,
+     * before the sample's own set-up (DSP/BIOS "Best-Worst Case"). */
+    if (c->cold && !c->cold_failed && rtb_port_cache_evict() != RTB_OK)
+        c->cold_failed = true;
     return true;
 }
 
@@ -72,6 +79,30 @@ void rtb_unsupported(struct rtb_ctx *c, const char *why)
 void rtb_note(struct rtb_ctx *c, const char *note)
 {
     c->note = note;
+}
+
+void rtb_emulated(struct rtb_ctx *c, const char *how)
+{
+    c->emulated = how;
+}
+
+unsigned rtb_task_flags(const struct rtb_ctx *c)
+{
+    return c->metric->task_flags;
+}
+
+void *rtb_shared_state(struct rtb_ctx *c, void **slot, size_t size)
+{
+    if (!*slot)
+        *slot = rtb_port_shared(size);
+    if (!*slot) {
+        set_reason(c, RTB_STATUS_FAILED, "scenario state", "shared memory region used up");
+        return 0;
+    }
+    unsigned char *b = *slot;
+    for (size_t i = 0; i < size; i++)
+        b[i] = 0;
+    return *slot;
 }
 
 bool rtb_ok(struct rtb_ctx *c, int rc, const char *what)

@@ -17,11 +17,14 @@ struct rtb_ctx {
     int status;
     char reason[160];
     const char *note;
+    const char *emulated;   /* how the measured service is emulated, "" if native */
+    bool cold;              /* evict caches before every sample (the cold profile) */
+    bool cold_failed;       /* the port could not evict: said once in the note */
     struct rtb_stats stats;
     struct rtb_hist *hist;
 };
 
 void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
-                   uint32_t warmup, uint64_t budget_ticks, struct rtb_hist *h);
+                   uint32_t warmup, uint64_t budget_ticks, bool cold, struct rtb_hist *h);
 
 #endif

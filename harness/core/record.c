@@ -3,10 +3,12 @@
 
 static const char *const status_names[] = {"ok", "unsupported", "failed"};
 
-void rtb_record_registry(const char *id)
+void rtb_record_registry(const char *id, const char *unsupported_why)
 {
     jw_begin("registry");
     jw_str("id", id);
+    jw_bool("supported", !unsupported_why);
+    jw_str("reason", unsupported_why ? unsupported_why : "");
     jw_end();
 }
 
@@ -39,6 +41,8 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_i64("cpus_online", info->cpus_online);
     jw_close('}');
     jw_obj("config");
+    jw_str("profile", cfg->profile);
+    jw_bool("cold", cfg->cold);
     jw_u64("samples", cfg->samples);
     jw_u64("warmup", cfg->warmup);
     jw_u64("budget_ms", cfg->budget_ms);
@@ -88,7 +92,7 @@ static void write_stats(const struct rtb_ctx *c, uint64_t overhead)
 }
 
 void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
-                       const struct rtb_port_info *info)
+                       const struct rtb_port_info *info, const char *profile)
 {
     bool ok = c->status == RTB_STATUS_OK;
     jw_begin("metric");
@@ -108,7 +112,12 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");
     jw_i64("cpu", info->cpu);
-    jw_str("note", c->note);
+    jw_str("tasks", (c->metric->task_flags & RTB_TASK_PROCESS) ? "process" : "thread");
+    jw_bool("cross_cpu", (c->metric->task_flags & RTB_TASK_OTHER_CPU) != 0);
+    jw_str("profile", profile);
+    jw_bool("cold", c->cold && !c->cold_failed);
+    jw_str("emulated", c->emulated);
+    jw_str("note", c->cold_failed ? "cold profile: the port could not evict caches" : c->note);
     jw_end();
 }
 

@@ -7,22 +7,19 @@
 #include "record.h"
 #include "strutil.h"
 
-static struct rtb_hist hist; /* one histogram, reused: fixed memory */
-static struct rtb_ctx ctx;
-
-void rtb_list(void)
-{
-    const struct rtb_metric *m;
-    for (unsigned i = 0; (m = rtb_registry_at(i)); i++)
-        rtb_record_registry(m->id);
-}
+/* One context and one histogram, reused: fixed memory. They live in the
+ * port's shared region because a scenario's recording task may be a process. */
+static struct rtb_hist *hist;
+static struct rtb_ctx *ctx;
 
 static const char *missing_cap(uint32_t need, uint32_t have)
 {
     static const char *const names[] = {
         "reference clock", "task delete", "task suspend/resume", "preemption lock",
         "semaphores", "mutexes", "message queues", "event flags", "timers",
-        "software-triggered interrupt",
+        "software-triggered interrupt", "reader-writer locks", "condition variables",
+        "FIFO/LIFO/stack queues", "pipes", "heap", "tasks in separate address spaces",
+        "second CPU", "interrupt masking from the benchmark", "create-without-start of tasks",
     };
     for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
         if ((need & (1u << b)) && !(have & (1u << b)))
@@ -31,27 +28,43 @@ static const char *missing_cap(uint32_t need, uint32_t have)
     return 0;
 }
 
-static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
-                    const struct rtb_calib *cal, const struct rtb_port_info *info)
+/* "port has no <service>" for the first service `m` needs and the port lacks. */
+static const char *unsupported_why(const struct rtb_metric *m)
 {
     static char why[96];
     const char *lack = missing_cap(m->caps, rtb_port_caps());
+    if (!lack)
+        return 0;
+    why[0] = '\0';
+    rtb_strlcat(why, "port has no ", sizeof why);
+    rtb_strlcat(why, lack, sizeof why);
+    return why;
+}
+
+void rtb_list(void)
+{
+    const struct rtb_metric *m;
+    for (unsigned i = 0; (m = rtb_registry_at(i)); i++)
+        rtb_record_registry(m->id, unsupported_why(m));
+}
+
+static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
+                    const struct rtb_calib *cal, const struct rtb_port_info *info)
+{
+    const char *why = unsupported_why(m);
     uint64_t budget = (uint64_t)((double)cfg->budget_ms * cal->hz / 1000.0);
 
     rtb_record_begin(m->id);
     rtb_port_metric_begin(m->id);
-    rtb_ctx_reset(&ctx, m, cfg->samples, cfg->warmup, budget, &hist);
-    if (lack) {
-        why[0] = '\0';
-        rtb_strlcat(why, "port has no ", sizeof why);
-        rtb_strlcat(why, lack, sizeof why);
-        rtb_unsupported(&ctx, why);
+    rtb_ctx_reset(ctx, m, cfg->samples, cfg->warmup, budget, cfg->cold, hist);
+    if (why) {
+        rtb_unsupported(ctx, why);
     } else {
-        m->fn(&ctx);
-        if (ctx.status == RTB_STATUS_OK && ctx.stats.n == 0)
-            rtb_fail(&ctx, "no samples taken");
+        m->fn(ctx);
+        if (ctx->status == RTB_STATUS_OK && ctx->stats.n == 0)
+            rtb_fail(ctx, "no samples taken");
     }
-    rtb_record_metric(&ctx, cal, info);
+    rtb_record_metric(ctx, cal, info, cfg->profile);
 }
 
 void rtb_run(const struct rtb_config *cfg)
@@ -61,7 +74,11 @@ void rtb_run(const struct rtb_config *cfg)
     const struct rtb_metric *m;
 
     rtb_port_info(&info);
-    rtb_calibrate(&cal, &hist, info.ts_hz_nominal);
+    hist = rtb_port_shared(sizeof *hist);
+    ctx = rtb_port_shared(sizeof *ctx);
+    if (!hist || !ctx)
+        return; /* a port must provide at least this much: caught by its first test */
+    rtb_calibrate(&cal, hist, info.ts_hz_nominal);
     rtb_record_session(cfg, &cal, &info);
     unsigned done = 0;
     for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {

@@ -11,7 +11,7 @@ struct handoff {
     volatile int pend_rc, post_rc;
 };
 
-static struct handoff ho;
+static struct handoff *shared; /* rtb_port_shared(): the two tasks may be processes */
 
 /* block_ctx, HIGH task: stamp, then pend on the empty object and block. */
 static void block_high(void *arg)
@@ -90,24 +90,26 @@ static void wake_low(void *arg)
 static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj,
                      rtb_task_fn high, rtb_task_fn low)
 {
-    ho.ctx = ctx;
-    ho.ops = ops;
-    ho.obj = obj;
-    ho.t0 = rtb_port_ts();
-    ho.stop = false;
-    ho.pend_rc = ho.post_rc = RTB_OK;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, high, &ho), "create high task"))
+    struct handoff *h = rtb_shared_state(ctx, (void **)&shared, sizeof *shared);
+    if (!h)
         return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, low, &ho), "create low task")) {
-        ho.stop = true;
+    h->ctx = ctx;
+    h->ops = ops;
+    h->obj = obj;
+    h->t0 = rtb_port_ts();
+    unsigned fl = rtb_task_flags(ctx);
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl, high, h), "create high task"))
+        return;
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl, low, h), "create low task")) {
+        h->stop = true;
         ops->post(obj); /* release HIGH if it is already pended */
         rtb_port_task_join(TASK_HIGH);
         return;
     }
     rtb_port_task_join(TASK_HIGH);
     rtb_port_task_join(TASK_LOW);
-    rtb_ok(ctx, ho.pend_rc, "pend");
-    rtb_ok(ctx, ho.post_rc, "post");
+    rtb_ok(ctx, h->pend_rc, "pend");
+    rtb_ok(ctx, h->post_rc, "post");
 }
 
 void rtb_handoff_block_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj)

@@ -32,7 +32,7 @@ static void reference_busywait(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_method_metrics[] = {
-    {"method.null", null_measurement, 0},
-    {"method.busywait", reference_busywait, RTB_CAP_REF_CLOCK},
-    {0, 0, 0},
+    {"method.null", null_measurement, 0, 0},
+    {"method.busywait", reference_busywait, RTB_CAP_REF_CLOCK, 0},
+    {0, 0, 0, 0},
 };

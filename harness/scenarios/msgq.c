@@ -78,9 +78,9 @@ static void send_wake_ctx(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_msgq_metrics[] = {
-    {"msgq.send.no_waiter", send_no_waiter, RTB_CAP_MSGQ},
-    {"msgq.receive.available", receive_available, RTB_CAP_MSGQ},
-    {"msgq.receive.block_ctx.thread", receive_block_ctx, RTB_CAP_MSGQ},
-    {"msgq.send.wake_ctx.thread", send_wake_ctx, RTB_CAP_MSGQ},
-    {0, 0, 0},
+    {"msgq.send.no_waiter", send_no_waiter, RTB_CAP_MSGQ, 0},
+    {"msgq.receive.available", receive_available, RTB_CAP_MSGQ, 0},
+    RTB_THREAD_AND_PROCESS("msgq.receive.block_ctx", receive_block_ctx, RTB_CAP_MSGQ),
+    RTB_THREAD_AND_PROCESS("msgq.send.wake_ctx", send_wake_ctx, RTB_CAP_MSGQ),
+    {0, 0, 0, 0},
 };

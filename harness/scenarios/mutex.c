@@ -42,7 +42,7 @@ static void unlock_uncontended(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_mutex_metrics[] = {
-    {"mutex.lock.uncontended", lock_uncontended, RTB_CAP_MUTEX},
-    {"mutex.unlock.uncontended", unlock_uncontended, RTB_CAP_MUTEX},
-    {0, 0, 0},
+    {"mutex.lock.uncontended", lock_uncontended, RTB_CAP_MUTEX, 0},
+    {"mutex.unlock.uncontended", unlock_uncontended, RTB_CAP_MUTEX, 0},
+    {0, 0, 0, 0},
 };

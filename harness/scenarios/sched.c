@@ -10,42 +10,46 @@
 
 enum { TASK_A = 0, TASK_B = 1 };
 
-static struct {
+struct yield_state {
     struct rtb_ctx *ctx;
     volatile rtb_ticks_t t0;
     volatile bool stop;
-} yield_state;
+};
+static struct yield_state *ys; /* in shared memory: the tasks may be processes */
 
 static void yield_a(void *arg)
 {
-    (void)arg;
-    while (!yield_state.stop) {
-        yield_state.t0 = rtb_port_ts();
+    struct yield_state *y = arg;
+    while (!y->stop) {
+        y->t0 = rtb_port_ts();
         rtb_port_task_yield();
     }
 }
 
 static void yield_b(void *arg)
 {
-    (void)arg;
-    while (rtb_want(yield_state.ctx)) {
+    struct yield_state *y = arg;
+    while (rtb_want(y->ctx)) {
         rtb_port_task_yield();
         rtb_ticks_t t1 = rtb_port_ts();
-        rtb_add(yield_state.ctx, yield_state.t0, t1);
+        rtb_add(y->ctx, y->t0, t1);
     }
-    yield_state.stop = true;
+    y->stop = true;
 }
 
 static void yield_ctx(struct rtb_ctx *ctx)
 {
-    yield_state.ctx = ctx;
-    yield_state.t0 = rtb_port_ts();
-    yield_state.stop = false;
-    /* A is created first, so it is first in the FIFO of their priority */
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_LOW, yield_a, 0), "create task A"))
+    struct yield_state *y = rtb_shared_state(ctx, (void **)&ys, sizeof *ys);
+    if (!y)
         return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, yield_b, 0), "create task B")) {
-        yield_state.stop = true;
+    y->ctx = ctx;
+    y->t0 = rtb_port_ts();
+    unsigned fl = rtb_task_flags(ctx);
+    /* A is created first, so it is first in the FIFO of their priority */
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_LOW, fl, yield_a, y), "create task A"))
+        return;
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, fl, yield_b, y), "create task B")) {
+        y->stop = true;
         rtb_port_task_join(TASK_A);
         return;
     }
@@ -54,6 +58,6 @@ static void yield_ctx(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_sched_metrics[] = {
-    {"sched.yield.ctx.thread", yield_ctx, 0},
-    {0, 0, 0},
+    RTB_THREAD_AND_PROCESS("sched.yield.ctx", yield_ctx, 0),
+    {0, 0, 0, 0},
 };

@@ -85,10 +85,10 @@ static void give_wake_ctx(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_sem_metrics[] = {
-    {"sem.give.no_waiter", give_no_waiter, RTB_CAP_SEM},
-    {"sem.take.available", take_available, RTB_CAP_SEM},
-    {"sem.take.unavailable_nowait", take_unavailable_nowait, RTB_CAP_SEM},
-    {"sem.take.block_ctx.thread", take_block_ctx, RTB_CAP_SEM},
-    {"sem.give.wake_ctx.thread", give_wake_ctx, RTB_CAP_SEM},
-    {0, 0, 0},
+    {"sem.give.no_waiter", give_no_waiter, RTB_CAP_SEM, 0},
+    {"sem.take.available", take_available, RTB_CAP_SEM, 0},
+    {"sem.take.unavailable_nowait", take_unavailable_nowait, RTB_CAP_SEM, 0},
+    RTB_THREAD_AND_PROCESS("sem.take.block_ctx", take_block_ctx, RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("sem.give.wake_ctx", give_wake_ctx, RTB_CAP_SEM),
+    {0, 0, 0, 0},
 };

@@ -7,9 +7,10 @@
  * hands them to rtb_add(). It never prints. A failure is a status with a
  * reason (rtb_fail / rtb_unsupported), never a number.
  *
- * Only one task of a scenario may call rtb_want()/rtb_add(): the context is
- * not shared-memory safe, and a scenario must not depend on the scheduler to
- * serialise it (without real-time priorities it would not).
+ * Only one task of a scenario may call rtb_want()/rtb_add() at a time: the
+ * context is not locked, and a scenario must not depend on the scheduler to
+ * serialise it (without real-time priorities it would not). The context
+ * lives in rtb_port_shared() memory, so that task may be a process.
  */
 #ifndef RTB_BENCH_H
 #define RTB_BENCH_H
@@ -30,7 +31,14 @@ struct rtb_metric {
     const char *id;        /* stable dotted id, the key in the catalogue */
     rtb_metric_fn fn;      /* the scenario */
     uint32_t caps;         /* RTB_CAP_* bits it needs; missing ones make it unsupported */
+    unsigned task_flags;   /* RTB_TASK_* every task of the scenario gets (the id's mode:
+                              .process -> RTB_TASK_PROCESS, .xcpu -> RTB_TASK_OTHER_CPU) */
 };
+
+/* A metric whose tasks are threads, and its twin whose tasks are processes. */
+#define RTB_THREAD_AND_PROCESS(id, fn, caps)        \
+    {id ".thread", fn, caps, 0},                    \
+    {id ".process", fn, (caps) | RTB_CAP_PROCESS, RTB_TASK_PROCESS}
 
 /* True while the scenario should take another sample (warm-up included). */
 bool rtb_want(struct rtb_ctx *ctx);
@@ -40,18 +48,40 @@ void rtb_add(struct rtb_ctx *ctx, rtb_ticks_t t0, rtb_ticks_t t1);
 void rtb_fail(struct rtb_ctx *ctx, const char *what);
 /* End the metric as unsupported on this port, with the reason. */
 void rtb_unsupported(struct rtb_ctx *ctx, const char *why);
-/* A remark carried in the record (e.g. how a primitive is emulated). */
+/* A remark carried in the record. */
 void rtb_note(struct rtb_ctx *ctx, const char *note);
+/* The measured service is built from other primitives: how (into the record). */
+void rtb_emulated(struct rtb_ctx *ctx, const char *how);
+/* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */
+unsigned rtb_task_flags(const struct rtb_ctx *ctx);
+/* Scenario state shared between its tasks: `size` bytes of rtb_port_shared()
+ * memory, allocated on the first call for `slot` (a static pointer owned by
+ * the scenario file) and zeroed on every call. NULL: fails the metric. */
+void *rtb_shared_state(struct rtb_ctx *ctx, void **slot, size_t size);
 /* rc != RTB_OK: fail with `what` (unsupported if RTB_ENOTSUP); returns rc == RTB_OK. */
 bool rtb_ok(struct rtb_ctx *ctx, int rc, const char *what);
 /* True once the metric has failed or been declared unsupported. */
 bool rtb_stopped(const struct rtb_ctx *ctx);
 
-/* Registry tables, one per scenario file, each ended by {0}. */
+/* Registry tables, one per scenario file, each ended by {0}, listed in
+ * core/registry.c in data-sheet order. */
 extern const struct rtb_metric rtb_method_metrics[];
+extern const struct rtb_metric rtb_irq_metrics[];
 extern const struct rtb_metric rtb_sched_metrics[];
+extern const struct rtb_metric rtb_task_metrics[];
 extern const struct rtb_metric rtb_sem_metrics[];
 extern const struct rtb_metric rtb_mutex_metrics[];
+extern const struct rtb_metric rtb_rwlock_metrics[];
+extern const struct rtb_metric rtb_event_metrics[];
 extern const struct rtb_metric rtb_msgq_metrics[];
+extern const struct rtb_metric rtb_mbox_metrics[];
+extern const struct rtb_metric rtb_pipe_metrics[];
+extern const struct rtb_metric rtb_queue_metrics[];
+extern const struct rtb_metric rtb_cond_metrics[];
+extern const struct rtb_metric rtb_timer_metrics[];
+extern const struct rtb_metric rtb_mem_metrics[];
+extern const struct rtb_metric rtb_clock_metrics[];
+extern const struct rtb_metric rtb_syscall_metrics[];
+extern const struct rtb_metric rtb_amx_metrics[];
 
 #endif /* RTB_BENCH_H */

@@ -50,6 +50,10 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_MAX_MSGQS 4
 #define RTB_MAX_EVENTS 4
 #define RTB_MAX_TIMERS 2
+#define RTB_MAX_RWLOCKS 2
+#define RTB_MAX_CONDS 2
+#define RTB_MAX_QUEUES 4
+#define RTB_MAX_PIPES 2
 #define RTB_PRIO_MAX 31
 
 /* Capability bits: which services this port really has. */
@@ -63,7 +67,19 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_CAP_EVENTS (1u << 7)        /* event flags */
 #define RTB_CAP_TIMER (1u << 8)         /* callback timers */
 #define RTB_CAP_IRQ (1u << 9)           /* software-triggerable interrupt */
-#define RTB_CAP_EMULATED_SUSPEND (1u << 16) /* suspend/resume built from other primitives */
+#define RTB_CAP_RWLOCK (1u << 10)       /* reader-writer locks */
+#define RTB_CAP_COND (1u << 11)         /* condition variables */
+#define RTB_CAP_QUEUE (1u << 12)        /* FIFO/LIFO/stack queues of words */
+#define RTB_CAP_PIPE (1u << 13)         /* byte pipes */
+#define RTB_CAP_HEAP (1u << 14)         /* a general-purpose heap */
+#define RTB_CAP_PROCESS (1u << 15)      /* tasks in separate address spaces */
+#define RTB_CAP_SMP (1u << 16)          /* a second CPU tasks can be placed on */
+#define RTB_CAP_IRQ_MASK (1u << 17)     /* the benchmark may mask interrupts */
+#define RTB_CAP_TASK_START (1u << 18)   /* create a task without starting it */
+/* Bits 24..31: how a service is provided, for the records (never required). */
+#define RTB_CAP_EMULATED_SUSPEND (1u << 24) /* suspend/resume built from other primitives */
+#define RTB_CAP_EMULATED_DELETE (1u << 25)  /* delete built from other primitives */
+#define RTB_CAP_EMULATED_LOCK (1u << 26)    /* preemption lock built from other primitives */
 
 /* ---- Port identity and capabilities ----------------------------------- */
 uint32_t rtb_port_caps(void);            /* RTB_CAP_* bits of what works */
@@ -87,14 +103,40 @@ void rtb_port_info(struct rtb_port_info *out);
 /* ---- Time -------------------------------------------------------------- */
 /* rtb_port_ts(): counter read, from <rtb_port_arch.h>.                    */
 bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if none */
+/* The kernel's clock services, for the "Clocks" section (DSP/BIOS CLK_*):
+ * clock `which` = 0, 1, ... Its name, or NULL past the last clock. */
+const char *rtb_port_clock_name(int which);
+int rtb_port_clock_read(int which, uint64_t *value);
+
+/* ---- Kernel entry and caches ------------------------------------------- */
+/* The cheapest call into the kernel that returns to the caller (VxWorks
+ * "System call overhead"); RTB_ENOTSUP where tasks run in kernel mode. */
+int rtb_port_null_syscall(void);
+/* Evict the caches the port can evict (the "cold" profile: DSP/BIOS
+ * invalidates L1 before every call); RTB_ENOTSUP if it cannot. */
+int rtb_port_cache_evict(void);
+
+/* ---- Memory shared by every task ---------------------------------------- */
+/* `size` bytes, zeroed, 16-byte aligned, that every task sees at the same
+ * address, including tasks that are processes (RTB_TASK_PROCESS). Scenario
+ * state that more than one task touches lives here. Call before creating
+ * the tasks that use it; never freed; NULL when the port's region is used up
+ * (at least 256 KiB). */
+void *rtb_port_shared(size_t size);
 
 /* ---- Tasks ------------------------------------------------------------- */
 typedef void (*rtb_task_fn)(void *arg);
+#define RTB_TASK_PROCESS (1u << 0)   /* own address space (needs RTB_CAP_PROCESS) */
+#define RTB_TASK_OTHER_CPU (1u << 1) /* pinned to another CPU than the benchmark's (RTB_CAP_SMP) */
+#define RTB_TASK_SUSPENDED (1u << 2) /* created, not started: rtb_port_task_start() (RTB_CAP_TASK_START) */
 /* Create task `id` at priority `prio`, ready to run (it preempts the caller
- * if more urgent), pinned like every benchmark task. */
-int rtb_port_task_create(int id, int prio, rtb_task_fn fn, void *arg);
+ * if more urgent), pinned like every benchmark task unless flags say
+ * otherwise. `arg` must point into rtb_port_shared() memory (or be a plain
+ * value) when RTB_TASK_PROCESS is set. */
+int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg);
+int rtb_port_task_start(int id);          /* start a task created RTB_TASK_SUSPENDED */
 int rtb_port_task_join(int id);           /* wait until fn returned; frees id */
-int rtb_port_task_delete(int id);         /* end a task that has not returned */
+int rtb_port_task_delete(int id);         /* end a task that has not returned; frees id */
 int rtb_port_task_suspend(int id);        /* stop it from running until resumed */
 int rtb_port_task_resume(int id);         /* undo suspend */
 void rtb_port_task_yield(void);           /* give the CPU to an equal-priority ready task */
@@ -133,6 +175,42 @@ int rtb_port_event_set(int id, uint32_t bits);
 int rtb_port_event_wait(int id, uint32_t bits, unsigned mode, int32_t timeout_us,
                         uint32_t *got);
 
+/* ---- Reader-writer locks ------------------------------------------------ */
+int rtb_port_rwlock_create(int id);
+int rtb_port_rwlock_delete(int id);
+int rtb_port_rwlock_rdlock(int id, int32_t timeout_us);
+int rtb_port_rwlock_wrlock(int id, int32_t timeout_us);
+int rtb_port_rwlock_unlock(int id);
+
+/* ---- Condition variables (used with a mutex of this layer) -------------- */
+int rtb_port_cond_create(int id);
+int rtb_port_cond_delete(int id);
+/* Atomically unlock `mutex_id` and wait; the mutex is held again on return. */
+int rtb_port_cond_wait(int id, int mutex_id, int32_t timeout_us);
+int rtb_port_cond_signal(int id);         /* wake one waiter, if any */
+int rtb_port_cond_broadcast(int id);      /* wake all waiters */
+
+/* ---- Queues of words: Zephyr k_fifo / k_lifo / k_stack, DSP/BIOS QUE ---- */
+#define RTB_QUEUE_FIFO 0u
+#define RTB_QUEUE_LIFO 1u
+#define RTB_QUEUE_STACK 2u /* bounded array of words (k_stack) */
+int rtb_port_queue_create(int id, unsigned kind, unsigned depth);
+int rtb_port_queue_delete(int id);
+/* Put a word. alloc: the kernel allocates the link node itself (Zephyr's
+ * *_alloc_put) instead of using one the caller provides. */
+int rtb_port_queue_put(int id, uintptr_t item, bool alloc);
+int rtb_port_queue_get(int id, uintptr_t *item, int32_t timeout_us);
+
+/* ---- Byte pipes --------------------------------------------------------- */
+int rtb_port_pipe_create(int id);
+int rtb_port_pipe_delete(int id);
+int rtb_port_pipe_write(int id, const void *buf, size_t n, int32_t timeout_us);
+int rtb_port_pipe_read(int id, void *buf, size_t n, int32_t timeout_us);
+
+/* ---- Heap ---------------------------------------------------------------- */
+void *rtb_port_heap_alloc(size_t size);   /* NULL on failure or without RTB_CAP_HEAP */
+void rtb_port_heap_free(void *p);
+
 /* ---- Timers: callback runs in the kernel's timer context --------------- */
 typedef void (*rtb_timer_fn)(void *arg);
 int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg);
@@ -141,9 +219,16 @@ int rtb_port_timer_cancel(int id);
 int rtb_port_timer_delete(int id);
 
 /* ---- Interrupt source the harness can trigger and hook ----------------- */
+/* An interrupt the benchmark raises but does not take synchronously: the
+ * source raises it from outside the benchmark CPU's instruction stream (a
+ * timer, another CPU), interrupting whatever runs on the benchmark CPU. The
+ * port stamps the instant it raised the interrupt with rtb_port_ts(), as
+ * close to the raising write/call as it can, and reports it through
+ * rtb_port_irq_raised_at(). */
 typedef void (*rtb_irq_fn)(void *arg);
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg); /* fn runs in interrupt context */
-int rtb_port_irq_trigger(void);                  /* raise it now */
+int rtb_port_irq_trigger(void);                  /* request one interrupt; returns at once */
+rtb_ticks_t rtb_port_irq_raised_at(void);        /* stamp of the last raise, 0 before */
 int rtb_port_irq_unhook(void);
 
 /* ---- Output and hooks --------------------------------------------------- */

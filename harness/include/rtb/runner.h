@@ -7,7 +7,7 @@
 
 #include <rtb/bench.h>
 
-#define RTB_HARNESS_VERSION "0.1.0"
+#define RTB_HARNESS_VERSION "0.2.0"
 
 struct rtb_config {
     uint32_t samples;          /* measured samples per metric */
@@ -18,6 +18,8 @@ struct rtb_config {
     const char *compiler;      /* build facts for the session record */
     const char *cflags;
     const char *build_type;
+    const char *profile;       /* name of the measurement profile (session record) */
+    bool cold;                 /* evict caches before every sample */
 };
 
 /* The i-th registered metric, or NULL past the end. */

@@ -28,7 +28,7 @@ struct options {
     struct rtb_config cfg;
     const char *only[MAX_ONLY];
     char only_buf[8192];
-    int cpu, no_rt, list;
+    int cpu, no_rt, no_pin, no_mlock, list;
 };
 
 static void usage_error(const char *fmt, ...)
@@ -82,6 +82,18 @@ static void parse(struct options *o, int argc, char **argv)
             o->no_rt = 1;
             continue;
         }
+        if (!strcmp(a, "--no-pin")) {
+            o->no_pin = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-mlock")) {
+            o->no_mlock = 1;
+            continue;
+        }
+        if (!strcmp(a, "--cold")) {
+            o->cfg.cold = true;
+            continue;
+        }
         if (!v)
             usage_error("unknown option or missing value: '%s'", a);
         i++;
@@ -95,6 +107,8 @@ static void parse(struct options *o, int argc, char **argv)
             o->cpu = (int)number(a, v, 0, 4095);
         else if (!strcmp(a, "--only"))
             parse_only(o, v);
+        else if (!strcmp(a, "--profile"))
+            o->cfg.profile = v;
         else if (!strcmp(a, "--fault"))
             rtb_posix.fault = v;
         else
@@ -106,7 +120,8 @@ int main(int argc, char **argv)
 {
     static struct options o = {
         .cfg = {.samples = 10000, .warmup = 100, .budget_ms = 2000,
-                .compiler = RTB_COMPILER, .cflags = RTB_CFLAGS, .build_type = RTB_BUILD_TYPE},
+                .compiler = RTB_COMPILER, .cflags = RTB_CFLAGS, .build_type = RTB_BUILD_TYPE,
+                .profile = "rt"},
         .cpu = -1,
     };
     parse(&o, argc, argv);
@@ -116,7 +131,9 @@ int main(int argc, char **argv)
     }
     char err[192];
     rtb_posix_ts_init();
-    if (rtb_posix_setup(o.cpu, o.no_rt, err, sizeof err) != 0)
+    if (o.no_pin && o.cpu >= 0)
+        usage_error("--no-pin and --cpu contradict each other");
+    if (rtb_posix_setup(o.no_pin ? -2 : o.cpu, o.no_rt, o.no_mlock, err, sizeof err) != 0)
         usage_error("%s", err);
     rtb_run(&o.cfg);
     return 0;

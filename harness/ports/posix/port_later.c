@@ -21,3 +21,7 @@ int rtb_port_irq_unhook(void)
 {
     return rtb_posix_unsupported("irq_unhook: " LATER);
 }
+rtb_ticks_t rtb_port_irq_raised_at(void)
+{
+    return 0;
+}

@@ -26,19 +26,23 @@ void rtb_posix_deadline(int clock, int32_t us, struct timespec *ts)
 }
 
 /* ---- semaphores --------------------------------------------------------- */
-static struct {
+struct sem_slot {
     sem_t sem;
     unsigned max;
     bool used;
-} sems[RTB_MAX_SEMS];
+};
+RTB_POSIX_POOL(struct sem_slot, sem_pool, RTB_MAX_SEMS)
+static struct sem_slot *sems; /* = sem_pool(), set by the first create */
 
-#define SEM_OK(id) ((id) >= 0 && (id) < RTB_MAX_SEMS && sems[id].used)
+#define SEM_OK(id) (sems && (id) >= 0 && (id) < RTB_MAX_SEMS && sems[id].used)
 
 int rtb_port_sem_create(int id, unsigned initial, unsigned max)
 {
+    if (!(sems = sem_pool()))
+        return rtb_posix_fail("sem_create: not the runner, or shared region full", ENOMEM);
     if (id < 0 || id >= RTB_MAX_SEMS || sems[id].used || max == 0 || initial > max)
         return rtb_posix_fail("sem_create", EINVAL);
-    if (sem_init(&sems[id].sem, 0, initial) != 0)
+    if (sem_init(&sems[id].sem, 1, initial) != 0)
         return rtb_posix_fail("sem_init", errno);
     sems[id].max = max;
     sems[id].used = true;
@@ -93,21 +97,30 @@ int rtb_port_sem_take(int id, int32_t timeout_us)
 }
 
 /* ---- mutexes ------------------------------------------------------------ */
-static struct {
+struct mutex_slot {
     pthread_mutex_t m;
     bool used;
-} mutexes[RTB_MAX_MUTEXES];
+};
+RTB_POSIX_POOL(struct mutex_slot, mutex_pool, RTB_MAX_MUTEXES)
+static struct mutex_slot *mutexes;
 
-#define MUTEX_OK(id) ((id) >= 0 && (id) < RTB_MAX_MUTEXES && mutexes[id].used)
+#define MUTEX_OK(id) (mutexes && (id) >= 0 && (id) < RTB_MAX_MUTEXES && mutexes[id].used)
+
+pthread_mutex_t *rtb_posix_mutex(int id)
+{
+    return MUTEX_OK(id) ? &mutexes[id].m : 0;
+}
 
 int rtb_port_mutex_create(int id, unsigned flags)
 {
+    if (!(mutexes = mutex_pool()))
+        return rtb_posix_fail("mutex_create: not the runner, or shared region full", ENOMEM);
     if (id < 0 || id >= RTB_MAX_MUTEXES || mutexes[id].used)
         return rtb_posix_fail("mutex_create", EINVAL);
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
-    int rc = 0;
-    if (flags & RTB_MUTEX_RECURSIVE)
+    int rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    if (!rc && (flags & RTB_MUTEX_RECURSIVE))
         rc = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     if (!rc && (flags & RTB_MUTEX_INHERIT))
         rc = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
@@ -146,25 +159,52 @@ int rtb_port_mutex_unlock(int id)
 }
 
 /* ---- event flags -------------------------------------------------------- */
-static struct {
+struct event_slot {
     pthread_mutex_t m;
     pthread_cond_t c;
     uint32_t bits;
     bool used;
-} events[RTB_MAX_EVENTS];
+};
+RTB_POSIX_POOL(struct event_slot, event_pool, RTB_MAX_EVENTS)
+static struct event_slot *events;
 
-#define EVENT_OK(id) ((id) >= 0 && (id) < RTB_MAX_EVENTS && events[id].used)
+#define EVENT_OK(id) (events && (id) >= 0 && (id) < RTB_MAX_EVENTS && events[id].used)
+
+int rtb_posix_shared_mutex_init(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    int rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    if (!rc)
+        rc = pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+    return rc;
+}
+
+int rtb_posix_shared_cond_init(pthread_cond_t *c)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    int rc = pthread_condattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    if (!rc)
+        rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    if (!rc)
+        rc = pthread_cond_init(c, &a);
+    pthread_condattr_destroy(&a);
+    return rc;
+}
 
 int rtb_port_event_create(int id)
 {
+    if (!(events = event_pool()))
+        return rtb_posix_fail("event_create: not the runner, or shared region full", ENOMEM);
     if (id < 0 || id >= RTB_MAX_EVENTS || events[id].used)
         return rtb_posix_fail("event_create", EINVAL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_mutex_init(&events[id].m, 0);
-    pthread_cond_init(&events[id].c, &ca);
-    pthread_condattr_destroy(&ca);
+    int rc = rtb_posix_shared_mutex_init(&events[id].m);
+    if (!rc && (rc = rtb_posix_shared_cond_init(&events[id].c)) != 0)
+        pthread_mutex_destroy(&events[id].m);
+    if (rc)
+        return rtb_posix_fail("event_create", rc);
     events[id].bits = 0;
     events[id].used = true;
     return RTB_OK;

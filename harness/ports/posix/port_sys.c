@@ -10,21 +10,54 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct rtb_posix_state rtb_posix = {.cpu = -1};
 int rtb_posix_use_tsc;
-static char last_error[192];
+
+/* ---- the shared region -------------------------------------------------- */
+/* One anonymous MAP_SHARED mapping, made before any task exists: every task,
+ * thread or forked process, sees it at the same address. Anonymous, so there
+ * is nothing in /dev/shm to leave behind. */
+#define SHARED_SIZE (4u << 20)
+#define ERROR_LEN 192
+static unsigned char *region;
+static size_t region_used;
+static pid_t region_owner;
+/* The last error lives in the region once it exists: a task that is a
+ * process fails, and the runner reports its words. */
+static char local_error[ERROR_LEN];
+static char *last_error = local_error;
+
+void *rtb_port_shared(size_t size)
+{
+    if (!region) {
+        void *m = mmap(0, SHARED_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return 0;
+        region = m;
+        region_owner = getpid();
+        last_error = (char *)region;
+        region_used = ERROR_LEN;
+    }
+    size = (size + 15u) & ~(size_t)15u;
+    if (getpid() != region_owner || size > SHARED_SIZE - region_used)
+        return 0; /* another process's bump pointer would hand out the same bytes */
+    void *p = region + region_used;
+    region_used += size;
+    return p;
+}
 
 int rtb_posix_fail(const char *what, int err)
 {
-    snprintf(last_error, sizeof last_error, "%s: %s", what, strerror(err));
+    snprintf(last_error, ERROR_LEN, "%s: %s", what, strerror(err));
     return RTB_ERR;
 }
 
 int rtb_posix_unsupported(const char *what)
 {
-    snprintf(last_error, sizeof last_error, "%s", what);
+    snprintf(last_error, ERROR_LEN, "%s", what);
     return RTB_ENOTSUP;
 }
 
@@ -35,8 +68,73 @@ const char *rtb_port_last_error(void)
 
 uint32_t rtb_port_caps(void)
 {
-    return RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS |
-           RTB_CAP_TIMER;
+    uint32_t caps = RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ |
+                    RTB_CAP_EVENTS | RTB_CAP_TIMER | RTB_CAP_HEAP | RTB_CAP_PROCESS;
+    if (rtb_posix_task_cpu(RTB_TASK_OTHER_CPU) >= 0)
+        caps |= RTB_CAP_SMP;
+    return caps;
+}
+
+/* ---- clocks, kernel entry, caches ---------------------------------------- */
+static const struct {
+    const char *name;
+    clockid_t id;
+} clocks[] = {
+    {"clock_gettime(CLOCK_MONOTONIC)", CLOCK_MONOTONIC},
+    {"clock_gettime(CLOCK_REALTIME)", CLOCK_REALTIME},
+    {"clock_gettime(CLOCK_MONOTONIC_RAW)", CLOCK_MONOTONIC_RAW},
+    {"clock_gettime(CLOCK_MONOTONIC_COARSE)", CLOCK_MONOTONIC_COARSE},
+    {"clock_gettime(CLOCK_THREAD_CPUTIME_ID)", CLOCK_THREAD_CPUTIME_ID},
+};
+
+const char *rtb_port_clock_name(int which)
+{
+    return which >= 0 && which < (int)(sizeof clocks / sizeof clocks[0]) ? clocks[which].name : 0;
+}
+
+int rtb_port_clock_read(int which, uint64_t *value)
+{
+    struct timespec ts;
+    if (!rtb_port_clock_name(which))
+        return rtb_posix_fail("clock_read", EINVAL);
+    if (clock_gettime(clocks[which].id, &ts) != 0)
+        return rtb_posix_fail("clock_gettime", errno);
+    *value = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return RTB_OK;
+}
+
+/* getppid through syscall(2): glibc caches nothing for it, so every call
+ * enters the kernel (LMBench's "null" syscall is getppid too). */
+int rtb_port_null_syscall(void)
+{
+    return syscall(SYS_getppid) > 0 ? RTB_OK : rtb_posix_fail("getppid", errno);
+}
+
+/* Data-cache eviction from user space: write, then read, a buffer one and a
+ * half times the last-level cache (wbinvd is privileged). Instruction caches
+ * are not evicted; the records of the cold profile say "data caches". */
+static unsigned char *evict_buf;
+static size_t evict_size;
+
+int rtb_port_cache_evict(void)
+{
+    if (!evict_buf) {
+        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (llc <= 0)
+            llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        evict_size = (size_t)(llc > 0 ? llc : 8L << 20) * 3 / 2;
+        void *m = mmap(0, evict_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return rtb_posix_fail("cache_evict: mmap", errno);
+        evict_buf = m;
+    }
+    volatile unsigned char *b = evict_buf;
+    unsigned sum = 0;
+    for (size_t i = 0; i < evict_size; i += 64)
+        b[i] = (unsigned char)i;
+    for (size_t i = 0; i < evict_size; i += 64)
+        sum += b[i];
+    return sum == 0xFFFFFFFFu ? RTB_ERR : RTB_OK; /* keeps the reads */
 }
 
 /* Invariant TSC: CPUID 0x80000007, EDX bit 8 (same rate in every P/C-state). */
@@ -102,6 +200,7 @@ static int pick_cpu(int want, char *err, unsigned errlen)
         snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
         return -1;
     }
+    rtb_posix.allowed = set;
     if (want >= 0) /* sched_setaffinity says if it may not: the caller may have
                       narrowed our inherited mask to keep itself off that CPU */
         return want < CPU_SETSIZE ? want : -1;
@@ -112,21 +211,31 @@ static int pick_cpu(int want, char *err, unsigned errlen)
     return -1;
 }
 
-int rtb_posix_setup(int cpu, int no_rt, char *err, unsigned errlen)
+int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen)
 {
     rtb_posix.cpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    rtb_posix.cpu = pick_cpu(cpu, err, errlen);
-    if (rtb_posix.cpu < 0)
-        return -1;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(rtb_posix.cpu, &one);
-    if (sched_setaffinity(0, sizeof one, &one) != 0) {
-        snprintf(err, errlen, "sched_setaffinity(%d): %s", rtb_posix.cpu, strerror(errno));
-        return -1;
+    if (cpu == -2) { /* unpinned: the kernel places every task (the default profile) */
+        rtb_posix.cpu = -1;
+        if (sched_getaffinity(0, sizeof rtb_posix.allowed, &rtb_posix.allowed) != 0) {
+            snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+            return -1;
+        }
+    } else {
+        rtb_posix.cpu = pick_cpu(cpu, err, errlen);
+        if (rtb_posix.cpu < 0)
+            return -1;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(rtb_posix.cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0) {
+            snprintf(err, errlen, "sched_setaffinity(%d): %s", rtb_posix.cpu, strerror(errno));
+            return -1;
+        }
     }
-    rtb_posix_tasks_init(); /* touch the task stacks before locking */
-    rtb_posix.mlock = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    if (!no_mlock) {
+        rtb_posix_tasks_init(); /* touch the task stacks before locking */
+        rtb_posix.mlock = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    }
     if (no_rt) {
         snprintf(rtb_posix.rt_reason, sizeof rtb_posix.rt_reason, "--no-rt given");
         return 0;

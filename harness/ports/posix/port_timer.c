@@ -53,7 +53,7 @@ static int spawn(struct timer *t)
 {
     pthread_attr_t a;
     pthread_attr_init(&a);
-    int rc = rtb_posix_thread_attrs(&a, RTB_PRIO_MAX);
+    int rc = rtb_posix_thread_attrs(&a, RTB_PRIO_MAX, 0);
     if (!rc)
         rc = pthread_create(&t->thread, &a, service, t);
     pthread_attr_destroy(&a);

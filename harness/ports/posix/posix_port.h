@@ -4,11 +4,13 @@
 
 #include <rtb/port.h>
 #include <pthread.h>
+#include <sched.h>
 
 /* Set by rtb_posix_setup(): what the process was granted. */
 struct rtb_posix_state {
     int cpu;              /* all benchmark tasks pinned here; -1: not pinned */
     int cpus_online;
+    cpu_set_t allowed;    /* the affinity mask the harness was started with */
     int realtime;         /* SCHED_FIFO granted */
     int mlock;            /* mlockall succeeded */
     char rt_reason[160];  /* why not real-time */
@@ -22,9 +24,10 @@ extern struct rtb_posix_state rtb_posix;
 #define RTB_POSIX_FIFO_BASE 40
 
 void rtb_posix_ts_init(void);
-/* Lock memory, pin the caller to `cpu` (-1: last allowed CPU), ask for
- * SCHED_FIFO unless no_rt. Returns 0, or -1 with a message if cpu is invalid. */
-int rtb_posix_setup(int cpu, int no_rt, char *err, unsigned errlen);
+/* Lock memory unless no_mlock, pin the caller to `cpu` (-1: last allowed
+ * CPU, -2: do not pin), ask for SCHED_FIFO unless no_rt. Returns 0, or -1
+ * with a message if cpu is invalid. */
+int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen);
 void rtb_posix_tasks_init(void);
 /* Record a failure: "<what>: <strerror(err)>" becomes rtb_port_last_error(). */
 int rtb_posix_fail(const char *what, int err);
@@ -34,7 +37,32 @@ void rtb_posix_deadline(int clock, int32_t us, struct timespec *ts);
 /* ts += us, normalised. */
 void rtb_posix_ts_add(struct timespec *ts, uint32_t us);
 /* Thread attributes every thread of a scenario gets: pinned to the benchmark
- * CPU and, when granted, SCHED_FIFO at rtbench priority prio. 0 or an errno. */
-int rtb_posix_thread_attrs(pthread_attr_t *a, int prio);
+ * CPU (another CPU with RTB_TASK_OTHER_CPU) and, when granted, SCHED_FIFO at
+ * rtbench priority prio. 0 or an errno. */
+int rtb_posix_thread_attrs(pthread_attr_t *a, int prio, unsigned flags);
+/* The CPU a task with `flags` runs on: the benchmark CPU or, for
+ * RTB_TASK_OTHER_CPU, the first other CPU allowed (-1: none, or unpinned). */
+int rtb_posix_task_cpu(unsigned flags);
+
+/* Object pools live in rtb_port_shared() memory so that tasks that are
+ * processes share them; pthread objects in them are PTHREAD_PROCESS_SHARED
+ * and semaphores pshared. A pool is allocated by the first create call,
+ * which must come from the runner (the process that owns the region):
+ * anywhere else rtb_port_shared() answers NULL and the create fails. */
+#define RTB_POSIX_POOL(type, name, n)                                   \
+    static type *name(void)                                             \
+    {                                                                   \
+        static type *pool;                                              \
+        if (!pool)                                                      \
+            pool = (type *)rtb_port_shared(sizeof(type) * (n));         \
+        return pool;                                                    \
+    }
+
+/* Process-shared (and, for conditions, CLOCK_MONOTONIC) pthread objects
+ * for objects kept in the shared region. 0 or an errno. */
+int rtb_posix_shared_mutex_init(pthread_mutex_t *m);
+int rtb_posix_shared_cond_init(pthread_cond_t *c);
+/* The pthread mutex behind rtbench mutex `id` (for condition variables), or NULL. */
+pthread_mutex_t *rtb_posix_mutex(int id);
 
 #endif

@@ -58,6 +58,25 @@ uint32_t rtb_port_caps(void) { return 0; }                 /* no service yet */
 const char *rtb_port_last_error(void) { return "stub port: service not provided"; }
 void rtb_port_metric_begin(const char *id) { (void)id; }   /* e.g. flush caches */
 bool rtb_port_ref_ns(uint64_t *ns) { (void)ns; return false; } /* e.g. SysTick-based ms clock */
+/* Clocks: e.g. 0 = the tick counter, 1 = the high-resolution timer. */
+const char *rtb_port_clock_name(int which) { (void)which; return 0; }
+int rtb_port_clock_read(int which, uint64_t *v) { (void)which, (void)v; STUB; }
+/* e.g. an SVC that returns at once, on a kernel with an MPU user mode. */
+int rtb_port_null_syscall(void) { STUB; }
+/* e.g. SCB_CleanInvalidateDCache + SCB_InvalidateICache on a Cortex-M7. */
+int rtb_port_cache_evict(void) { STUB; }
+
+/* Shared memory: one address space, so a static arena. */
+static unsigned char arena[48u * 1024u] __attribute__((aligned(16)));
+static size_t arena_used;
+void *rtb_port_shared(size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size > sizeof arena - arena_used)
+        return 0;
+    arena_used += size;
+    return arena + arena_used - size;
+}
 
 void rtb_port_info(struct rtb_port_info *o)
 {
@@ -73,8 +92,10 @@ void rtb_port_info(struct rtb_port_info *o)
     o->cpus_online = 1;
 }
 
-/* Tasks: create ready at prio (higher = more urgent), join waits for return. */
-int rtb_port_task_create(int id, int prio, rtb_task_fn fn, void *arg) { (void)id, (void)prio, (void)fn, (void)arg; STUB; }
+/* Tasks: create ready at prio (higher = more urgent), join waits for return.
+ * RTB_TASK_PROCESS needs an MPU-separated kernel: ENOTSUP on most boards. */
+int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg) { (void)id, (void)prio, (void)flags, (void)fn, (void)arg; STUB; }
+int rtb_port_task_start(int id) { (void)id; STUB; }
 int rtb_port_task_join(int id) { (void)id; STUB; }
 int rtb_port_task_delete(int id) { (void)id; STUB; }
 int rtb_port_task_suspend(int id) { (void)id; STUB; }
@@ -104,6 +125,31 @@ int rtb_port_event_create(int id) { (void)id; STUB; }
 int rtb_port_event_delete(int id) { (void)id; STUB; }
 int rtb_port_event_set(int id, uint32_t bits) { (void)id, (void)bits; STUB; }
 int rtb_port_event_wait(int id, uint32_t bits, unsigned mode, int32_t t, uint32_t *got) { (void)id, (void)bits, (void)mode, (void)t, (void)got; STUB; }
+/* Reader-writer locks. */
+int rtb_port_rwlock_create(int id) { (void)id; STUB; }
+int rtb_port_rwlock_delete(int id) { (void)id; STUB; }
+int rtb_port_rwlock_rdlock(int id, int32_t t) { (void)id, (void)t; STUB; }
+int rtb_port_rwlock_wrlock(int id, int32_t t) { (void)id, (void)t; STUB; }
+int rtb_port_rwlock_unlock(int id) { (void)id; STUB; }
+/* Condition variables, used with a mutex of this layer. */
+int rtb_port_cond_create(int id) { (void)id; STUB; }
+int rtb_port_cond_delete(int id) { (void)id; STUB; }
+int rtb_port_cond_wait(int id, int m, int32_t t) { (void)id, (void)m, (void)t; STUB; }
+int rtb_port_cond_signal(int id) { (void)id; STUB; }
+int rtb_port_cond_broadcast(int id) { (void)id; STUB; }
+/* Queues of words: FIFO, LIFO, or a bounded stack. */
+int rtb_port_queue_create(int id, unsigned kind, unsigned depth) { (void)id, (void)kind, (void)depth; STUB; }
+int rtb_port_queue_delete(int id) { (void)id; STUB; }
+int rtb_port_queue_put(int id, uintptr_t item, bool alloc) { (void)id, (void)item, (void)alloc; STUB; }
+int rtb_port_queue_get(int id, uintptr_t *item, int32_t t) { (void)id, (void)item, (void)t; STUB; }
+/* Byte pipes. */
+int rtb_port_pipe_create(int id) { (void)id; STUB; }
+int rtb_port_pipe_delete(int id) { (void)id; STUB; }
+int rtb_port_pipe_write(int id, const void *b, size_t n, int32_t t) { (void)id, (void)b, (void)n, (void)t; STUB; }
+int rtb_port_pipe_read(int id, void *b, size_t n, int32_t t) { (void)id, (void)b, (void)n, (void)t; STUB; }
+/* Heap: e.g. pvPortMalloc / k_malloc. */
+void *rtb_port_heap_alloc(size_t size) { (void)size; return 0; }
+void rtb_port_heap_free(void *p) { (void)p; }
 /* Timers: fn runs in timer context; period 0 is one-shot. */
 int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg) { (void)id, (void)fn, (void)arg; STUB; }
 int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us) { (void)id, (void)first_us, (void)period_us; STUB; }
@@ -112,13 +158,15 @@ int rtb_port_timer_delete(int id) { (void)id; STUB; }
 /* Interrupt: fn runs in interrupt context when triggered (e.g. NVIC_SetPendingIRQ). */
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg) { (void)fn, (void)arg; STUB; }
 int rtb_port_irq_trigger(void) { STUB; }
+rtb_ticks_t rtb_port_irq_raised_at(void) { return 0; }
 int rtb_port_irq_unhook(void) { STUB; }
 
 /* The entry point a board's reset handler calls. */
 void rtb_stub_main(void)
 {
     struct rtb_config cfg = {.samples = 1000, .warmup = 10, .budget_ms = 1000,
-                             .compiler = "arm-none-eabi-gcc", .cflags = "", .build_type = "MinSizeRel"};
+                             .compiler = "arm-none-eabi-gcc", .cflags = "", .build_type = "MinSizeRel",
+                             .profile = "rt"};
     rtb_run(&cfg);
     for (;;)
         ;
