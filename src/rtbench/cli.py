@@ -15,6 +15,8 @@ from rich.table import Table
 
 import rtbench
 from rtbench import catalog as catalog_mod
+from rtbench import coverage as coverage_mod
+from rtbench import harness
 from rtbench import report
 from rtbench.errors import RtbenchError
 from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute
@@ -60,9 +62,18 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 
 @cli.command("list")
 @click.option("--service", help="Only this service (see the section names).")
-def list_command(service: str | None) -> int:
-    """Show the metric catalogue."""
+@click.option("--coverage", is_flag=True,
+              help="Per vendor sheet: rows measured, unsupported on this port, missing.")
+@click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
+@click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
+              envvar="RTBENCH_HARNESS")
+def list_command(service: str | None, coverage: bool, rows: bool,
+                 harness_path: Path | None) -> int:
+    """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
+    if coverage or rows:
+        _print_coverage(cat, harness.registry_support(harness.executable(harness_path)), rows)
+        return 0
     services = list(cat.services)
     if service is not None:
         chosen = [s for s in services if s.lower() == service.lower()]
@@ -79,6 +90,28 @@ def list_command(service: str | None) -> int:
             table.add_row(m.id, f"{m.title}\n[dim]{s}[/dim]", m.definition, vendors or "—")
     Console().print(table)
     return 0
+
+
+def _print_coverage(cat: catalog_mod.Catalog, support: dict, rows: bool) -> None:
+    console = Console(highlight=False)
+    sheets = coverage_mod.compute(cat, support)
+    table = Table(title="Coverage of the vendors' kernel data sheets (distinct rows)")
+    for col in ("sheet", "rows", "measured", "unsupported", "n/a", "missing"):
+        table.add_column(col, justify="left" if col == "sheet" else "right")
+    for c in sheets:
+        table.add_row(c.sheet.name, str(len(c.rows)), *(str(c.count(s)) for s in (
+            coverage_mod.MEASURED, coverage_mod.UNSUPPORTED, coverage_mod.NA,
+            coverage_mod.MISSING)))
+    console.print(table)
+    if not rows:
+        return
+    for c in sheets:
+        detail = Table(title=c.sheet.title, show_lines=False)
+        for col in ("row", "status", "answered by / why"):
+            detail.add_column(col, overflow="fold")
+        for r in c.rows:
+            detail.add_row(r.key, r.status, ", ".join(r.metrics) + (f" ({r.why})" if r.why else ""))
+        console.print(detail)
 
 
 @cli.command("show")

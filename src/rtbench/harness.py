@@ -118,6 +118,11 @@ def executable(explicit: str | os.PathLike | None = None) -> Path:
 
 def registry(exe: Path, timeout: float = 60) -> list[str]:
     """The metric ids the harness knows (`rtbench-harness --list`)."""
+    return list(registry_support(exe, timeout))
+
+
+def registry_support(exe: Path, timeout: float = 60) -> dict[str, tuple[bool, str]]:
+    """Each metric id the harness knows -> (the port supports it, why not)."""
     try:
         proc = subprocess.run([str(exe), "--list"], capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
@@ -128,9 +133,9 @@ def registry(exe: Path, timeout: float = 60) -> list[str]:
     if proc.returncode != 0:
         detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
         raise HarnessError(f"{exe} --list failed: {detail[0]}")
-    ids = []
+    out: dict[str, tuple[bool, str]] = {}
     for line in proc.stdout.splitlines():
         rec = records.parse_line(line)
         if rec and rec["type"] == "registry":
-            ids.append(rec["id"])
-    return ids
+            out[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+    return out

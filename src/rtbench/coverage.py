@@ -1,0 +1,87 @@
+"""Coverage: how much of each vendor's data sheet rtbench answers.
+
+Every distinct row of a kernel reference sheet (rtbench.reference) is, for
+this port:
+  measured     a catalogue metric claims it and the port supports that metric
+  unsupported  only metrics the port cannot measure claim it (the reason is theirs)
+  n/a          the catalogue lists it as not a kernel metric (with why)
+  missing      nothing claims it: a gap in the catalogue
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rtbench import reference
+from rtbench.catalog import Catalog
+
+MEASURED, UNSUPPORTED, NA, MISSING = "measured", "unsupported", "n/a", "missing"
+
+
+@dataclass
+class RowCoverage:
+    key: str
+    status: str
+    metrics: list[str]
+    why: str = ""
+
+
+@dataclass
+class SheetCoverage:
+    sheet: reference.Sheet
+    rows: list[RowCoverage] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.rows)
+
+
+def claims(cat: Catalog, vendor_key: str) -> dict[str, list[str]]:
+    """Row name -> the metric ids that list it under `vendor_key`."""
+    out: dict[str, list[str]] = {}
+    for m in cat.metrics:
+        for name in m.vendor.get(vendor_key, ()):
+            out.setdefault(name, []).append(m.id)
+    return out
+
+
+def compute(cat: Catalog, support: dict[str, tuple[bool, str]],
+            kernel_only: bool = True) -> list[SheetCoverage]:
+    """Coverage of every (kernel) reference sheet, given the port's
+    `support` (metric id -> (supported, why not), from the harness registry)."""
+    out = []
+    for sheet in reference.sheets():
+        if kernel_only and not sheet.kernel:
+            continue
+        claimed = claims(cat, sheet.vendor_key)
+        na = {name: why for v, name, why in cat.not_applicable if v == sheet.vendor_key}
+        cov = SheetCoverage(sheet)
+        for key in sheet.keys():
+            ids = claimed.get(key, [])
+            if any(support.get(i, (False, ""))[0] for i in ids):
+                cov.rows.append(RowCoverage(key, MEASURED, ids))
+            elif ids:
+                why = "; ".join(sorted({support.get(i, (False, "not in the harness"))[1]
+                                        for i in ids}))
+                cov.rows.append(RowCoverage(key, UNSUPPORTED, ids, why))
+            elif key in na:
+                cov.rows.append(RowCoverage(key, NA, [], na[key]))
+            else:
+                cov.rows.append(RowCoverage(key, MISSING, []))
+        out.append(cov)
+    return out
+
+
+def unknown_names(cat: Catalog) -> list[tuple[str, str, str]]:
+    """(metric id, vendor key, name) for every vendor name the catalogue lists
+    that no reference row carries: a typo, or a row that is not there."""
+    keys = {s.vendor_key: set(s.keys()) for s in reference.sheets()}
+    bad = []
+    for m in cat.metrics:
+        for vk, names in m.vendor.items():
+            if vk not in keys:
+                continue  # a vendor without a shipped sheet (e.g. lmbench)
+            bad.extend((m.id, vk, n) for n in names if n not in keys[vk])
+    for vk, name, _ in cat.not_applicable:
+        if name not in keys.get(vk, set()):
+            bad.append(("[not_applicable]", vk, name))
+    return bad

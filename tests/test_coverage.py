@@ -1,0 +1,27 @@
+"""The catalogue against the vendors' published sheets (issue 3's coverage rule)."""
+
+from rtbench import catalog, coverage, reference
+
+
+def test_every_vendor_name_is_a_real_reference_row():
+    assert coverage.unknown_names(catalog.load()) == []
+
+
+def test_row_keys_follow_the_documented_rules():
+    amx = reference.get("amx")
+    keys = amx.keys()
+    assert "Wait/Wake / T1" in keys and "Task switch / caches disabled" in keys
+    assert "semGive / No tasks in queue / Binary" in reference.get("vxworks").keys()
+    assert "semaphore.give.immediate.kernel" in reference.get("zephyr").keys()
+
+
+def test_status_of_a_row_follows_the_port_support():
+    cat = catalog.load()
+    row = "semGive / No tasks in queue / Binary"
+    supported = {m.id: (True, "") for m in cat.metrics}
+    vx = {c.sheet.name: c for c in coverage.compute(cat, supported)}["vxworks"]
+    assert next(r for r in vx.rows if r.key == row).status == coverage.MEASURED
+    lacking = {m.id: (False, "port has no semaphores") for m in cat.metrics}
+    vx = {c.sheet.name: c for c in coverage.compute(cat, lacking)}["vxworks"]
+    r = next(r for r in vx.rows if r.key == row)
+    assert r.status == coverage.UNSUPPORTED and r.why == "port has no semaphores"
