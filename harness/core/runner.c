@@ -20,6 +20,8 @@ static const char *missing_cap(uint32_t need, uint32_t have)
         "software-triggered interrupt", "reader-writer locks", "condition variables",
         "FIFO/LIFO/stack queues", "pipes", "heap", "tasks in separate address spaces",
         "second CPU", "interrupt masking from the benchmark", "create-without-start of tasks",
+        "software-interrupt objects", "target-side log/statistics objects",
+        "frame pipes", "first-fit heap with an arrangeable free list",
     };
     for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
         if ((need & (1u << b)) && !(have & (1u << b)))

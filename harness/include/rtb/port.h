@@ -76,6 +76,10 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_CAP_SMP (1u << 16)          /* a second CPU tasks can be placed on */
 #define RTB_CAP_IRQ_MASK (1u << 17)     /* the benchmark may mask interrupts */
 #define RTB_CAP_TASK_START (1u << 18)   /* create a task without starting it */
+#define RTB_CAP_SWI (1u << 19)          /* software-interrupt objects (DSP/BIOS SWI) */
+#define RTB_CAP_RTA_LOG (1u << 20)      /* target-side log/statistics objects (DSP/BIOS LOG, STS) */
+#define RTB_CAP_FRAME_PIPE (1u << 21)   /* pipes of in-place frames (DSP/BIOS PIP alloc/put/get/free) */
+#define RTB_CAP_FIRST_FIT_HEAP (1u << 22) /* a heap whose free list the benchmark can arrange */
 /* Bits 24..31: how a service is provided, for the records (never required). */
 #define RTB_CAP_EMULATED_SUSPEND (1u << 24) /* suspend/resume built from other primitives */
 #define RTB_CAP_EMULATED_DELETE (1u << 25)  /* delete built from other primitives */
