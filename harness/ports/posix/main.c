@@ -125,6 +125,7 @@ int main(int argc, char **argv)
         .cpu = -1,
     };
     parse(&o, argc, argv);
+    rtb_posix_probe();
     if (o.list) {
         rtb_list();
         return 0;

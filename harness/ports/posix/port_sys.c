@@ -69,9 +69,12 @@ const char *rtb_port_last_error(void)
 uint32_t rtb_port_caps(void)
 {
     uint32_t caps = RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ |
-                    RTB_CAP_EVENTS | RTB_CAP_TIMER | RTB_CAP_HEAP | RTB_CAP_PROCESS;
-    if (rtb_posix_task_cpu(RTB_TASK_OTHER_CPU) >= 0)
+                    RTB_CAP_EVENTS | RTB_CAP_TIMER | RTB_CAP_HEAP | RTB_CAP_PROCESS |
+                    RTB_CAP_RWLOCK | RTB_CAP_COND;
+    if (rtb_posix.cpus_online > 1)
         caps |= RTB_CAP_SMP;
+    if (rtb_posix_irq_possible())
+        caps |= RTB_CAP_IRQ;
     return caps;
 }
 
@@ -211,9 +214,16 @@ static int pick_cpu(int want, char *err, unsigned errlen)
     return -1;
 }
 
-int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen)
+void rtb_posix_probe(void)
 {
     rtb_posix.cpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (sched_getaffinity(0, sizeof rtb_posix.allowed, &rtb_posix.allowed) != 0)
+        CPU_ZERO(&rtb_posix.allowed);
+}
+
+int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen)
+{
+    rtb_posix_probe();
     if (cpu == -2) { /* unpinned: the kernel places every task (the default profile) */
         rtb_posix.cpu = -1;
         if (sched_getaffinity(0, sizeof rtb_posix.allowed, &rtb_posix.allowed) != 0) {

@@ -24,6 +24,9 @@ extern struct rtb_posix_state rtb_posix;
 #define RTB_POSIX_FIFO_BASE 40
 
 void rtb_posix_ts_init(void);
+/* What the machine offers (CPUs online, the affinity mask), for caps even
+ * without rtb_posix_setup() (--list). */
+void rtb_posix_probe(void);
 /* Lock memory unless no_mlock, pin the caller to `cpu` (-1: last allowed
  * CPU, -2: do not pin), ask for SCHED_FIFO unless no_rt. Returns 0, or -1
  * with a message if cpu is invalid. */
@@ -57,6 +60,9 @@ int rtb_posix_task_cpu(unsigned flags);
             pool = (type *)rtb_port_shared(sizeof(type) * (n));         \
         return pool;                                                    \
     }
+
+/* The interrupt source works (a second CPU to raise it from). */
+bool rtb_posix_irq_possible(void);
 
 /* Process-shared (and, for conditions, CLOCK_MONOTONIC) pthread objects
  * for objects kept in the shared region. 0 or an errno. */
