@@ -71,6 +71,7 @@ uint32_t rtb_port_caps(void)
     uint32_t caps = RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ |
                     RTB_CAP_EVENTS | RTB_CAP_TIMER | RTB_CAP_HEAP | RTB_CAP_PROCESS |
                     RTB_CAP_RWLOCK | RTB_CAP_COND;
+    caps |= RTB_CAP_QUEUE | RTB_CAP_PIPE; /* port_queue.c, port_pipe.c */
     if (rtb_posix.cpus_online > 1)
         caps |= RTB_CAP_SMP;
     if (rtb_posix_irq_possible())
