@@ -86,6 +86,11 @@ void rtb_emulated(struct rtb_ctx *c, const char *how)
     c->emulated = how;
 }
 
+rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *c, uint32_t us)
+{
+    return (rtb_ticks_t)((double)us * c->hz / 1e6 + 0.5);
+}
+
 unsigned rtb_task_flags(const struct rtb_ctx *c)
 {
     return c->metric->task_flags;

@@ -18,6 +18,7 @@ struct rtb_ctx {
     char reason[160];
     const char *note;
     const char *emulated;   /* how the measured service is emulated, "" if native */
+    double hz;              /* calibrated counter frequency */
     bool cold;              /* evict caches before every sample (the cold profile) */
     bool cold_failed;       /* the port could not evict: said once in the note */
     struct rtb_stats stats;

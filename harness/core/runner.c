@@ -22,6 +22,7 @@ static const char *missing_cap(uint32_t need, uint32_t have)
         "second CPU", "interrupt masking from the benchmark", "create-without-start of tasks",
         "software-interrupt objects", "target-side log/statistics objects",
         "frame pipes", "first-fit heap with an arrangeable free list",
+        "cache disabling",
     };
     for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
         if ((need & (1u << b)) && !(have & (1u << b)))
@@ -59,6 +60,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     rtb_record_begin(m->id);
     rtb_port_metric_begin(m->id);
     rtb_ctx_reset(ctx, m, cfg->samples, cfg->warmup, budget, cfg->cold, hist);
+    ctx->hz = cal->hz;
     if (why) {
         rtb_unsupported(ctx, why);
     } else {

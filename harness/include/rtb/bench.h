@@ -52,6 +52,8 @@ void rtb_unsupported(struct rtb_ctx *ctx, const char *why);
 void rtb_note(struct rtb_ctx *ctx, const char *note);
 /* The measured service is built from other primitives: how (into the record). */
 void rtb_emulated(struct rtb_ctx *ctx, const char *how);
+/* `us` microseconds in counter ticks, at the calibrated counter frequency. */
+rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *ctx, uint32_t us);
 /* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */
 unsigned rtb_task_flags(const struct rtb_ctx *ctx);
 /* Scenario state shared between its tasks: `size` bytes of rtb_port_shared()

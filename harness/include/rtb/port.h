@@ -80,6 +80,7 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_CAP_RTA_LOG (1u << 20)      /* target-side log/statistics objects (DSP/BIOS LOG, STS) */
 #define RTB_CAP_FRAME_PIPE (1u << 21)   /* pipes of in-place frames (DSP/BIOS PIP alloc/put/get/free) */
 #define RTB_CAP_FIRST_FIT_HEAP (1u << 22) /* a heap whose free list the benchmark can arrange */
+#define RTB_CAP_CACHE_DISABLE (1u << 23) /* the benchmark may switch the caches off */
 /* Bits 24..31: how a service is provided, for the records (never required). */
 #define RTB_CAP_EMULATED_SUSPEND (1u << 24) /* suspend/resume built from other primitives */
 #define RTB_CAP_EMULATED_DELETE (1u << 25)  /* delete built from other primitives */
