@@ -1,6 +1,146 @@
-/* Placeholder: this service's scenarios are being written. */
+/*
+ * Event flags (VxWorks eventSend/eventReceive, Zephyr k_event_post/set/
+ * wait/wait_all): set with no task waiting; wait for events already set
+ * (any, all, and receive-and-clear); a no-wait wait for events not set; a
+ * set that readies a lower-priority waiter (handoff.c ready_low); and the
+ * two switches events cause (handoff.c). Linux has no event-flag object:
+ * the POSIX port builds one from a bit mask under a process-shared mutex and
+ * condition variable, and every metric says so.
+ */
 #include <rtb/bench.h>
+#include "handoff.h"
+
+#define EV 0
+#define BIT 1u
+#define BITS (1u | 2u) /* wait_all: two events */
+#define HOW "event flags: a bit mask under a process-shared pthread mutex and condition variable"
+
+static bool make(struct rtb_ctx *ctx)
+{
+    rtb_emulated(ctx, HOW);
+    return rtb_ok(ctx, rtb_port_event_create(EV), "event_create");
+}
+
+static int clear(void)
+{
+    uint32_t got;
+    int rc = rtb_port_event_wait(EV, BITS, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got);
+    return rc == RTB_EWOULDBLOCK ? RTB_OK : rc;
+}
+
+static void set_no_waiter(struct rtb_ctx *ctx)
+{
+    if (!make(ctx))
+        return;
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_event_set(EV, BIT);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "event_set") || !rtb_ok(ctx, clear(), "event_wait (clear)"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+    rtb_port_event_delete(EV);
+}
+
+/* Wait for `want` with `mode` while all BITS are set; clear between samples. */
+static void wait_available(struct rtb_ctx *ctx, uint32_t want, unsigned mode)
+{
+    if (!make(ctx))
+        return;
+    while (rtb_want(ctx)) {
+        if (!rtb_ok(ctx, rtb_port_event_set(EV, BITS), "event_set"))
+            break;
+        uint32_t got = 0;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_event_wait(EV, want, mode, RTB_WAIT_FOREVER, &got);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "event_wait") || !rtb_ok(ctx, clear(), "event_wait (clear)"))
+            break;
+        if (got != want) {
+            rtb_ok(ctx, RTB_ERR, "event_wait returned other events");
+            break;
+        }
+        rtb_add(ctx, t0, t1);
+    }
+    rtb_port_event_delete(EV);
+}
+
+static void wait_any_available(struct rtb_ctx *ctx) { wait_available(ctx, BIT, RTB_EV_ANY); }
+static void wait_all_available(struct rtb_ctx *ctx) { wait_available(ctx, BITS, RTB_EV_ALL); }
+static void receive_available(struct rtb_ctx *ctx)
+{
+    wait_available(ctx, BIT, RTB_EV_ANY | RTB_EV_CLEAR);
+}
+
+static void wait_unavailable_nowait(struct rtb_ctx *ctx)
+{
+    if (!make(ctx))
+        return;
+    while (rtb_want(ctx)) {
+        uint32_t got;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_event_wait(EV, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_EWOULDBLOCK) {
+            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "event_wait for unset events did not fail");
+            break;
+        }
+        rtb_add(ctx, t0, t1);
+    }
+    rtb_port_event_delete(EV);
+}
+
+/* ---- inter-task: the waiter clears what it received ------------------------ */
+static int pend_any(int obj)
+{
+    return rtb_port_event_wait(obj, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0);
+}
+static int pend_all(int obj)
+{
+    return rtb_port_event_wait(obj, BITS, RTB_EV_ALL | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0);
+}
+static int post_bit(int obj) { return rtb_port_event_set(obj, BIT); }
+static int post_bits(int obj) { return rtb_port_event_set(obj, BITS); }
+static const struct rtb_handoff_ops any_ops = {.pend = pend_any, .post = post_bit};
+static const struct rtb_handoff_ops all_ops = {.pend = pend_all, .post = post_bits};
+
+static void set_waiter_readied(struct rtb_ctx *ctx)
+{
+    if (!make(ctx))
+        return;
+    rtb_handoff_ready_low(ctx, &any_ops, EV);
+    rtb_port_event_delete(EV);
+}
+
+static void block_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops)
+{
+    if (!make(ctx))
+        return;
+    rtb_handoff_block_ctx(ctx, ops, EV);
+    rtb_port_event_delete(EV);
+}
+
+static void wait_block_ctx(struct rtb_ctx *ctx) { block_ctx(ctx, &any_ops); }
+static void wait_all_block_ctx(struct rtb_ctx *ctx) { block_ctx(ctx, &all_ops); }
+
+static void set_wake_ctx(struct rtb_ctx *ctx)
+{
+    if (!make(ctx))
+        return;
+    rtb_handoff_wake_ctx(ctx, &any_ops, EV);
+    rtb_port_event_delete(EV);
+}
 
 const struct rtb_metric rtb_event_metrics[] = {
+    {"event.set.no_waiter", set_no_waiter, RTB_CAP_EVENTS, 0},
+    {"event.wait.available", wait_any_available, RTB_CAP_EVENTS, 0},
+    {"event.wait_all.available", wait_all_available, RTB_CAP_EVENTS, 0},
+    {"event.receive.available", receive_available, RTB_CAP_EVENTS, 0},
+    {"event.receive.unavailable_nowait", wait_unavailable_nowait, RTB_CAP_EVENTS, 0},
+    RTB_THREAD_AND_PROCESS("event.set.waiter_readied", set_waiter_readied, RTB_CAP_EVENTS | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("event.wait.block_ctx", wait_block_ctx, RTB_CAP_EVENTS),
+    RTB_THREAD_AND_PROCESS("event.wait_all.block_ctx", wait_all_block_ctx, RTB_CAP_EVENTS),
+    RTB_THREAD_AND_PROCESS("event.set.wake_ctx", set_wake_ctx, RTB_CAP_EVENTS),
     {0, 0, 0, 0},
 };

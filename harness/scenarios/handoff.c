@@ -13,13 +13,24 @@ struct handoff {
 
 static struct handoff *shared; /* rtb_port_shared(): the two tasks may be processes */
 
+/* An optional step of ops: RTB_OK when absent. */
+static int step(int (*fn)(int), int obj)
+{
+    return fn ? fn(obj) : RTB_OK;
+}
+
 /* block_ctx, HIGH task: stamp, then pend on the empty object and block. */
 static void block_high(void *arg)
 {
     struct handoff *h = arg;
     while (!h->stop) {
-        h->t0 = rtb_port_ts();
-        int rc = h->ops->pend(h->obj);
+        int rc = step(h->ops->prepare, h->obj);
+        if (rc == RTB_OK) {
+            h->t0 = rtb_port_ts();
+            rc = h->ops->pend(h->obj);
+        }
+        if (rc == RTB_OK)
+            rc = step(h->ops->finish, h->obj);
         if (rc != RTB_OK) {
             h->pend_rc = rc;
             h->stop = true;
@@ -58,8 +69,12 @@ static void wake_high(void *arg)
 {
     struct handoff *h = arg;
     for (;;) {
-        int rc = h->ops->pend(h->obj);
+        int rc = step(h->ops->prepare, h->obj);
+        if (rc == RTB_OK)
+            rc = h->ops->pend(h->obj);
         rtb_ticks_t t1 = rtb_port_ts();
+        if (rc == RTB_OK)
+            rc = step(h->ops->finish, h->obj);
         if (rc != RTB_OK) {
             h->pend_rc = rc;
             break;
@@ -120,4 +135,117 @@ void rtb_handoff_block_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *op
 void rtb_handoff_wake_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj)
 {
     run_pair(ctx, ops, obj, wake_high, wake_low);
+}
+
+/* ---- ready_low: post readies a lower-priority waiter, no switch ---------- */
+enum { TASK_HELPER = 2 };
+#define PRIO_HELPER (RTB_PRIO_LOW - 5)
+
+struct ready {
+    struct rtb_ctx *ctx;
+    const struct rtb_handoff_ops *ops;
+    int obj;
+    volatile bool stop;
+    volatile int pend_rc, post_rc;
+};
+static struct ready *ready_shared;
+
+/* HIGH: hold the object, block until LOW is pended, time the post. */
+static void ready_high(void *arg)
+{
+    struct ready *r = arg;
+    for (;;) {
+        int rc = step(r->ops->hold, r->obj);
+        if (rc != RTB_OK) {
+            r->post_rc = rc;
+            r->stop = true;
+            break;
+        }
+        rc = rtb_port_sem_take(RTB_HANDOFF_SEM, RTB_WAIT_FOREVER);
+        if (rc != RTB_OK || r->stop) {
+            r->ops->post(r->obj); /* release what hold took */
+            r->post_rc = rc;
+            r->stop = true;
+            break;
+        }
+        rtb_ticks_t t0 = rtb_port_ts();
+        rc = r->ops->post(r->obj);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_OK) {
+            r->post_rc = rc;
+            r->stop = true;
+            break;
+        }
+        rtb_add(r->ctx, t0, t1);
+        if (!rtb_want(r->ctx)) {
+            r->stop = true;
+            break;
+        }
+    }
+    /* A signal object may have lost posts (only without real-time
+     * priorities): one more makes sure LOW's last pend returns. */
+    if (!r->ops->hold)
+        r->ops->post(r->obj);
+}
+
+/* LOW: pend (blocks: HIGH holds or has not posted), release, again. */
+static void ready_low(void *arg)
+{
+    struct ready *r = arg;
+    while (!r->stop) {
+        int rc = r->ops->pend(r->obj);
+        if (rc == RTB_OK)
+            rc = step(r->ops->finish, r->obj);
+        if (rc != RTB_OK) {
+            r->pend_rc = rc;
+            r->stop = true;
+        }
+    }
+}
+
+/* HELPER: runs only when HIGH and LOW are both blocked; wakes HIGH. */
+static void ready_helper(void *arg)
+{
+    struct ready *r = arg;
+    while (!r->stop) {
+        rtb_port_sem_give(RTB_HANDOFF_SEM);
+        rtb_port_task_yield(); /* only without real-time priorities */
+    }
+    rtb_port_sem_give(RTB_HANDOFF_SEM); /* HIGH may wait for it after a failure */
+}
+
+void rtb_handoff_ready_low(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj)
+{
+    struct ready *r = rtb_shared_state(ctx, (void **)&ready_shared, sizeof *ready_shared);
+    if (!r || !rtb_ok(ctx, rtb_port_sem_create(RTB_HANDOFF_SEM, 0, 1), "create handoff semaphore"))
+        return;
+    r->ctx = ctx;
+    r->ops = ops;
+    r->obj = obj;
+    unsigned fl = rtb_task_flags(ctx);
+    static const struct {
+        int id, prio;
+        rtb_task_fn fn;
+        const char *what;
+    } tasks[] = {
+        {TASK_HIGH, RTB_PRIO_HIGH, ready_high, "create high task"},
+        {TASK_LOW, RTB_PRIO_LOW, ready_low, "create low task"},
+        {TASK_HELPER, PRIO_HELPER, ready_helper, "create helper task"},
+    };
+    int made = 0;
+    for (; made < 3; made++)
+        if (!rtb_ok(ctx, rtb_port_task_create(tasks[made].id, tasks[made].prio, fl,
+                                              tasks[made].fn, r), tasks[made].what))
+            break;
+    if (made < 3) { /* release whoever started: stop, and the posts they wait for */
+        r->stop = true;
+        rtb_port_sem_give(RTB_HANDOFF_SEM);
+        if (!ops->hold)
+            ops->post(obj);
+    }
+    for (int i = 0; i < made; i++)
+        rtb_port_task_join(tasks[i].id);
+    rtb_port_sem_delete(RTB_HANDOFF_SEM);
+    rtb_ok(ctx, r->pend_rc, "pend");
+    rtb_ok(ctx, r->post_rc, "post");
 }

@@ -1,17 +1,63 @@
 /*
- * Mutexes, uncontended: lock a free mutex, unlock an owned one with nobody
- * waiting (VxWorks semTake/semGive "Mutual Exclusion", Zephyr mutex.lock /
- * mutex.unlock .immediate). The other half of each pair is outside the
+ * Mutexes: plain (default pthread-style: not recursive, no priority
+ * inheritance), recursive (VxWorks mutual-exclusion semaphores, DSP/BIOS
+ * LCK resource locks and Zephyr k_mutex are recursive) and priority-
+ * inheritance. Create/delete; lock a free mutex and unlock it with nobody
+ * waiting; lock and unlock one the caller already owns (nested); an unlock
+ * that readies a lower-priority waiter; and the two switches a mutex
+ * causes (lock of a mutex a lower-priority task owns; unlock that hands it
+ * to a higher-priority waiter). The other half of each pair is outside the
  * timed region.
  */
 #include <rtb/bench.h>
+#include "handoff.h"
 
 #define MUTEX 0
+#define GO 0 /* semaphore the switch scenarios hand the CPU over with */
+#define PLAIN 0u
+#define RECURSIVE RTB_MUTEX_RECURSIVE
+#define INHERIT RTB_MUTEX_INHERIT
 
-static void lock_uncontended(struct rtb_ctx *ctx)
+static bool make(struct rtb_ctx *ctx, unsigned flags)
 {
-    if (!rtb_ok(ctx, rtb_port_mutex_create(MUTEX, 0), "mutex_create"))
+    return rtb_ok(ctx, rtb_port_mutex_create(MUTEX, flags), "mutex_create");
+}
+
+static void create(struct rtb_ctx *ctx, unsigned flags)
+{
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_mutex_create(MUTEX, flags);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "mutex_create") ||
+            !rtb_ok(ctx, rtb_port_mutex_delete(MUTEX), "mutex_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void delete(struct rtb_ctx *ctx, unsigned flags)
+{
+    while (rtb_want(ctx)) {
+        if (!make(ctx, flags))
+            break;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_mutex_delete(MUTEX);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "mutex_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+/* Lock with `depth` - 1 locks already held by the caller (depth 1: free). */
+static void lock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
+{
+    if (!make(ctx, flags))
         return;
+    for (int i = 1; i < depth; i++)
+        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock (outer)"))
+            goto out;
     while (rtb_want(ctx)) {
         rtb_ticks_t t0 = rtb_port_ts();
         int rc = rtb_port_mutex_lock(MUTEX);
@@ -21,13 +67,20 @@ static void lock_uncontended(struct rtb_ctx *ctx)
             break;
         rtb_add(ctx, t0, t1);
     }
+    for (int i = 1; i < depth; i++)
+        rtb_port_mutex_unlock(MUTEX);
+out:
     rtb_port_mutex_delete(MUTEX);
 }
 
-static void unlock_uncontended(struct rtb_ctx *ctx)
+/* Unlock leaving `depth` - 1 locks held (depth 1: the mutex becomes free). */
+static void unlock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 {
-    if (!rtb_ok(ctx, rtb_port_mutex_create(MUTEX, 0), "mutex_create"))
+    if (!make(ctx, flags))
         return;
+    for (int i = 1; i < depth; i++)
+        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock (outer)"))
+            goto out;
     while (rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock"))
             break;
@@ -38,11 +91,172 @@ static void unlock_uncontended(struct rtb_ctx *ctx)
             break;
         rtb_add(ctx, t0, t1);
     }
+    for (int i = 1; i < depth; i++)
+        rtb_port_mutex_unlock(MUTEX);
+out:
     rtb_port_mutex_delete(MUTEX);
 }
+
+static void lock_uncontended(struct rtb_ctx *ctx) { lock_at(ctx, PLAIN, 1); }
+static void unlock_uncontended(struct rtb_ctx *ctx) { unlock_at(ctx, PLAIN, 1); }
+static void r_create(struct rtb_ctx *ctx) { create(ctx, RECURSIVE); }
+static void r_delete(struct rtb_ctx *ctx) { delete(ctx, RECURSIVE); }
+static void r_lock_uncontended(struct rtb_ctx *ctx) { lock_at(ctx, RECURSIVE, 1); }
+static void r_unlock_uncontended(struct rtb_ctx *ctx) { unlock_at(ctx, RECURSIVE, 1); }
+static void r_lock_nested(struct rtb_ctx *ctx) { lock_at(ctx, RECURSIVE, 2); }
+static void r_unlock_nested(struct rtb_ctx *ctx) { unlock_at(ctx, RECURSIVE, 2); }
+static void pi_lock_uncontended(struct rtb_ctx *ctx) { lock_at(ctx, INHERIT, 1); }
+static void pi_unlock_uncontended(struct rtb_ctx *ctx) { unlock_at(ctx, INHERIT, 1); }
+
+/* ---- unlock readying a lower-priority waiter (handoff.c ready_low) ------- */
+static int lock(int obj) { return rtb_port_mutex_lock(obj); }
+static int unlock(int obj) { return rtb_port_mutex_unlock(obj); }
+static const struct rtb_handoff_ops ready_ops = {
+    .pend = lock, .post = unlock, .finish = unlock, .hold = lock};
+
+static void r_unlock_waiter_readied(struct rtb_ctx *ctx)
+{
+    if (!make(ctx, RECURSIVE))
+        return;
+    rtb_handoff_ready_low(ctx, &ready_ops, MUTEX);
+    rtb_port_mutex_delete(MUTEX);
+}
+
+/* ---- the two switches ------------------------------------------------------
+ * LOW owns the mutex and gives GO; HIGH, readied, preempts it and locks.
+ *  block_ctx: HIGH stamps and locks; it blocks and LOW, the owner, resumes
+ *             and stamps: the switch a contended lock causes.
+ *  wake_ctx:  LOW, resumed, stamps and unlocks; HIGH, the waiter, gets the
+ *             mutex, preempts LOW and stamps after its lock returns.
+ * Then HIGH unlocks and takes GO (blocks), and LOW locks again. */
+enum { TASK_HIGH = 0, TASK_LOW = 1 };
+
+struct sw {
+    struct rtb_ctx *ctx;
+    bool block; /* block_ctx (LOW records) or wake_ctx (HIGH records) */
+    volatile rtb_ticks_t t0;
+    volatile bool stop;
+    volatile int rc;
+    const char *volatile what;
+};
+static struct sw *sw_shared;
+
+static void sw_fail(struct sw *s, int rc, const char *what)
+{
+    s->rc = rc;
+    s->what = what;
+    s->stop = true;
+}
+
+static void sw_high(void *arg)
+{
+    struct sw *s = arg;
+    for (;;) {
+        int rc = rtb_port_sem_take(GO, RTB_WAIT_FOREVER);
+        if (rc != RTB_OK) {
+            sw_fail(s, rc, "take GO");
+            break;
+        }
+        if (s->stop)
+            break;
+        s->t0 = rtb_port_ts();
+        rc = rtb_port_mutex_lock(MUTEX);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_OK) {
+            sw_fail(s, rc, "mutex_lock");
+            break;
+        }
+        bool more = true;
+        if (!s->block) {
+            rtb_add(s->ctx, s->t0, t1);
+            more = rtb_want(s->ctx);
+        }
+        if ((rc = rtb_port_mutex_unlock(MUTEX)) != RTB_OK) {
+            sw_fail(s, rc, "mutex_unlock");
+            break;
+        }
+        if (!more) {
+            s->stop = true;
+            break;
+        }
+    }
+}
+
+static void sw_low(void *arg)
+{
+    struct sw *s = arg;
+    while (!s->stop) {
+        int rc = rtb_port_mutex_lock(MUTEX);
+        if (rc != RTB_OK) {
+            sw_fail(s, rc, "mutex_lock (owner)");
+            break;
+        }
+        if ((rc = rtb_port_sem_give(GO)) != RTB_OK) {
+            rtb_port_mutex_unlock(MUTEX);
+            sw_fail(s, rc, "give GO");
+            break;
+        }
+        /* HIGH ran and is now blocked on the mutex */
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (s->block) {
+            rtb_add(s->ctx, s->t0, t1);
+            if (!rtb_want(s->ctx))
+                s->stop = true; /* HIGH sees it at its next GO */
+        } else {
+            s->t0 = rtb_port_ts();
+        }
+        if ((rc = rtb_port_mutex_unlock(MUTEX)) != RTB_OK) {
+            sw_fail(s, rc, "mutex_unlock (owner)");
+            break;
+        }
+    }
+    rtb_port_sem_give(GO); /* HIGH may be waiting for it */
+}
+
+static void switch_pair(struct rtb_ctx *ctx, unsigned flags, bool block)
+{
+    struct sw *s = rtb_shared_state(ctx, (void **)&sw_shared, sizeof *sw_shared);
+    if (!s || !make(ctx, flags))
+        return;
+    if (!rtb_ok(ctx, rtb_port_sem_create(GO, 0, 1), "sem_create")) {
+        rtb_port_mutex_delete(MUTEX);
+        return;
+    }
+    s->ctx = ctx;
+    s->block = block;
+    s->t0 = rtb_port_ts();
+    s->rc = RTB_OK;
+    unsigned fl = rtb_task_flags(ctx);
+    if (rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl, sw_high, s), "create high task")) {
+        if (rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl, sw_low, s), "create low task")) {
+            rtb_port_task_join(TASK_LOW);
+        } else {
+            s->stop = true;
+            rtb_port_sem_give(GO);
+        }
+        rtb_port_task_join(TASK_HIGH);
+        rtb_ok(ctx, s->rc, s->what ? s->what : "switch");
+    }
+    rtb_port_sem_delete(GO);
+    rtb_port_mutex_delete(MUTEX);
+}
+
+static void r_lock_block_ctx(struct rtb_ctx *ctx) { switch_pair(ctx, RECURSIVE, true); }
+static void r_unlock_wake_ctx(struct rtb_ctx *ctx) { switch_pair(ctx, RECURSIVE, false); }
 
 const struct rtb_metric rtb_mutex_metrics[] = {
     {"mutex.lock.uncontended", lock_uncontended, RTB_CAP_MUTEX, 0},
     {"mutex.unlock.uncontended", unlock_uncontended, RTB_CAP_MUTEX, 0},
+    {"rmutex.create", r_create, RTB_CAP_MUTEX, 0},
+    {"rmutex.delete", r_delete, RTB_CAP_MUTEX, 0},
+    {"rmutex.lock.uncontended", r_lock_uncontended, RTB_CAP_MUTEX, 0},
+    {"rmutex.unlock.uncontended", r_unlock_uncontended, RTB_CAP_MUTEX, 0},
+    {"rmutex.lock.nested", r_lock_nested, RTB_CAP_MUTEX, 0},
+    {"rmutex.unlock.nested", r_unlock_nested, RTB_CAP_MUTEX, 0},
+    RTB_THREAD_AND_PROCESS("rmutex.unlock.waiter_readied", r_unlock_waiter_readied, RTB_CAP_MUTEX | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("rmutex.lock.block_ctx", r_lock_block_ctx, RTB_CAP_MUTEX | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("rmutex.unlock.wake_ctx", r_unlock_wake_ctx, RTB_CAP_MUTEX | RTB_CAP_SEM),
+    {"pimutex.lock.uncontended", pi_lock_uncontended, RTB_CAP_MUTEX, 0},
+    {"pimutex.unlock.uncontended", pi_unlock_uncontended, RTB_CAP_MUTEX, 0},
     {0, 0, 0, 0},
 };

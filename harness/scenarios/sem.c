@@ -1,22 +1,54 @@
 /*
- * Binary semaphores: give and take without a switch (VxWorks semGive/semTake
- * "Binary", DSP/BIOS SEM_post/SEM_pend, Zephyr semaphore.*.immediate) and the
- * two switches a semaphore causes (handoff.c). The set-up call that restores
- * the semaphore's state between samples is outside the timed region.
+ * Semaphores, binary (max 1) and counting: create and delete, give and take
+ * without a switch (VxWorks semCreate/semDelete/semGive/semTake "Binary" and
+ * "Counting", DSP/BIOS SEM_post/SEM_pend, Zephyr semaphore.*.immediate), a
+ * give that readies a lower-priority waiter (VxWorks "Tasks in queue",
+ * DSP/BIOS "Post a semaphore, no context switch") and the two switches a
+ * semaphore causes (handoff.c). The set-up call that restores the
+ * semaphore's state between samples is outside the timed region.
  */
 #include <rtb/bench.h>
 #include "handoff.h"
 
 #define SEM 0
+#define BINARY 1u
+#define COUNTING ((unsigned)-1)
 
-static bool make_binary(struct rtb_ctx *ctx, unsigned initial)
+static bool make(struct rtb_ctx *ctx, unsigned initial, unsigned max)
 {
-    return rtb_ok(ctx, rtb_port_sem_create(SEM, initial, 1), "sem_create");
+    return rtb_ok(ctx, rtb_port_sem_create(SEM, initial, max), "sem_create");
 }
 
-static void give_no_waiter(struct rtb_ctx *ctx)
+static void create(struct rtb_ctx *ctx, unsigned max)
 {
-    if (!make_binary(ctx, 0))
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_sem_create(SEM, 0, max);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "sem_create") ||
+            !rtb_ok(ctx, rtb_port_sem_delete(SEM), "sem_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void delete(struct rtb_ctx *ctx, unsigned max)
+{
+    while (rtb_want(ctx)) {
+        if (!make(ctx, 0, max))
+            break;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_sem_delete(SEM);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "sem_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void give_no_waiter(struct rtb_ctx *ctx, unsigned max)
+{
+    if (!make(ctx, 0, max))
         return;
     while (rtb_want(ctx)) {
         rtb_ticks_t t0 = rtb_port_ts();
@@ -30,9 +62,9 @@ static void give_no_waiter(struct rtb_ctx *ctx)
     rtb_port_sem_delete(SEM);
 }
 
-static void take_available(struct rtb_ctx *ctx)
+static void take_available(struct rtb_ctx *ctx, unsigned max)
 {
-    if (!make_binary(ctx, 0))
+    if (!make(ctx, 0, max))
         return;
     while (rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_sem_give(SEM), "sem_give"))
@@ -47,9 +79,9 @@ static void take_available(struct rtb_ctx *ctx)
     rtb_port_sem_delete(SEM);
 }
 
-static void take_unavailable_nowait(struct rtb_ctx *ctx)
+static void take_unavailable_nowait(struct rtb_ctx *ctx, unsigned max)
 {
-    if (!make_binary(ctx, 0))
+    if (!make(ctx, 0, max))
         return;
     while (rtb_want(ctx)) {
         rtb_ticks_t t0 = rtb_port_ts();
@@ -66,11 +98,19 @@ static void take_unavailable_nowait(struct rtb_ctx *ctx)
 
 static int pend(int obj) { return rtb_port_sem_take(obj, RTB_WAIT_FOREVER); }
 static int post(int obj) { return rtb_port_sem_give(obj); }
-static const struct rtb_handoff_ops sem_ops = {pend, post};
+static const struct rtb_handoff_ops sem_ops = {.pend = pend, .post = post};
+
+static void give_waiter_readied(struct rtb_ctx *ctx, unsigned max)
+{
+    if (!make(ctx, 0, max))
+        return;
+    rtb_handoff_ready_low(ctx, &sem_ops, SEM);
+    rtb_port_sem_delete(SEM);
+}
 
 static void take_block_ctx(struct rtb_ctx *ctx)
 {
-    if (!make_binary(ctx, 0))
+    if (!make(ctx, 0, BINARY))
         return;
     rtb_handoff_block_ctx(ctx, &sem_ops, SEM);
     rtb_port_sem_delete(SEM);
@@ -78,17 +118,37 @@ static void take_block_ctx(struct rtb_ctx *ctx)
 
 static void give_wake_ctx(struct rtb_ctx *ctx)
 {
-    if (!make_binary(ctx, 0))
+    if (!make(ctx, 0, BINARY))
         return;
     rtb_handoff_wake_ctx(ctx, &sem_ops, SEM);
     rtb_port_sem_delete(SEM);
 }
 
+/* One metric function per (operation, kind). */
+#define KINDS(op)                                                      \
+    static void op##_binary(struct rtb_ctx *ctx) { op(ctx, BINARY); } \
+    static void op##_counting(struct rtb_ctx *ctx) { op(ctx, COUNTING); }
+KINDS(create)
+KINDS(delete)
+KINDS(give_no_waiter)
+KINDS(take_available)
+KINDS(take_unavailable_nowait)
+KINDS(give_waiter_readied)
+
 const struct rtb_metric rtb_sem_metrics[] = {
-    {"sem.give.no_waiter", give_no_waiter, RTB_CAP_SEM, 0},
-    {"sem.take.available", take_available, RTB_CAP_SEM, 0},
-    {"sem.take.unavailable_nowait", take_unavailable_nowait, RTB_CAP_SEM, 0},
+    {"sem.create", create_binary, RTB_CAP_SEM, 0},
+    {"sem.delete", delete_binary, RTB_CAP_SEM, 0},
+    {"sem.give.no_waiter", give_no_waiter_binary, RTB_CAP_SEM, 0},
+    {"sem.take.available", take_available_binary, RTB_CAP_SEM, 0},
+    {"sem.take.unavailable_nowait", take_unavailable_nowait_binary, RTB_CAP_SEM, 0},
+    RTB_THREAD_AND_PROCESS("sem.give.waiter_readied", give_waiter_readied_binary, RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("sem.take.block_ctx", take_block_ctx, RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("sem.give.wake_ctx", give_wake_ctx, RTB_CAP_SEM),
+    {"csem.create", create_counting, RTB_CAP_SEM, 0},
+    {"csem.delete", delete_counting, RTB_CAP_SEM, 0},
+    {"csem.give.no_waiter", give_no_waiter_counting, RTB_CAP_SEM, 0},
+    {"csem.take.available", take_available_counting, RTB_CAP_SEM, 0},
+    {"csem.take.unavailable_nowait", take_unavailable_nowait_counting, RTB_CAP_SEM, 0},
+    RTB_THREAD_AND_PROCESS("csem.give.waiter_readied", give_waiter_readied_counting, RTB_CAP_SEM),
     {0, 0, 0, 0},
 };
