@@ -1,9 +1,12 @@
 /*
  * Message queues with 4-byte messages (one word, as DSP/BIOS's 1-MADU
  * mailbox test; VxWorks msgQSend/msgQReceive): send with room and no task
- * waiting, receive with a message queued, and the two switches a queue
- * causes (handoff.c). The call that restores the queue between samples is
- * outside the timed region.
+ * waiting, send to a full queue and receive from an empty one without
+ * waiting, receive with a message queued, send that readies a lower-priority
+ * pended receiver, create and delete, and the two switches a queue causes
+ * (handoff.c). The call that restores the queue between samples is outside
+ * the timed region. DSP/BIOS mailboxes (MBX) are answered here too: on this
+ * port a mailbox and a message queue are the same kernel object.
  */
 #include <rtb/bench.h>
 #include "handoff.h"
@@ -55,11 +58,104 @@ static void receive_available(struct rtb_ctx *ctx)
     rtb_port_msgq_delete(Q);
 }
 
+static void receive_unavailable(struct rtb_ctx *ctx)
+{
+    if (!make_queue(ctx))
+        return;
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_msgq_receive(Q, &msg_in, RTB_NO_WAIT);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_EWOULDBLOCK) {
+            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "msgq_receive on an empty queue did not fail");
+            break;
+        }
+        rtb_add(ctx, t0, t1);
+    }
+    rtb_port_msgq_delete(Q);
+}
+
+static void send_full(struct rtb_ctx *ctx)
+{
+    if (!make_queue(ctx))
+        return;
+    for (int i = 0; i < DEPTH; i++)
+        if (!rtb_ok(ctx, rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT), "msgq_send (fill)"))
+            goto out;
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_EWOULDBLOCK) {
+            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "msgq_send to a full queue did not fail");
+            break;
+        }
+        rtb_add(ctx, t0, t1);
+    }
+out:
+    rtb_port_msgq_delete(Q);
+}
+
+/* A new queue per sample; the delete (or create) outside the timed region.
+ * A system limit (fs.mqueue.queues_max, RLIMIT_MSGQUEUE) fails the metric
+ * with the port's words. */
+static void create(struct rtb_ctx *ctx)
+{
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_msgq_create(Q, sizeof msg_out, DEPTH);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "msgq_create"))
+            break;
+        if (!rtb_ok(ctx, rtb_port_msgq_delete(Q), "msgq_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void delete(struct rtb_ctx *ctx)
+{
+    while (rtb_want(ctx)) {
+        if (!make_queue(ctx))
+            break;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_msgq_delete(Q);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "msgq_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
 static int pend(int obj) { return rtb_port_msgq_receive(obj, &msg_in, RTB_WAIT_FOREVER); }
 /* No wait: a full queue (possible only without real-time priorities) must
  * not block the sender after the receiver has finished. */
 static int post(int obj) { return rtb_port_msgq_send(obj, &msg_out, RTB_NO_WAIT); }
-static const struct rtb_handoff_ops msgq_ops = {pend, post};
+static const struct rtb_handoff_ops msgq_ops = {.pend = pend, .post = post};
+
+/* ready_low's post: room is always there with real-time priorities (the
+ * receiver empties the queue before the next post); without them posts may
+ * outrun it, and a full queue then drops its oldest message rather than
+ * failing or blocking the sender after the receiver has finished. */
+static int post_ready(int obj)
+{
+    int rc;
+    while ((rc = rtb_port_msgq_send(obj, &msg_out, RTB_NO_WAIT)) == RTB_EWOULDBLOCK)
+        rtb_port_msgq_receive(obj, &msg_in, RTB_NO_WAIT);
+    return rc;
+}
+static const struct rtb_handoff_ops msgq_ready_ops = {.pend = pend, .post = post_ready};
+
+/* Send that readies a lower-priority pended receiver and returns without a
+ * switch (VxWorks msgQSend "Tasks pending", DSP/BIOS "Post a mailbox, no
+ * context switch"): handoff.c's ready_low. */
+static void send_waiter(struct rtb_ctx *ctx)
+{
+    if (!make_queue(ctx))
+        return;
+    rtb_handoff_ready_low(ctx, &msgq_ready_ops, Q);
+    rtb_port_msgq_delete(Q);
+}
 
 static void receive_block_ctx(struct rtb_ctx *ctx)
 {
@@ -80,6 +176,11 @@ static void send_wake_ctx(struct rtb_ctx *ctx)
 const struct rtb_metric rtb_msgq_metrics[] = {
     {"msgq.send.no_waiter", send_no_waiter, RTB_CAP_MSGQ, 0},
     {"msgq.receive.available", receive_available, RTB_CAP_MSGQ, 0},
+    {"msgq.receive.unavailable_nowait", receive_unavailable, RTB_CAP_MSGQ, 0},
+    {"msgq.send.full_nowait", send_full, RTB_CAP_MSGQ, 0},
+    {"msgq.create", create, RTB_CAP_MSGQ, 0},
+    {"msgq.delete", delete, RTB_CAP_MSGQ, 0},
+    RTB_THREAD_AND_PROCESS("msgq.send.waiter_readied", send_waiter, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.receive.block_ctx", receive_block_ctx, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.send.wake_ctx", send_wake_ctx, RTB_CAP_MSGQ),
     {0, 0, 0, 0},
