@@ -1,6 +1,486 @@
-/* Placeholder: this service's scenarios are being written. */
+/*
+ * Tasks: the life cycle and the scheduling calls of the VxWorks "Tasks"
+ * table, DSP/BIOS TSK and Zephyr's thread.* rows.
+ *
+ * The runner (RTB_PRIO_RUNNER) is the calling task: it creates, starts,
+ * deletes, suspends, resumes and re-prioritises one target task, so every
+ * metric runs with threads and with processes (a process task cannot create
+ * tasks in the POSIX port, the runner can). A target below the runner
+ * (RTB_PRIO_LOW) never runs inside the timed call; a target that must
+ * preempt the caller runs at RTB_PRIO_MAX, above the runner.
+ *
+ * The target's state for the VxWorks situations: "ready" spins (ready, not
+ * running, while the runner runs), "pended" waits on an empty semaphore,
+ * "delayed" sleeps in rtb_port_task_delay, "suspended" is a spinning task
+ * suspended beforehand. After a call that changes the target's state
+ * outside the timed region the runner sleeps SETTLE_US, so the target runs
+ * and is back in its state (parked, pended, asleep) before the next sample.
+ */
 #include <rtb/bench.h>
 
+enum { TARGET = 0, TASK_A = 0, TASK_B = 1 };
+#define SEM 0
+#define SETTLE_US 50u
+#define DELAY_US 20000u /* the delayed target's sleep: long against a sample */
+
+struct tstate {
+    struct rtb_ctx *ctx;
+    int id;
+    volatile bool stop;
+    volatile rtb_ticks_t t0, t1;
+    volatile unsigned seq;
+    volatile int rc;
+    int mode;
+};
+static struct tstate *tstate; /* rtb_shared_state(): the tasks may be processes */
+
+static bool is_process(struct rtb_ctx *ctx)
+{
+    return (rtb_task_flags(ctx) & RTB_TASK_PROCESS) != 0;
+}
+
+static struct tstate *state(struct rtb_ctx *ctx)
+{
+    struct tstate *s = rtb_shared_state(ctx, (void **)&tstate, sizeof *tstate);
+    if (s)
+        s->ctx = ctx;
+    return s;
+}
+
+/* ---- target bodies ------------------------------------------------------- */
+static void body_return(void *arg) { (void)arg; }
+
+static void body_stamp(void *arg)
+{
+    struct tstate *s = arg;
+    s->t1 = rtb_port_ts();
+}
+
+static void body_spin(void *arg)
+{
+    struct tstate *s = arg;
+    while (!s->stop)
+        s->seq++;
+}
+
+static void body_pend(void *arg)
+{
+    struct tstate *s = arg;
+    while (!s->stop) {
+        int rc = rtb_port_sem_take(SEM, RTB_WAIT_FOREVER);
+        if (rc != RTB_OK) {
+            s->rc = rc;
+            break;
+        }
+    }
+}
+
+static void body_delay(void *arg)
+{
+    struct tstate *s = arg;
+    while (!s->stop) {
+        int rc = rtb_port_task_delay(DELAY_US);
+        if (rc != RTB_OK) {
+            s->rc = rc;
+            break;
+        }
+    }
+}
+
+/* ---- create, start, delete -------------------------------------------------- */
+static void create_ready(struct rtb_ctx *ctx, int prio)
+{
+    struct tstate *s = state(ctx);
+    unsigned fl = rtb_task_flags(ctx);
+    while (s && rtb_want(ctx)) {
+        s->t1 = 0;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_create(TARGET, prio, fl, prio > RTB_PRIO_RUNNER ? body_stamp : body_return, s);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_create") || !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
+            break;
+        rtb_add(ctx, t0, prio > RTB_PRIO_RUNNER ? s->t1 : t1);
+    }
+}
+
+static void create_no_ctx(struct rtb_ctx *ctx) { create_ready(ctx, RTB_PRIO_LOW); }
+static void create_ctx(struct rtb_ctx *ctx) { create_ready(ctx, RTB_PRIO_MAX); }
+
+static void create_suspended(struct rtb_ctx *ctx)
+{
+    rtb_emulated(ctx, "created waiting on a start gate (a process-shared sem_t) before its entry function");
+    struct tstate *s = state(ctx);
+    unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
+    while (s && rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_create(TARGET, RTB_PRIO_LOW, fl, body_return, s);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_create") || !rtb_ok(ctx, rtb_port_task_start(TARGET), "task_start") ||
+            !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void start(struct rtb_ctx *ctx, int prio)
+{
+    rtb_emulated(ctx, "start = post of the start gate (a process-shared sem_t) the created task waits on");
+    struct tstate *s = state(ctx);
+    unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
+    bool ctx_switch = prio > RTB_PRIO_RUNNER;
+    while (s && rtb_want(ctx)) {
+        s->t1 = 0;
+        if (!rtb_ok(ctx, rtb_port_task_create(TARGET, prio, fl, ctx_switch ? body_stamp : body_return, s),
+                    "task_create"))
+            break;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_start(TARGET);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc != RTB_OK)
+            rtb_port_task_delete(TARGET);
+        if (!rtb_ok(ctx, rc, "task_start") || !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
+            break;
+        rtb_add(ctx, t0, ctx_switch ? s->t1 : t1);
+    }
+}
+
+static void start_no_ctx(struct rtb_ctx *ctx) { start(ctx, RTB_PRIO_LOW); }
+static void start_ctx(struct rtb_ctx *ctx) { start(ctx, RTB_PRIO_MAX); }
+
+static void delete_ready(struct rtb_ctx *ctx)
+{
+    if (!is_process(ctx))
+        rtb_emulated(ctx, "pthread_cancel + pthread_join; the target ends at the cancellation point that "
+                          "is the first instruction of its entry");
+    struct tstate *s = state(ctx);
+    if (!s || !rtb_ok(ctx, rtb_port_sem_create(SEM, 0, 1), "sem_create"))
+        return;
+    while (rtb_want(ctx)) {
+        if (!rtb_ok(ctx, rtb_port_task_create(TARGET, RTB_PRIO_LOW, rtb_task_flags(ctx), body_pend, s),
+                    "task_create"))
+            break;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_delete(TARGET);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_delete"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+    rtb_port_sem_delete(SEM);
+}
+
+/* ---- suspend / resume a task in a given state --------------------------- */
+enum situation { READY, PENDED, SUSPENDED, DELAYED };
+
+static bool target_up(struct rtb_ctx *ctx, struct tstate *s, enum situation sit)
+{
+    if (!rtb_ok(ctx, rtb_port_sem_create(SEM, 0, 1), "sem_create"))
+        return false;
+    rtb_task_fn body = sit == PENDED ? body_pend : sit == DELAYED ? body_delay : body_spin;
+    if (!rtb_ok(ctx, rtb_port_task_create(TARGET, RTB_PRIO_LOW, rtb_task_flags(ctx), body, s), "task_create")) {
+        rtb_port_sem_delete(SEM);
+        return false;
+    }
+    rtb_port_task_delay(SETTLE_US); /* let it reach its state */
+    return true;
+}
+
+static void target_down(struct rtb_ctx *ctx, struct tstate *s)
+{
+    s->stop = true;
+    rtb_port_task_resume(TARGET);
+    rtb_port_sem_give(SEM);
+    rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join");
+    rtb_ok(ctx, s->rc, "target task");
+    rtb_port_sem_delete(SEM);
+}
+
+static void emulated_suspend(struct rtb_ctx *ctx)
+{
+    if (!is_process(ctx))
+        rtb_emulated(ctx, "thread suspend = a signal whose handler parks the thread in sigsuspend until "
+                          "the resume signal");
+}
+
+static void suspend_in(struct rtb_ctx *ctx, enum situation sit)
+{
+    emulated_suspend(ctx);
+    struct tstate *s = state(ctx);
+    if (!s || !target_up(ctx, s, sit))
+        return;
+    if (sit == SUSPENDED && rtb_ok(ctx, rtb_port_task_suspend(TARGET), "task_suspend"))
+        rtb_port_task_delay(SETTLE_US);
+    while (!rtb_stopped(ctx) && rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_suspend(TARGET);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_suspend"))
+            break;
+        rtb_add(ctx, t0, t1);
+        if (sit != SUSPENDED) {
+            if (!rtb_ok(ctx, rtb_port_task_resume(TARGET), "task_resume"))
+                break;
+            rtb_port_task_delay(SETTLE_US);
+        }
+    }
+    target_down(ctx, s);
+}
+
+static void resume_in(struct rtb_ctx *ctx, enum situation sit)
+{
+    emulated_suspend(ctx);
+    struct tstate *s = state(ctx);
+    if (!s || !target_up(ctx, s, sit))
+        return;
+    while (rtb_want(ctx)) {
+        if (sit == SUSPENDED) {
+            if (!rtb_ok(ctx, rtb_port_task_suspend(TARGET), "task_suspend"))
+                break;
+            rtb_port_task_delay(SETTLE_US);
+        }
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_resume(TARGET);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_resume"))
+            break;
+        rtb_add(ctx, t0, t1);
+        if (sit == SUSPENDED)
+            rtb_port_task_delay(SETTLE_US);
+    }
+    target_down(ctx, s);
+}
+
+static void suspend_ready(struct rtb_ctx *ctx) { suspend_in(ctx, READY); }
+static void suspend_pended(struct rtb_ctx *ctx) { suspend_in(ctx, PENDED); }
+static void suspend_suspended(struct rtb_ctx *ctx) { suspend_in(ctx, SUSPENDED); }
+static void suspend_delayed(struct rtb_ctx *ctx) { suspend_in(ctx, DELAYED); }
+static void resume_ready(struct rtb_ctx *ctx) { resume_in(ctx, READY); }
+static void resume_pended(struct rtb_ctx *ctx) { resume_in(ctx, PENDED); }
+static void resume_suspended(struct rtb_ctx *ctx) { resume_in(ctx, SUSPENDED); }
+static void resume_delayed(struct rtb_ctx *ctx) { resume_in(ctx, DELAYED); }
+
+/* ---- Zephyr: a task suspends itself; the runner resumes it -------------- */
+/* The target (above the runner) stamps t0 and suspends itself: the runner's
+ * next instruction ends a "suspend" sample. The runner stamps and resumes
+ * it: the target's first instruction after its suspend call ends a
+ * "resume" sample. The runner records both kinds (mode says which). */
+static void body_self_suspend(void *arg)
+{
+    struct tstate *s = arg;
+    for (;;) {
+        s->t0 = rtb_port_ts();
+        int rc = rtb_port_task_suspend(s->id);
+        s->t1 = rtb_port_ts();
+        if (rc != RTB_OK)
+            s->rc = rc;
+        __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
+        if (s->stop || rc != RTB_OK)
+            break;
+    }
+}
+
+static void self_suspend_pair(struct rtb_ctx *ctx, bool record_resume)
+{
+    if (!is_process(ctx))
+        emulated_suspend(ctx);
+    else
+        rtb_emulated(ctx, "a process suspending itself parks in a signal handler (sigsuspend) until "
+                          "the resume signal; SIGSTOP would lose a SIGCONT sent before it");
+    struct tstate *s = state(ctx);
+    if (!s)
+        return;
+    s->id = TARGET;
+    if (!rtb_ok(ctx, rtb_port_task_create(TARGET, RTB_PRIO_MAX, rtb_task_flags(ctx), body_self_suspend, s),
+                "task_create"))
+        return;
+    unsigned seen = 0;
+    while (rtb_want(ctx)) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_resume(TARGET);
+        rtb_ticks_t back = rtb_port_ts(); /* first instruction after the target suspended itself */
+        if (!rtb_ok(ctx, rc, "task_resume"))
+            break;
+        /* Real-time: the target has run and suspended itself again. Without
+         * it, the resume may have come before the target's suspend: repeat. */
+        while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen && !s->rc) {
+            rtb_port_task_yield();
+            rtb_port_task_resume(TARGET);
+            back = rtb_port_ts();
+        }
+        seen = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+        if (s->rc)
+            break;
+        rtb_ticks_t t_susp = s->t0;
+        if (record_resume)
+            rtb_add(ctx, t0, s->t1);
+        else
+            rtb_add(ctx, t_susp, t_susp > back ? rtb_port_ts() : back);
+    }
+    s->stop = true;
+    unsigned last = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+    while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == last && !s->rc) {
+        rtb_port_task_resume(TARGET);
+        rtb_port_task_yield();
+    }
+    rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join");
+    rtb_ok(ctx, s->rc, "self-suspend");
+}
+
+static void suspend_self_ctx(struct rtb_ctx *ctx) { self_suspend_pair(ctx, false); }
+static void resume_ctx(struct rtb_ctx *ctx) { self_suspend_pair(ctx, true); }
+
+/* ---- priority set ------------------------------------------------------- */
+static void prio_set_in(struct rtb_ctx *ctx, enum situation sit)
+{
+    struct tstate *s = state(ctx);
+    if (!s || !target_up(ctx, s, sit))
+        return;
+    for (int p = RTB_PRIO_LOW + 1; rtb_want(ctx); p = p == RTB_PRIO_LOW ? RTB_PRIO_LOW + 1 : RTB_PRIO_LOW) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = rtb_port_task_set_prio(TARGET, p);
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, "task_set_prio"))
+            break;
+        rtb_add(ctx, t0, t1);
+    }
+    target_down(ctx, s);
+}
+
+static void prio_set_ready(struct rtb_ctx *ctx) { prio_set_in(ctx, READY); }
+static void prio_set_pended(struct rtb_ctx *ctx) { prio_set_in(ctx, PENDED); }
+
+/* DSP/BIOS TSK_setpri with a switch. A (HIGH) lowers its own priority below
+ * B (LOW): B runs ("lower the current task's own priority"). B raises A
+ * back above itself: A preempts it ("raise a ready task's priority"). Both
+ * switches happen every round; mode says which one is recorded, and only
+ * the task that ends that switch touches the context. */
+enum { LOWER_SELF, RAISE_READY };
+#define PRIO_BELOW (RTB_PRIO_LOW - 5)
+
+static void prio_a(void *arg)
+{
+    struct tstate *s = arg;
+    __atomic_store_n(&s->seq, 1, __ATOMIC_RELEASE); /* B may address A from now on */
+    for (;;) {
+        s->t0 = rtb_port_ts();
+        int rc = rtb_port_task_set_prio(-1, PRIO_BELOW);
+        rtb_ticks_t t1 = rtb_port_ts(); /* B raised us: we preempted it */
+        if (rc != RTB_OK) {
+            s->rc = rc;
+            s->stop = true;
+        }
+        if (s->stop)
+            break;
+        if (s->mode == RAISE_READY) {
+            rtb_add(s->ctx, s->t1, t1);
+            if (!rtb_want(s->ctx)) {
+                s->stop = true;
+                break;
+            }
+        }
+    }
+}
+
+static void prio_b(void *arg)
+{
+    struct tstate *s = arg;
+    while (!__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) && !s->stop) /* unpinned: B may run first */
+        rtb_port_task_yield();
+    for (;;) {
+        rtb_ticks_t t1 = rtb_port_ts(); /* A lowered itself below us: we run */
+        if (s->stop)
+            break;
+        if (s->mode == LOWER_SELF) {
+            rtb_add(s->ctx, s->t0, t1);
+            if (!rtb_want(s->ctx))
+                s->stop = true; /* A sees it once raised */
+        }
+        s->t1 = rtb_port_ts();
+        int rc = rtb_port_task_set_prio(TASK_A, RTB_PRIO_HIGH);
+        if (rc != RTB_OK) {
+            s->rc = rc;
+            s->stop = true;
+        }
+        if (s->stop)
+            break;
+    }
+}
+
+static void prio_switch(struct rtb_ctx *ctx, int mode)
+{
+    struct tstate *s = state(ctx);
+    if (!s)
+        return;
+    s->mode = mode;
+    unsigned fl = rtb_task_flags(ctx);
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, fl, prio_b, s), "create task B"))
+        return;
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_HIGH, fl, prio_a, s), "create task A")) {
+        s->stop = true;
+        rtb_port_task_join(TASK_B);
+        return;
+    }
+    rtb_port_task_join(TASK_A);
+    rtb_port_task_join(TASK_B);
+    rtb_ok(ctx, s->rc, "task_set_prio");
+}
+
+static void prio_lower_self_ctx(struct rtb_ctx *ctx) { prio_switch(ctx, LOWER_SELF); }
+static void prio_raise_ready_ctx(struct rtb_ctx *ctx) { prio_switch(ctx, RAISE_READY); }
+
+/* ---- preemption lock ------------------------------------------------------ */
+static void sched_lock_time(struct rtb_ctx *ctx, bool lock)
+{
+    rtb_emulated(ctx, "the caller is raised to the top rtbench priority (SCHED_FIFO) until the outermost "
+                      "unlock restores its own");
+    while (rtb_want(ctx)) {
+        int rc;
+        rtb_ticks_t t0, t1;
+        if (lock) {
+            t0 = rtb_port_ts();
+            rc = rtb_port_sched_lock();
+            t1 = rtb_port_ts();
+            if (rc == RTB_OK)
+                rc = rtb_port_sched_unlock();
+        } else {
+            if (!rtb_ok(ctx, rtb_port_sched_lock(), "sched_lock"))
+                return;
+            t0 = rtb_port_ts();
+            rc = rtb_port_sched_unlock();
+            t1 = rtb_port_ts();
+        }
+        if (!rtb_ok(ctx, rc, lock ? "sched_lock/unlock" : "sched_unlock"))
+            return;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void sched_lock_outermost(struct rtb_ctx *ctx) { sched_lock_time(ctx, true); }
+static void sched_unlock_outermost(struct rtb_ctx *ctx) { sched_lock_time(ctx, false); }
+
+#define SUS RTB_CAP_TASK_SUSPEND
 const struct rtb_metric rtb_task_metrics[] = {
+    RTB_THREAD_AND_PROCESS("task.create.no_ctx", create_no_ctx, 0),
+    RTB_THREAD_AND_PROCESS("task.create.ctx", create_ctx, 0),
+    RTB_THREAD_AND_PROCESS("task.create.unstarted", create_suspended, RTB_CAP_TASK_START),
+    RTB_THREAD_AND_PROCESS("task.start.no_ctx", start_no_ctx, RTB_CAP_TASK_START),
+    RTB_THREAD_AND_PROCESS("task.start.ctx", start_ctx, RTB_CAP_TASK_START),
+    RTB_THREAD_AND_PROCESS("task.delete.ready", delete_ready, RTB_CAP_TASK_DELETE | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("task.suspend.ready", suspend_ready, SUS),
+    RTB_THREAD_AND_PROCESS("task.suspend.pended", suspend_pended, SUS | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("task.suspend.suspended", suspend_suspended, SUS),
+    RTB_THREAD_AND_PROCESS("task.suspend.delayed", suspend_delayed, SUS),
+    RTB_THREAD_AND_PROCESS("task.resume.ready", resume_ready, SUS),
+    RTB_THREAD_AND_PROCESS("task.resume.pended", resume_pended, SUS | RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("task.resume.suspended", resume_suspended, SUS),
+    RTB_THREAD_AND_PROCESS("task.resume.delayed", resume_delayed, SUS),
+    RTB_THREAD_AND_PROCESS("task.suspend.self_ctx", suspend_self_ctx, SUS),
+    RTB_THREAD_AND_PROCESS("task.resume.ctx", resume_ctx, SUS),
+    RTB_THREAD_AND_PROCESS("task.prio_set.ready", prio_set_ready, 0),
+    RTB_THREAD_AND_PROCESS("task.prio_set.pended", prio_set_pended, RTB_CAP_SEM),
+    RTB_THREAD_AND_PROCESS("task.prio_set.lower_self_ctx", prio_lower_self_ctx, 0),
+    RTB_THREAD_AND_PROCESS("task.prio_set.raise_ready_ctx", prio_raise_ready_ctx, 0),
+    {"sched.lock.outermost", sched_lock_outermost, RTB_CAP_SCHED_LOCK, 0},
+    {"sched.unlock.outermost", sched_unlock_outermost, RTB_CAP_SCHED_LOCK, 0},
     {0, 0, 0, 0},
 };
