@@ -71,6 +71,10 @@ uint32_t rtb_port_caps(void)
     uint32_t caps = RTB_CAP_REF_CLOCK | RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ |
                     RTB_CAP_EVENTS | RTB_CAP_TIMER | RTB_CAP_HEAP | RTB_CAP_PROCESS |
                     RTB_CAP_RWLOCK | RTB_CAP_COND;
+    /* port_task.c: start gate, cancel/SIGKILL, signal park/SIGSTOP, priority lock
+     * (the lock answers ENOTSUP at run time without SCHED_FIFO) */
+    caps |= RTB_CAP_TASK_START | RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK |
+            RTB_CAP_EMULATED_DELETE | RTB_CAP_EMULATED_SUSPEND | RTB_CAP_EMULATED_LOCK;
     caps |= RTB_CAP_QUEUE | RTB_CAP_PIPE; /* port_queue.c, port_pipe.c */
     if (rtb_posix.cpus_online > 1)
         caps |= RTB_CAP_SMP;
