@@ -6,10 +6,11 @@ leaves nothing behind: no run row, no output directory.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -18,13 +19,34 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import harness, outdir, placement, report, sysinfo
+from rtbench import harness, load, outdir, placement, report, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
 from rtbench.store import Store
 
 EXIT_INTERRUPTED = 130
+
+
+# Measurement profiles (VxWorks "Default Build / Maximal Performance",
+# DSP/BIOS "Best Case / Best-Worst Case"): the harness options of each.
+PROFILES = {
+    "default": ["--no-pin", "--no-rt", "--no-mlock"],  # what an untuned application gets
+    "rt": [],                                           # pinned, SCHED_FIFO, mlockall
+    "cold": ["--cold"],                                 # rt + caches evicted before each sample
+}
+
+
+def parse_profiles(text: str) -> list[str]:
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise RtbenchError("--profile: no profile given (one of: default, rt, cold)")
+    for n in names:
+        if n not in PROFILES:
+            raise RtbenchError(f"unknown profile {n!r} (one of: {', '.join(PROFILES)})")
+    if len(set(names)) != len(names):
+        raise RtbenchError(f"--profile: a profile is listed twice ({text})")
+    return names
 
 
 @dataclass
@@ -41,6 +63,8 @@ class RunRequest:
     db: Path | None
     harness: Path | None
     argv: list[str]
+    profiles: list[str] = field(default_factory=lambda: ["rt"])
+    load: bool = False
 
 
 def now_utc() -> str:
@@ -69,6 +93,8 @@ def execute(req: RunRequest, console: Console) -> int:
     with store:
         host = sysinfo.collect()
         host["harness_source_hash"] = src_hash
+        host["profiles"] = req.profiles
+        host["load"] = load.DESCRIPTION if req.load else "none"
         started = now_utc()
         run_id = store.create_run(str(uuid.uuid4()), started, ids, req.label, req.argv, host)
         out = req.out or outdir.default_dir(started, run_id)
@@ -108,26 +134,29 @@ def _source_hash(explicit: Path | None) -> str:
 def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: int,
              out: Path, created: outdir.CreatedDirs, console: Console) -> int:
     cpu = placement.benchmark_cpu(req.cpu)
-    opts = RunOptions(ids=ids, samples=req.samples, warmup=req.warmup, budget_ms=req.budget_ms,
-                      cpu=cpu, no_rt=req.no_rt, timeout=req.timeout)
-    console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each", soft_wrap=True)
+    console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each, "
+                  f"profile {', '.join(req.profiles)}"
+                  + (", under load" if req.load else ""), soft_wrap=True)
     status, code, error = "complete", 0, None
     try:
-        with _progress(console) as progress:
-            task = progress.add_task("starting", total=len(ids))
+        with _progress(console) as progress, \
+                (load.background(cpu) if req.load else contextlib.nullcontext()):
+            task = progress.add_task("starting", total=len(ids) * len(req.profiles))
 
             def on_metric(rec: dict) -> None:
                 store.add_metric(run_id, rec)  # commit first: it must survive a crash
-                progress.console.print(_metric_line(rec), soft_wrap=True)
+                line = _metric_line(rec)
+                if len(req.profiles) > 1:
+                    line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
+                progress.console.print(line, soft_wrap=True)
                 progress.advance(task)
 
-            runner = Runner(exe, opts, on_session=lambda s: store.set_session(run_id, s),
-                            on_begin=lambda i: progress.update(task, description=i),
-                            on_metric=on_metric)
-            with placement.off_cpu(cpu):
-                outcome = runner.run()
-            if outcome.interrupted:
-                status, code = "incomplete", EXIT_INTERRUPTED
+            for profile in req.profiles:
+                outcome = _measure_profile(req, exe, ids, cpu, profile, store, run_id,
+                                           progress, task, on_metric)
+                if outcome.interrupted:
+                    status, code = "incomplete", EXIT_INTERRUPTED
+                    break
     except KeyboardInterrupt:
         status, code = "incomplete", EXIT_INTERRUPTED
     except HarnessUsageError:
@@ -144,6 +173,29 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
         console.print("[yellow]interrupted: the run is incomplete[/yellow]")
     console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
     return code
+
+
+def _measure_profile(req: RunRequest, exe: Path, ids: list[str], cpu: int, profile: str,
+                     store: Store, run_id: int, progress: Progress, task, on_metric):
+    """One harness run over `ids` in `profile`. The run keeps the first
+    profile's session record; every metric record names its own profile and
+    carries its own real-time status and placement."""
+    pinned = "--no-pin" not in PROFILES[profile]
+    opts = RunOptions(ids=ids, samples=req.samples, warmup=req.warmup, budget_ms=req.budget_ms,
+                      cpu=cpu if pinned else None, no_rt=req.no_rt, timeout=req.timeout,
+                      extra=["--profile", profile, *PROFILES[profile]])
+
+    def on_session(session: dict) -> None:
+        if profile == req.profiles[0]:
+            store.set_session(run_id, session)
+
+    runner = Runner(exe, opts, on_session=on_session,
+                    on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
+                    on_metric=on_metric)
+    # The untuned profile runs where the kernel puts it; the others keep
+    # rtbench itself off the benchmark CPU.
+    with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():
+        return runner.run()
 
 
 def _progress(console: Console) -> Progress:

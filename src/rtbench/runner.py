@@ -41,6 +41,7 @@ class RunOptions:
     cpu: int | None = None
     no_rt: bool = False
     timeout: float = 30.0
+    extra: list[str] = field(default_factory=list)  # e.g. the profile's options
 
 
 @dataclass
@@ -87,8 +88,9 @@ class Runner:
                "--warmup", str(o.warmup), "--budget-ms", str(o.budget_ms)]
         if o.cpu is not None:
             cmd += ["--cpu", str(o.cpu)]
-        if o.no_rt:
+        if o.no_rt and "--no-rt" not in o.extra:
             cmd.append("--no-rt")
+        cmd += o.extra
         fault = os.environ.get("RTBENCH_INJECT_FAULT")
         # Test hook. Only pass it while its target is still to be measured:
         # after the faulty metric failed, the restarted harness runs clean.

@@ -1,0 +1,106 @@
+"""`rtbench run --load`: a documented background load on the other CPUs.
+
+Worst case under load is what real-time users qualify against, so rtbench
+can measure while every CPU but the benchmark CPU is busy with the kinds of
+work that disturb a real-time CPU from outside:
+
+- a memory sweep over 64 MiB (evicts the shared last-level cache and loads
+  the memory bus the benchmark CPU shares), and
+- a pipe ping-pong between two processes (a steady stream of wake-ups,
+  scheduler work and inter-processor interrupts).
+
+One sweeper and one ping-pong pair per other CPU, pinned there, at normal
+(SCHED_OTHER) priority, as an application's background work would be. The
+benchmark CPU itself carries no load: it is the real-time CPU. On a machine
+with one CPU the load would share the benchmark CPU, so it is refused.
+The load processes die with rtbench (they are started in their own process
+group and killed on exit, and they check their parent every second).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Iterator
+
+from rtbench.errors import RtbenchError
+
+DESCRIPTION = ("built-in: per other CPU, a 64 MiB memory sweep and a pipe ping-pong "
+               "pair (SCHED_OTHER, pinned)")
+
+
+@contextlib.contextmanager
+def background(benchmark_cpu: int) -> Iterator[str]:
+    """Run the load on every allowed CPU except `benchmark_cpu`; yields its
+    description for the run record."""
+    others = sorted(os.sched_getaffinity(0) - {benchmark_cpu})
+    if not others:
+        raise RtbenchError("--load needs a CPU other than the benchmark CPU")
+    procs = []
+    try:
+        for cpu in others:
+            for role in ("sweep", "ping"):
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "rtbench.load", role, str(cpu), str(os.getpid())],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    start_new_session=True))
+        yield f"{DESCRIPTION}; CPUs {','.join(map(str, others))}"
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+        for p in procs:
+            p.wait()
+
+
+def _orphaned(parent: int) -> bool:
+    return os.getppid() != parent
+
+
+def _sweep(parent: int) -> None:
+    buf = bytearray(64 << 20)
+    chunk = bytes(1 << 20)
+    last = time.monotonic()
+    while True:
+        for off in range(0, len(buf), len(chunk)):
+            buf[off:off + len(chunk)] = chunk  # a memcpy per MiB: C speed
+        if time.monotonic() - last > 1:
+            if _orphaned(parent):
+                return
+            last = time.monotonic()
+
+
+def _ping(parent: int) -> None:
+    a_r, a_w = os.pipe()
+    b_r, b_w = os.pipe()
+    if os.fork() == 0:  # the pong side, in the same process group
+        os.close(a_w)
+        os.close(b_r)
+        while True:
+            if not os.read(a_r, 1):
+                os._exit(0)
+            os.write(b_w, b"x")
+    os.close(a_r)
+    os.close(b_w)
+    last = time.monotonic()
+    while True:
+        os.write(a_w, b"x")
+        os.read(b_r, 1)
+        if time.monotonic() - last > 1:
+            if _orphaned(parent):
+                return
+            last = time.monotonic()
+
+
+def main(argv: list[str]) -> None:
+    role, cpu, parent = argv[0], int(argv[1]), int(argv[2])
+    os.sched_setaffinity(0, {cpu})
+    (_sweep if role == "sweep" else _ping)(parent)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
