@@ -5,8 +5,12 @@ checked for shape and consistency, never against a time threshold.
 """
 
 import json
+import os
 import shutil
 import sqlite3
+import subprocess
+import time
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +112,56 @@ def test_real_harness_faults(fault, reason, real, isolated, monkeypatch):
     assert by_id["sem.give.no_waiter"]["status"] == "failed"
     assert by_id["sem.give.no_waiter"]["reason"] == reason
     assert len(by_id) == len(catalog.load().match("sem.*"))
+
+
+# ---- nothing left behind -----------------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:  # field 4, ppid
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+def _ipc_objects() -> set[str]:
+    """Named POSIX message queues and shared-memory objects, where the
+    system shows them (/dev/mqueue is mounted on demand when we are root)."""
+    mq = Path("/dev/mqueue")
+    if not os.path.ismount(mq) and os.geteuid() == 0:
+        mq.mkdir(exist_ok=True)
+        subprocess.run(["mount", "-t", "mqueue", "none", str(mq)], check=False)
+    found = {f"shm:{p.name}" for p in Path("/dev/shm").iterdir()}
+    if os.path.ismount(mq):
+        found |= {f"mq:{p.name}" for p in mq.iterdir()}
+    return found
+
+
+def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
+    before = _ipc_objects()
+    ids = "msgq.send.wake_ctx.process,sem.give.wake_ctx.process,amx.mailbox.t3.process"
+    proc = subprocess.Popen([str(real), "--only", ids, "--samples", "10000000",
+                             "--budget-ms", "60000"], stdout=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stdout:  # wait until a process-mode scenario is running
+            if '"begin"' in line and ".process" in line:
+                break
+        deadline = time.monotonic() + 10
+        while not _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        kids = _children(proc.pid)
+        assert kids, "the process-mode scenario should have forked its tasks"
+        during = _ipc_objects()
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{k}").exists() for k in kids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [k for k in kids if Path(f"/proc/{k}").exists()], "task processes outlived the harness"
+    # queues are unlinked right after opening and the shared region is anonymous
+    assert during == before and _ipc_objects() == before
