@@ -108,6 +108,57 @@ static void r_unlock_nested(struct rtb_ctx *ctx) { unlock_at(ctx, RECURSIVE, 2);
 static void pi_lock_uncontended(struct rtb_ctx *ctx) { lock_at(ctx, INHERIT, 1); }
 static void pi_unlock_uncontended(struct rtb_ctx *ctx) { unlock_at(ctx, INHERIT, 1); }
 
+/* ---- no-wait lock of a mutex another task owns ---------------------------- */
+#define READY 0 /* semaphores of the owner task */
+#define DONE 1
+enum { TASK_OWNER = 0 };
+
+static volatile int *owner_rc; /* rtb_shared_state: the owner may be a process */
+
+static void owner_task(void *arg)
+{
+    (void)arg;
+    *owner_rc = rtb_port_mutex_lock(MUTEX);
+    rtb_port_sem_give(READY);
+    if (*owner_rc == RTB_OK) {
+        rtb_port_sem_take(DONE, RTB_WAIT_FOREVER);
+        rtb_port_mutex_unlock(MUTEX);
+    }
+}
+
+static void r_lock_unavailable_nowait(struct rtb_ctx *ctx)
+{
+    if (!(owner_rc = rtb_shared_state(ctx, (void **)&owner_rc, sizeof *owner_rc)) ||
+        !make(ctx, RECURSIVE))
+        return;
+    if (!rtb_ok(ctx, rtb_port_sem_create(READY, 0, 1), "sem_create") ||
+        !rtb_ok(ctx, rtb_port_sem_create(DONE, 0, 1), "sem_create") ||
+        !rtb_ok(ctx, rtb_port_task_create(TASK_OWNER, RTB_PRIO_LOW, rtb_task_flags(ctx),
+                                          owner_task, 0), "create owner task"))
+        goto out;
+    rtb_port_sem_take(READY, RTB_WAIT_FOREVER); /* the owner runs, locks, gives READY */
+    if (rtb_ok(ctx, *owner_rc, "owner's lock")) {
+        while (rtb_want(ctx)) {
+            rtb_ticks_t t0 = rtb_port_ts();
+            int rc = rtb_port_mutex_trylock(MUTEX);
+            rtb_ticks_t t1 = rtb_port_ts();
+            if (rc != RTB_EWOULDBLOCK) {
+                if (rc == RTB_OK)
+                    rtb_port_mutex_unlock(MUTEX);
+                rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "no-wait lock of an owned mutex did not fail");
+                break;
+            }
+            rtb_add(ctx, t0, t1);
+        }
+    }
+    rtb_port_sem_give(DONE);
+    rtb_port_task_join(TASK_OWNER);
+out:
+    rtb_port_sem_delete(READY);
+    rtb_port_sem_delete(DONE);
+    rtb_port_mutex_delete(MUTEX);
+}
+
 /* ---- unlock readying a lower-priority waiter (handoff.c ready_low) ------- */
 static int lock(int obj) { return rtb_port_mutex_lock(obj); }
 static int unlock(int obj) { return rtb_port_mutex_unlock(obj); }
@@ -253,6 +304,7 @@ const struct rtb_metric rtb_mutex_metrics[] = {
     {"rmutex.unlock.uncontended", r_unlock_uncontended, RTB_CAP_MUTEX, 0},
     {"rmutex.lock.nested", r_lock_nested, RTB_CAP_MUTEX, 0},
     {"rmutex.unlock.nested", r_unlock_nested, RTB_CAP_MUTEX, 0},
+    RTB_THREAD_AND_PROCESS("rmutex.lock.unavailable_nowait", r_lock_unavailable_nowait, RTB_CAP_MUTEX | RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("rmutex.unlock.waiter_readied", r_unlock_waiter_readied, RTB_CAP_MUTEX | RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("rmutex.lock.block_ctx", r_lock_block_ctx, RTB_CAP_MUTEX | RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("rmutex.unlock.wake_ctx", r_unlock_wake_ctx, RTB_CAP_MUTEX | RTB_CAP_SEM),

@@ -162,6 +162,7 @@ int rtb_port_sem_take(int id, int32_t timeout_us);
 int rtb_port_mutex_create(int id, unsigned flags);
 int rtb_port_mutex_delete(int id);
 int rtb_port_mutex_lock(int id);
+int rtb_port_mutex_trylock(int id);       /* no wait: RTB_EWOULDBLOCK if another task owns it */
 int rtb_port_mutex_unlock(int id);
 
 /* ---- Message queues: fixed-size messages copied in and out ------------- */

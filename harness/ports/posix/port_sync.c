@@ -150,6 +150,16 @@ int rtb_port_mutex_lock(int id)
     return rc ? rtb_posix_fail("pthread_mutex_lock", rc) : RTB_OK;
 }
 
+int rtb_port_mutex_trylock(int id)
+{
+    if (!MUTEX_OK(id))
+        return rtb_posix_fail("mutex_trylock", EINVAL);
+    int rc = pthread_mutex_trylock(&mutexes[id].m);
+    if (rc == EBUSY)
+        return RTB_EWOULDBLOCK;
+    return rc ? rtb_posix_fail("pthread_mutex_trylock", rc) : RTB_OK;
+}
+
 int rtb_port_mutex_unlock(int id)
 {
     if (!MUTEX_OK(id))

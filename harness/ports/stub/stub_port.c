@@ -114,6 +114,7 @@ int rtb_port_sem_take(int id, int32_t timeout_us) { (void)id, (void)timeout_us; 
 int rtb_port_mutex_create(int id, unsigned flags) { (void)id, (void)flags; STUB; }
 int rtb_port_mutex_delete(int id) { (void)id; STUB; }
 int rtb_port_mutex_lock(int id) { (void)id; STUB; }
+int rtb_port_mutex_trylock(int id) { (void)id; STUB; }
 int rtb_port_mutex_unlock(int id) { (void)id; STUB; }
 /* Message queues: messages of msg_size bytes, copied in and out. */
 int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth) { (void)id, (void)msg_size, (void)depth; STUB; }
