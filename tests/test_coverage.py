@@ -25,3 +25,12 @@ def test_status_of_a_row_follows_the_port_support():
     vx = {c.sheet.name: c for c in coverage.compute(cat, lacking)}["vxworks"]
     r = next(r for r in vx.rows if r.key == row)
     assert r.status == coverage.UNSUPPORTED and r.why == "port has no semaphores"
+
+
+def test_every_kernel_row_maps_to_a_catalogue_entry():
+    """Issue 3's rule: no row of a kernel sheet maps to nothing."""
+    cat = catalog.load()
+    claimed_by_anything = {m.id: (True, "") for m in cat.metrics}
+    for sheet in coverage.compute(cat, claimed_by_anything):
+        missing = [r.key for r in sheet.rows if r.status == coverage.MISSING]
+        assert missing == [], f"{sheet.sheet.name}: rows no metric answers: {missing}"

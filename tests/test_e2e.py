@@ -165,3 +165,14 @@ def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
     assert not [k for k in kids if Path(f"/proc/{k}").exists()], "task processes outlived the harness"
     # queues are unlinked right after opening and the shared region is anonymous
     assert during == before and _ipc_objects() == before
+
+
+def test_coverage_with_the_real_port(real):
+    """Every kernel row is measured or unsupported on this port, with a reason."""
+    from rtbench import coverage
+    cat = catalog.load()
+    for sheet in coverage.compute(cat, harness.registry_support(real)):
+        assert sheet.count(coverage.MISSING) == 0, sheet.sheet.name
+        for row in sheet.rows:
+            if row.status == coverage.UNSUPPORTED:
+                assert row.why.startswith("port has no "), row
