@@ -22,6 +22,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
     c->deadline = rtb_port_ts() + budget_ticks;
+    c->warm_until = c->deadline - budget_ticks / 2;
 }
 
 bool rtb_want(struct rtb_ctx *c)
@@ -41,7 +42,10 @@ bool rtb_want(struct rtb_ctx *c)
 
 void rtb_add(struct rtb_ctx *c, rtb_ticks_t t0, rtb_ticks_t t1)
 {
-    if (c->discarded < c->warmup) {
+    /* A slow scenario must not spend its whole budget warming up: warm-up
+     * ends after `warmup` samples or half the budget, whichever comes first
+     * (t1 is "now" here, without another clock read). */
+    if (c->discarded < c->warmup && (int64_t)(t1 - c->warm_until) < 0) {
         c->discarded++;
         return;
     }
