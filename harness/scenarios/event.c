@@ -142,5 +142,6 @@ const struct rtb_metric rtb_event_metrics[] = {
     RTB_THREAD_AND_PROCESS("event.wait.block_ctx", wait_block_ctx, RTB_CAP_EVENTS),
     RTB_THREAD_AND_PROCESS("event.wait_all.block_ctx", wait_all_block_ctx, RTB_CAP_EVENTS),
     RTB_THREAD_AND_PROCESS("event.set.wake_ctx", set_wake_ctx, RTB_CAP_EVENTS),
+    {"event.set.wake_ctx.xcpu", set_wake_ctx, RTB_CAP_EVENTS | RTB_CAP_SMP, RTB_TASK_OTHER_CPU},
     {0, 0, 0, 0},
 };

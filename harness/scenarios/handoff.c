@@ -9,6 +9,11 @@ struct handoff {
     volatile rtb_ticks_t t0;  /* written by the outgoing task, read by the incoming one */
     volatile bool stop;
     volatile int pend_rc, post_rc;
+    /* wake_ctx without one-CPU real-time ordering (the tasks on two CPUs,
+     * or no SCHED_FIFO): LOW must post only once HIGH is pended, which the
+     * scheduler no longer guarantees, so HIGH says when it is about to pend. */
+    bool gate, cross_cpu;
+    volatile int armed;
 };
 
 static struct handoff *shared; /* rtb_port_shared(): the two tasks may be processes */
@@ -70,6 +75,7 @@ static void wake_high(void *arg)
     struct handoff *h = arg;
     for (;;) {
         int rc = step(h->ops->prepare, h->obj);
+        h->armed = 1;
         if (rc == RTB_OK)
             rc = h->ops->pend(h->obj);
         rtb_ticks_t t1 = rtb_port_ts();
@@ -86,11 +92,34 @@ static void wake_high(void *arg)
     h->stop = true;
 }
 
-/* wake_ctx, LOW task: runs only while HIGH is pended; stamp, then post. */
+/* Gate of wake_low: wait until HIGH is about to pend, then let it block:
+ * on one CPU a yield hands it the CPU; on another CPU, 50 us covers the few
+ * hundred ns from its flag to its sleep in the kernel. */
+static bool wait_armed(struct handoff *h)
+{
+    while (!h->armed && !h->stop)
+        rtb_port_task_yield();
+    if (h->stop)
+        return false;
+    h->armed = 0;
+    if (h->cross_cpu) {
+        rtb_ticks_t until = rtb_port_ts() + rtb_us_to_ticks(h->ctx, 50);
+        while ((int64_t)(rtb_port_ts() - until) < 0)
+            ;
+    } else {
+        rtb_port_task_yield();
+    }
+    return true;
+}
+
+/* wake_ctx, LOW task: runs only while HIGH is pended (with real-time
+ * priorities on one CPU; else gated); stamp, then post. */
 static void wake_low(void *arg)
 {
     struct handoff *h = arg;
     while (!h->stop) {
+        if (h->gate && !wait_armed(h))
+            break;
         h->t0 = rtb_port_ts();
         int rc = h->ops->post(h->obj);
         if (rc == RTB_EWOULDBLOCK) {
@@ -113,9 +142,19 @@ static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int
     h->obj = obj;
     h->t0 = rtb_port_ts();
     unsigned fl = rtb_task_flags(ctx);
+    struct rtb_port_info pi;
+    rtb_port_info(&pi);
+    h->cross_cpu = (fl & RTB_TASK_OTHER_CPU) || pi.cpu < 0;
+    h->gate = h->cross_cpu || !pi.realtime;
+    if (high == block_high && h->cross_cpu) {
+        rtb_unsupported(ctx, "a blocking switch needs both tasks on one CPU (run pinned)");
+        return;
+    }
+    /* .xcpu: only HIGH, the task that is woken, sits on the other CPU */
     if (!rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl, high, h), "create high task"))
         return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl, low, h), "create low task")) {
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl & ~RTB_TASK_OTHER_CPU, low, h),
+                "create low task")) {
         h->stop = true;
         ops->post(obj); /* release HIGH if it is already pended */
         rtb_port_task_join(TASK_HIGH);

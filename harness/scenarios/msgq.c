@@ -183,5 +183,6 @@ const struct rtb_metric rtb_msgq_metrics[] = {
     RTB_THREAD_AND_PROCESS("msgq.send.waiter_readied", send_waiter, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.receive.block_ctx", receive_block_ctx, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.send.wake_ctx", send_wake_ctx, RTB_CAP_MSGQ),
+    {"msgq.send.wake_ctx.xcpu", send_wake_ctx, RTB_CAP_MSGQ | RTB_CAP_SMP, RTB_TASK_OTHER_CPU},
     {0, 0, 0, 0},
 };

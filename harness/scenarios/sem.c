@@ -144,6 +144,7 @@ const struct rtb_metric rtb_sem_metrics[] = {
     RTB_THREAD_AND_PROCESS("sem.give.waiter_readied", give_waiter_readied_binary, RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("sem.take.block_ctx", take_block_ctx, RTB_CAP_SEM),
     RTB_THREAD_AND_PROCESS("sem.give.wake_ctx", give_wake_ctx, RTB_CAP_SEM),
+    {"sem.give.wake_ctx.xcpu", give_wake_ctx, RTB_CAP_SEM | RTB_CAP_SMP, RTB_TASK_OTHER_CPU},
     {"csem.create", create_counting, RTB_CAP_SEM, 0},
     {"csem.delete", delete_counting, RTB_CAP_SEM, 0},
     {"csem.give.no_waiter", give_no_waiter_counting, RTB_CAP_SEM, 0},
