@@ -1,8 +1,14 @@
 """SQLite store of runs and their metric records.
 
-A run is inserted as `running` with one `pending` row per selected metric,
-and each metric is committed the moment it arrives, so a killed rtbench
-leaves a readable partial run behind.
+A run is inserted as `running` with one `pending` row per selected metric
+(and profile), and each metric is committed the moment it arrives, so a
+killed rtbench leaves a readable partial run behind. The database is in WAL
+mode with a busy timeout, so several `rtbench run`s can write into one
+database at once; each write is one short transaction.
+
+The schema has a version (`PRAGMA user_version`) and a list of migrations;
+a database written by a newer rtbench is refused before anything is written
+to it.
 """
 
 from __future__ import annotations
@@ -50,9 +56,37 @@ def _v1(conn: sqlite3.Connection) -> None:
         )""")
 
 
+def _v2(conn: sqlite3.Connection) -> None:
+    """Profiles: a run may measure each metric under several profiles
+    (`rtbench run --profile default,rt,cold`); records without one are "rt"."""
+    conn.execute("""
+        CREATE TABLE metrics_v2 (
+            run_id INTEGER REFERENCES runs(id),
+            metric_id TEXT,
+            profile TEXT NOT NULL DEFAULT 'rt',
+            status TEXT,    -- pending until the record arrives
+            reason TEXT,
+            record TEXT,    -- the full json record
+            PRIMARY KEY(run_id, metric_id, profile)
+        )""")
+    conn.execute("INSERT INTO metrics_v2(run_id, metric_id, status, reason, record) "
+                 "SELECT run_id, metric_id, status, reason, record FROM metrics ORDER BY rowid")
+    conn.execute("DROP TABLE metrics")
+    conn.execute("ALTER TABLE metrics_v2 RENAME TO metrics")
+    conn.execute("CREATE INDEX metrics_by_metric ON metrics(metric_id, profile)")
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Imported runs: where they came from and when they were imported."""
+    conn.execute("ALTER TABLE runs ADD COLUMN imported_from TEXT")  # NULL: measured here
+    conn.execute("ALTER TABLE runs ADD COLUMN imported_at TEXT")
+
+
 # MIGRATIONS[n] takes a database from schema n to n+1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
+DEFAULT_PROFILE = "rt"  # the profile of records that name none
+BUSY_TIMEOUT_S = 30.0  # how long a writer waits for another one (concurrent runs)
 
 
 def default_path() -> Path:
@@ -70,13 +104,48 @@ class Run:
     argv: list[str]
     host: dict[str, Any]
     session: dict[str, Any] | None
-    metrics: list[dict[str, Any]] = field(default_factory=list)  # records that arrived
-    pending: list[str] = field(default_factory=list)  # selected, never measured
+    # records that arrived, each with its "profile" filled in
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)  # ids selected, never measured
+    pending_profiles: list[str] = field(default_factory=list)  # the profile of each pending id
+    imported_from: str | None = None  # None: measured by this rtbench into this database
+    imported_at: str | None = None
 
     @property
     def status(self) -> str:
         # Nobody finishes a run whose process was killed: read it as incomplete.
         return "incomplete" if self.stored_status == "running" else self.stored_status
+
+    def pending_keys(self) -> list[tuple[str, str]]:
+        """(metric id, profile) of every selected metric never measured."""
+        return [(mid, self.pending_profiles[i] if i < len(self.pending_profiles)
+                 else DEFAULT_PROFILE) for i, mid in enumerate(self.pending)]
+
+    @property
+    def profiles(self) -> list[str]:
+        """The profiles of this run, in the order they were first stored."""
+        seen: dict[str, None] = {}
+        for rec in self.metrics:
+            seen.setdefault(rec.get("profile", DEFAULT_PROFILE), None)
+        for _mid, p in self.pending_keys():
+            seen.setdefault(p, None)
+        return list(seen) or [DEFAULT_PROFILE]
+
+
+@dataclass
+class RunSummary:
+    """A stored run without its records, with counts by metric status."""
+
+    run: Run
+    counts: dict[str, int]  # ok / failed / unsupported / pending
+    profiles: list[str]
+
+
+@dataclass
+class HistoryPoint:
+    run: Run  # without its records
+    profile: str
+    record: dict[str, Any]
 
 
 class Store:
@@ -97,7 +166,14 @@ class Store:
         self.close()
 
     def create_run(self, uuid: str, started: str, ids: list[str], label: str = "",
-                   argv: list[str] | None = None, host: dict | None = None) -> int:
+                   argv: list[str] | None = None, host: dict | None = None,
+                   profiles: list[str] | None = None) -> int:
+        """Insert a running run with a pending row per id and profile.
+
+        The profiles are `profiles`, else the run's `host["profiles"]`
+        (what `rtbench run --profile` records), else the default one.
+        """
+        profiles = profiles or list((host or {}).get("profiles") or []) or [DEFAULT_PROFILE]
         with self.conn:
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, status, label, argv, host) "
@@ -105,8 +181,9 @@ class Store:
                 (uuid, started, label, json.dumps(argv or []), json.dumps(host or {})))
             run_id = cur.lastrowid
             self.conn.executemany(
-                "INSERT INTO metrics(run_id, metric_id, status) VALUES (?, ?, 'pending')",
-                [(run_id, i) for i in ids])
+                "INSERT INTO metrics(run_id, metric_id, profile, status) "
+                "VALUES (?, ?, ?, 'pending')",
+                [(run_id, i, p) for p in profiles for i in ids])
         return run_id
 
     def set_session(self, run_id: int, session: dict) -> None:
@@ -115,12 +192,45 @@ class Store:
                               (json.dumps(session), run_id))
 
     def add_metric(self, run_id: int, record: dict) -> None:
+        """Store a metric record under its profile (`"profile"`, default "rt")."""
         with self.conn:
-            self.conn.execute(
-                "INSERT OR REPLACE INTO metrics(run_id, metric_id, status, reason, record) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (run_id, record["id"], record["status"], record.get("reason", ""),
-                 json.dumps(record)))
+            self._insert_metric(run_id, record)
+
+    def _insert_metric(self, run_id: int, record: dict) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO metrics(run_id, metric_id, profile, status, reason, record) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (run_id, record["id"], record.get("profile", DEFAULT_PROFILE), record["status"],
+             record.get("reason", ""), json.dumps(record)))
+
+    def import_run(self, env: dict, source: str, imported_at: str) -> int:
+        """Add a run from a results envelope (already checked against the schema).
+
+        One transaction: the run lands whole or not at all. A run whose uuid
+        is already stored is refused (importing the same file twice).
+        """
+        r = env["run"]
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            dup = self.conn.execute("SELECT id FROM runs WHERE uuid = ?", (r["uuid"],)).fetchone()
+            if dup is not None:
+                raise StoreError(f"run {r['uuid']} is already in {self.path} as run {dup['id']}")
+            cur = self.conn.execute(
+                "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
+                "imported_from, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (r["uuid"], r["started"], r.get("finished"), r["status"], r.get("label", ""),
+                 json.dumps(r.get("argv", [])), json.dumps(env.get("host") or {}),
+                 json.dumps(env["session"]) if env.get("session") else None,
+                 source, imported_at))
+            run_id = cur.lastrowid
+            for rec in env["metrics"]:
+                self._insert_metric(run_id, rec)
+            self.conn.executemany(
+                "INSERT INTO metrics(run_id, metric_id, profile, status) "
+                "VALUES (?, ?, ?, 'pending')",
+                [(run_id, m["id"], m.get("profile", DEFAULT_PROFILE))
+                 for m in env.get("not_measured", [])])
+        return run_id
 
     def finish_run(self, run_id: int, status: str, finished: str) -> None:
         if status not in RUN_STATUSES:
@@ -153,19 +263,55 @@ class Store:
         rows = self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
         return [self._load(r, with_metrics=False) for r in rows]
 
+    def summaries(self) -> list[RunSummary]:
+        """Every run with its metric counts by status and its profiles."""
+        counts: dict[int, dict[str, int]] = {}
+        profiles: dict[int, dict[str, None]] = {}
+        for row in self.conn.execute(
+                "SELECT run_id, profile, status, COUNT(*) AS n FROM metrics "
+                "GROUP BY run_id, profile, status ORDER BY MIN(rowid)"):
+            c = counts.setdefault(row["run_id"], {})
+            c[row["status"]] = c.get(row["status"], 0) + row["n"]
+            profiles.setdefault(row["run_id"], {}).setdefault(row["profile"], None)
+        return [RunSummary(run, counts.get(run.id, {}), list(profiles.get(run.id, {})))
+                for run in self.list_runs()]
+
+    def history(self, metric_id: str, profile: str | None = None) -> list[HistoryPoint]:
+        """Every stored record of `metric_id` (optionally of one profile), oldest run first."""
+        sql = ("SELECT runs.*, metrics.profile AS m_profile, metrics.record AS m_record "
+               "FROM metrics JOIN runs ON runs.id = metrics.run_id "
+               "WHERE metrics.metric_id = ? AND metrics.record IS NOT NULL")
+        args: list[Any] = [metric_id]
+        if profile is not None:
+            sql += " AND metrics.profile = ?"
+            args.append(profile)
+        points = []
+        for row in self.conn.execute(sql + " ORDER BY runs.id, metrics.rowid", args):
+            rec = json.loads(row["m_record"])
+            rec.setdefault("profile", row["m_profile"])
+            points.append(HistoryPoint(self._load(row, with_metrics=False), row["m_profile"], rec))
+        return points
+
+    def metric_ids(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT DISTINCT metric_id FROM metrics")}
+
     def _load(self, row: sqlite3.Row, with_metrics: bool = True) -> Run:
         run = Run(id=row["id"], uuid=row["uuid"], started=row["started"],
                   finished=row["finished"], stored_status=row["status"], label=row["label"] or "",
                   argv=json.loads(row["argv"] or "[]"), host=json.loads(row["host"] or "{}"),
-                  session=json.loads(row["session"]) if row["session"] else None)
+                  session=json.loads(row["session"]) if row["session"] else None,
+                  imported_from=row["imported_from"], imported_at=row["imported_at"])
         if with_metrics:
             for m in self.conn.execute(
-                    "SELECT metric_id, record FROM metrics WHERE run_id = ? ORDER BY rowid",
-                    (run.id,)):
+                    "SELECT metric_id, profile, record FROM metrics WHERE run_id = ? "
+                    "ORDER BY rowid", (run.id,)):
                 if m["record"] is None:
                     run.pending.append(m["metric_id"])
+                    run.pending_profiles.append(m["profile"])
                 else:
-                    run.metrics.append(json.loads(m["record"]))
+                    rec = json.loads(m["record"])
+                    rec.setdefault("profile", m["profile"])
+                    run.metrics.append(rec)
         return run
 
 
@@ -173,11 +319,12 @@ def _connect(path: Path) -> sqlite3.Connection:
     existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path)
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
     conn.row_factory = sqlite3.Row
     try:
+        _check_version(conn)  # before anything writes to a newer database
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
         _migrate(conn)
@@ -195,17 +342,27 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
+def _check_version(conn: sqlite3.Connection) -> int:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreError(f"database schema {version} is newer than this rtbench "
                          f"(knows {SCHEMA_VERSION})")
-    for target in range(version, SCHEMA_VERSION):
+    return version
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    while _check_version(conn) < SCHEMA_VERSION:
         # One transaction per step: a failed migration leaves the old schema.
+        # BEGIN IMMEDIATE takes the write lock first and the version is read
+        # again under it, so two processes opening a new database at once
+        # do not both migrate it.
         with conn:
-            conn.execute("BEGIN")
-            MIGRATIONS[target](conn)
-            conn.execute(f"PRAGMA user_version = {target + 1}")
+            conn.execute("BEGIN IMMEDIATE")
+            version = _check_version(conn)
+            if version >= SCHEMA_VERSION:
+                break
+            MIGRATIONS[version](conn)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
 
 
 def _why(exc: Exception) -> str:
