@@ -103,12 +103,14 @@ def test_write_outputs_envelope(cat, tmp_path):
     sheet, results = report.write_outputs(run, cat, out)
     assert sheet.read_text().startswith("# rtbench data sheet")
     env = json.loads(results.read_text())
-    assert env["schema_version"] == 1 and env["rtbench_version"]
+    assert env["schema_version"] == 2 and env["rtbench_version"]
     assert env["run"] == {"id": 7, "uuid": "uuid-7", "label": "", "status": "complete",
                           "started": run.started, "finished": run.finished,
-                          "argv": ["rtbench", "run"]}
+                          "argv": ["rtbench", "run"], "profiles": ["rt"],
+                          "imported_from": None}
     assert env["host"]["cpu_model"] == "Test CPU 3000" and env["session"]["schema"] == 1
-    assert [m["id"] for m in env["metrics"]] == ["method.null"]
-    assert env["not_measured"] == ["method.busywait"]
-    # Atomic writes leave no temporary files behind.
-    assert sorted(p.name for p in out.iterdir()) == ["datasheet.md", "results.json"]
+    assert [(m["id"], m["profile"]) for m in env["metrics"]] == [("method.null", "rt")]
+    assert env["not_measured"] == [{"id": "method.busywait", "profile": "rt"}]
+    # The HTML sheet is written beside them; atomic writes leave no temporary files.
+    assert sorted(p.name for p in out.iterdir()) == ["datasheet.html", "datasheet.md",
+                                                     "results.json"]

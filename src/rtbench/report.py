@@ -1,21 +1,29 @@
-"""The data sheet (Markdown) and the results.json envelope of a stored run."""
+"""The data sheet of a stored run (Markdown and HTML from one model) and the
+results.json envelope.
+
+One model, many renderings: `sheet_model()` turns a run into the header,
+methodology, per-service tables and glossary; the Markdown and HTML
+templates only lay it out, and the HTML adds a histogram per metric.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from importlib import resources
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 import rtbench
 from rtbench.catalog import Catalog, Metric
 from rtbench.records import MetricRecord, Session
-from rtbench.store import Run
+from rtbench.store import DEFAULT_PROFILE, Run
 
-ENVELOPE_SCHEMA = 1
+ENVELOPE_SCHEMA = 2  # docs/results-schema.json
 OTHER_SERVICE = "Other"
 
 
@@ -38,29 +46,102 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-# ---- the sheet ----
-
-def render_markdown(run: Run, catalog: Catalog) -> str:
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True)
+@lru_cache(maxsize=None)
+def template_env() -> jinja2.Environment:
+    """The templates in rtbench/templates; HTML ones are autoescaped."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rtbench", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",),
+                                            default_for_string=False),
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        trim_blocks=True, lstrip_blocks=True)
     env.filters["cell"] = _cell
-    text = resources.files("rtbench").joinpath("templates/datasheet.md.j2").read_text("utf-8")
-    return env.from_string(text).render(**_context(run, catalog))
+    env.filters["mdinline"] = _mdinline
+    return env
 
 
-def _context(run: Run, catalog: Catalog) -> dict[str, Any]:
+def _mdinline(text: Any) -> Markup:
+    """The sheet's few Markdown marks (**bold**) as HTML, the rest escaped."""
+    parts = str(Markup.escape(text)).split("**")
+    return Markup("".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts)))
+
+
+# ---- the model ----
+
+# Statistic columns of the results tables: (key, header). A run with one
+# profile gets the full set; with several, each profile gets the short set
+# side by side.
+FULL_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
+                ("max", "max µs"), ("p50_ns", "median ns"), ("p99_ns", "p99 ns"),
+                ("p50_ticks", "median cycles"))
+SHORT_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
+                 ("max", "max µs"), ("p50_ticks", "median cycles"))
+_BLANK = "—"
+
+
+@dataclass
+class Item:
+    """One metric of the run: its catalogue entry and a record per profile
+    (None: selected but never measured)."""
+
+    id: str
+    meta: Metric | None
+    records: dict[str, dict | None]
+
+    @property
+    def service(self) -> str:
+        return self.meta.service if self.meta else OTHER_SERVICE
+
+    @property
+    def title(self) -> str:
+        return self.meta.title if self.meta else self.id
+
+
+@dataclass
+class Table:
+    profiles: list[str]
+    columns: tuple[tuple[str, str], ...]
+    rows: list[dict] = field(default_factory=list)
+
+
+def items(run: Run, catalog: Catalog) -> list[Item]:
+    """Every metric of the run in catalogue order (unknown ids last)."""
+    by_id: dict[str, dict[str, dict | None]] = {}
+    for rec in run.metrics:
+        by_id.setdefault(rec["id"], {})[rec.get("profile", DEFAULT_PROFILE)] = rec
+    for mid, profile in run.pending_keys():
+        by_id.setdefault(mid, {}).setdefault(profile, None)
+    index = {mid: n for n, mid in enumerate(catalog.ids)}
+    ordered = sorted(by_id, key=lambda mid: index.get(mid, len(index)))
+    return [Item(mid, catalog.get(mid), by_id[mid]) for mid in ordered]
+
+
+def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
     host = run.host
     session = Session(run.session or {})
     kernel = f"{host.get('os', 'Linux')} {host.get('kernel_release', 'unknown kernel')}"
+    its = items(run, catalog)
     return {
         "title": f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}",
         "config": _configuration(run, session),
         "warnings": _warnings(run, session),
         "methodology": methodology(session) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
-        "services": _service_tables(run, catalog, session),
-        "definitions": _definitions(run, catalog),
+        "profiles": run.profiles,
+        "services": _service_tables(its, run.profiles, session, catalog.services),
+        "definitions": _definitions(its),
+        "cycles_note": _cycles_note(session),
+        "run": run,
+        "version": rtbench.__version__,
     }
+
+
+def _cycles_note(session: Session) -> str:
+    if not session.hz:
+        return "cycles are ticks of the benchmark counter (its frequency was not reported)"
+    return (f"cycles are ticks of the benchmark counter ({session.ts.get('source', '?')}, "
+            f"measured at {session.hz / 1e6:.3f} MHz), which is not necessarily the "
+            "CPU core clock")
 
 
 def _warnings(run: Run, session: Session) -> list[str]:
@@ -90,7 +171,7 @@ def _configuration(run: Run, session: Session) -> list[tuple[str, str]]:
     status = run.status
     if status != "complete":
         status = f"**{status}** ({len(run.pending)} of the selected metrics not measured)"
-    return [
+    rows = [
         ("CPU model", host.get("cpu_model", "unknown")),
         ("Cores online / used", f"{host.get('cores_online', rt.get('cpus_online', '?'))} / "
          + (f"1 (every task of a scenario on CPU {cpu})" if cpu is not None else unknown)),
@@ -111,6 +192,11 @@ def _configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else "")),
         ("Status", status),
     ]
+    if len(run.profiles) > 1 or run.profiles != [DEFAULT_PROFILE]:
+        rows.append(("Profiles", ", ".join(run.profiles)))
+    if run.imported_from:
+        rows.append(("Imported", f"from {run.imported_from} on {run.imported_at}"))
+    return rows
 
 
 def _harness_revision(host: dict, session: dict) -> str:
@@ -152,39 +238,44 @@ def methodology(session: Session) -> str:
     return " ".join(parts)
 
 
-def _ordered(run: Run, catalog: Catalog) -> list[tuple[str, dict | None]]:
-    """(metric id, record or None if never measured), in catalogue order."""
-    items = [(r["id"], r) for r in run.metrics] + [(i, None) for i in run.pending]
-    index = {mid: n for n, mid in enumerate(catalog.ids)}
-    return sorted(items, key=lambda it: index.get(it[0], len(index)))
+def _service_tables(its: list[Item], profiles: list[str], session: Session,
+                    services: tuple[str, ...]) -> list[dict]:
+    columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
+    tables: dict[str, Table] = {}
+    for it in its:
+        table = tables.setdefault(it.service, Table(profiles, columns))
+        values, notes = [], []
+        for profile in profiles:
+            figures, note = _figures(it.records, profile, session)
+            values.extend(figures[k] for k, _h in columns)
+            if note:
+                notes.append(f"{profile}: {note}" if len(profiles) > 1 else note)
+        table.rows.append({"title": it.title, "id": it.id, "values": values,
+                           "note": "; ".join(notes)})
+    order = [*services, OTHER_SERVICE]
+    return [{"name": s, "table": tables[s]} for s in order if s in tables]
 
 
-def _service_tables(run: Run, catalog: Catalog, session: Session) -> list[dict]:
-    rows_by_service: dict[str, list[dict]] = {}
-    for mid, rec in _ordered(run, catalog):
-        meta = catalog.get(mid)
-        service = meta.service if meta else OTHER_SERVICE
-        rows_by_service.setdefault(service, []).append(_row(mid, meta, rec, session))
-    order = list(catalog.services) + [OTHER_SERVICE]
-    return [{"name": s, "rows": rows_by_service[s]} for s in order if s in rows_by_service]
+_MISSING = object()
 
 
-def _row(mid: str, meta: Metric | None, rec: dict | None, session: Session) -> dict:
-    row = {"title": meta.title if meta else mid, "id": mid, "n": "", "min": "—",
-           "p50": "—", "p99": "—", "max": "—", "p50_ns": "—", "p99_ns": "—",
-           "p50_ticks": "—", "note": ""}
+def _figures(records: dict[str, dict | None], profile: str,
+             session: Session) -> tuple[dict[str, str], str]:
+    """The table cells of one metric under one profile, and its note."""
+    blank = {k: _BLANK for k, _h in FULL_COLUMNS} | {"n": ""}
+    rec = records.get(profile, _MISSING)
+    if rec is _MISSING:
+        return blank, ""
     if rec is None:
-        row["note"] = "not measured (run incomplete)"
-        return row
+        return blank, "not measured (run incomplete)"
     m = MetricRecord(rec)
     if not m.ok:
-        row["note"] = f"{m.status}: {m.reason or 'no reason given'}"
-        return row
-    row.update(n=str(rec["n"]), min=fmt_us(m.ns("min")), p50=fmt_us(m.ns("p50")),
-               p99=fmt_us(m.ns("p99")), max=fmt_us(m.ns("max")), p50_ns=fmt_ns(m.ns("p50")),
-               p99_ns=fmt_ns(m.ns("p99")), p50_ticks=fmt_ticks(rec["p50"]))
-    row["note"] = "; ".join(_notes(rec, session))
-    return row
+        return blank, f"{m.status}: {m.reason or 'no reason given'}"
+    return ({"n": str(rec["n"]), "min": fmt_us(m.ns("min")), "p50": fmt_us(m.ns("p50")),
+             "p99": fmt_us(m.ns("p99")), "max": fmt_us(m.ns("max")),
+             "p50_ns": fmt_ns(m.ns("p50")), "p99_ns": fmt_ns(m.ns("p99")),
+             "p50_ticks": fmt_ticks(rec["p50"])},
+            "; ".join(_notes(rec, session)))
 
 
 def _notes(rec: dict, session: Session) -> list[str]:
@@ -206,37 +297,104 @@ def _notes(rec: dict, session: Session) -> list[str]:
     return notes
 
 
-def _definitions(run: Run, catalog: Catalog) -> list[dict]:
-    out = []
-    for mid, _rec in _ordered(run, catalog):
-        meta = catalog.get(mid)
-        if meta:
-            out.append({"id": mid, "title": meta.title, "definition": meta.definition,
-                        "clock_start": meta.clock_start, "clock_stop": meta.clock_stop})
-    return out
+def _definitions(its: list[Item]) -> list[dict]:
+    return [{"id": it.id, "title": it.meta.title, "definition": it.meta.definition,
+             "clock_start": it.meta.clock_start, "clock_stop": it.meta.clock_stop,
+             "service": it.meta.service}
+            for it in its if it.meta]
+
+
+# ---- renderings ----
+
+def render_markdown(run: Run, catalog: Catalog) -> str:
+    return template_env().get_template("datasheet.md.j2").render(**sheet_model(run, catalog))
+
+
+def render_html(run: Run, catalog: Catalog) -> str:
+    """The self-contained HTML sheet: inline CSS and SVG, no script, no
+    network. Histograms need matplotlib, imported only here."""
+    from rtbench import plots
+
+    model = sheet_model(run, catalog)
+    colours = {p: plots.COLOURS[i % len(plots.COLOURS)] for i, p in enumerate(run.profiles)}
+    figures: dict[str, dict] = {}
+    with plots.HistogramPlotter() as plotter:
+        for it in items(run, catalog):
+            figures[it.id] = _histogram(it, colours, plotter)
+    model.update(figures=figures, colours=colours, glossary=GLOSSARY)
+    return template_env().get_template("datasheet.html.j2").render(**model)
+
+
+def _histogram(it: Item, colours: dict[str, str], plotter) -> dict:
+    from rtbench import plots, stats
+
+    series, captions = [], []
+    for profile, rec in it.records.items():
+        if rec is None or rec.get("status") != "ok":
+            continue
+        g = stats.grouped(rec)
+        m = MetricRecord(rec)
+        marks = {k: m.ns(k) for k in ("p50", "p99", "max")}
+        text = (f"median {plots.fmt_time(marks['p50'])} · p99 {plots.fmt_time(marks['p99'])}"
+                f" · max {plots.fmt_time(marks['max'])}")
+        if g is not None:
+            series.append(plots.Series(g, marks, colours[profile]))
+            low = int(g.counts[g.values_ns <= 0].sum())
+            if low:
+                text += f" · {low} of {g.n} samples ≤ 0 ns, left of the log axis"
+        else:
+            text += " · no histogram stored"
+        captions.append({"profile": profile, "colour": colours[profile], "text": text})
+    svg = plotter.svg(series) if series else None
+    return {"svg": Markup(svg) if svg else None, "captions": captions}
+
+
+# Terms the sheet uses, for the glossary next to the metric definitions.
+GLOSSARY = (
+    ("median (p50), p99, p99.9", "The value half (99 %, 99.9 %) of the samples are at or "
+     "below, read from the log-linear histogram (≤ 0.4 % error)."),
+    ("min, max", "The exact smallest and largest sample; max is the worst case observed."),
+    ("cycles", "Ticks of the benchmark counter, at the frequency measured at start-up and "
+     "stated in the configuration; not necessarily the CPU core clock."),
+    ("timestamp overhead", "The median cost of one counter read, subtracted from every "
+     "sample, so very short operations can show slightly negative times."),
+    ("warm-up", "Samples run before measuring and discarded, so caches and the kernel's "
+     "paths are warm."),
+    ("profile", "A set-up the whole catalogue was measured under (e.g. rt, default, cold); "
+     "a run may hold several, shown side by side."),
+    ("unsupported", "The port lacks the service; the reason is given, never a number."),
+    ("failed", "The primitive returned an error or the scenario timed out or crashed; the "
+     "reason is given."),
+)
 
 
 # ---- results.json and writing ----
 
 def envelope(run: Run, catalog: Catalog) -> dict[str, Any]:
+    """The results file (docs/results-schema.json, schema_version 2)."""
+    its = items(run, catalog)
     return {
         "schema_version": ENVELOPE_SCHEMA,
         "rtbench_version": rtbench.__version__,
         "run": {"id": run.id, "uuid": run.uuid, "label": run.label, "status": run.status,
-                "started": run.started, "finished": run.finished, "argv": run.argv},
+                "started": run.started, "finished": run.finished, "argv": run.argv,
+                "profiles": run.profiles, "imported_from": run.imported_from},
         "host": run.host,
         "session": run.session,
-        "metrics": [rec for _mid, rec in _ordered(run, catalog) if rec is not None],
-        "not_measured": list(run.pending),
+        "metrics": [{**rec, "profile": p} for it in its for p, rec in it.records.items()
+                    if rec is not None],
+        "not_measured": [{"id": mid, "profile": p} for mid, p in run.pending_keys()],
     }
 
 
 def write_outputs(run: Run, catalog: Catalog, out_dir: Path) -> tuple[Path, Path]:
-    """Write datasheet.md and results.json into out_dir; return their paths."""
+    """Write datasheet.md, datasheet.html and results.json into out_dir;
+    return the paths of the Markdown sheet and the results file."""
     sheet = out_dir / "datasheet.md"
     results = out_dir / "results.json"
     atomic_write(results, json.dumps(envelope(run, catalog), indent=2) + "\n")
     atomic_write(sheet, render_markdown(run, catalog))
+    atomic_write(out_dir / "datasheet.html", render_html(run, catalog))
     return sheet, results
 
 
@@ -252,4 +410,3 @@ def atomic_write(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-

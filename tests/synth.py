@@ -1,0 +1,91 @@
+"""Synthetic runs for the report, compare and export tests: metric records
+made from known samples, with the harness's log-linear histogram
+(docs/records.md: 128 sub-buckets per power of two), so that every
+statistic the tests check can be computed independently."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rtbench.store import Run
+
+HZ = 2_600_000_000
+OVERHEAD = 26
+
+
+def buckets(raw_ticks: np.ndarray, sub_bits: int = 7) -> list[list[int]]:
+    """[lo, hi, count] of every non-empty bucket: one tick wide below
+    2**sub_bits, then 2**sub_bits buckets per power of two."""
+    out: dict[tuple[int, int], int] = {}
+    for v in raw_ticks.astype(np.int64):
+        v = int(v)
+        if v < (1 << sub_bits):
+            lo, hi = v, v + 1
+        else:
+            shift = v.bit_length() - 1 - sub_bits
+            lo = (v >> shift) << shift
+            hi = lo + (1 << shift)
+        out[(lo, hi)] = out.get((lo, hi), 0) + 1
+    return [[lo, hi, c] for (lo, hi), c in sorted(out.items())]
+
+
+def record(mid: str, ticks, profile: str | None = None, hz: int = HZ) -> dict:
+    """An ok metric record of these samples (ticks after overhead subtraction)."""
+    x = np.asarray(ticks, dtype=np.int64)
+    raw = x + OVERHEAD
+    rec = {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
+           "tick_hz": hz, "n": int(len(x)), "discarded": 100, "invalid": 0,
+           "budget_exhausted": False, "overhead_ticks": OVERHEAD,
+           "min": int(x.min()), "max": int(x.max()), "mean": float(x.mean()),
+           "stddev": float(x.std()),
+           **{k: float(np.percentile(x, q)) for k, q in
+              (("p50", 50), ("p90", 90), ("p99", 99), ("p999", 99.9))},
+           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -OVERHEAD,
+                    "overflow": 0, "buckets": buckets(raw)},
+           "realtime": True, "rt_reason": "", "placement": "pinned", "cpu": 1, "note": ""}
+    if profile is not None:
+        rec["profile"] = profile
+    return rec
+
+
+def latency(rng: np.random.Generator, median_ticks: float, n: int = 2000,
+            spread: float = 0.03, tail: int = 5) -> np.ndarray:
+    """Log-normal samples around a median, plus a few far outliers."""
+    core = rng.lognormal(np.log(median_ticks), spread, n - tail)
+    far = rng.uniform(median_ticks * 3, median_ticks * 40, tail)
+    return np.round(np.concatenate([core, far]))
+
+
+def session(realtime: bool = True) -> dict:
+    return {"type": "session", "schema": 1, "harness_version": "0.1.0", "port": "posix",
+            "compiler": "GNU 12.2.0", "cflags": "-O2", "build_type": "Release",
+            "ts": {"source": "rdtsc+lfence", "hz_nominal": 0, "hz_measured": HZ,
+                   "resolution_ticks": 26, "overhead_min_ticks": 20,
+                   "overhead_median_ticks": OVERHEAD, "overhead_samples": 20000,
+                   "ref_clock": "CLOCK_MONOTONIC_RAW"},
+            "rt": {"realtime": realtime, "policy": "SCHED_FIFO", "reason": "", "mlock": True,
+                   "cpu": 1, "cpus_online": 2},
+            "config": {"samples": 2000, "warmup": 100, "budget_ms": 2000}}
+
+
+def run(metrics: list[dict], run_id: int = 1, pending: list[str] = (), label: str = "",
+        host: dict | None = None) -> Run:
+    return Run(id=run_id, uuid=f"uuid-{run_id}", started="2026-11-21T12:00:00+00:00",
+               finished="2026-11-21T12:01:00+00:00", stored_status="complete", label=label,
+               argv=["rtbench", "run"],
+               host=host or {"os": "Linux", "kernel_release": "6.1.0-rt",
+                             "cpu_model": "Test CPU 3000", "hostname": "bench",
+                             "cores_online": 2, "preemption": "PREEMPT_RT"},
+               session=session(), metrics=list(metrics), pending=list(pending))
+
+
+def full_run(ids: list[str], profiles=("rt",), seed: int = 1, scale: float = 1.0,
+             run_id: int = 1) -> Run:
+    """Every id under every profile, medians spread over three decades."""
+    rng = np.random.default_rng(seed)
+    metrics = []
+    for i, mid in enumerate(ids):
+        for j, p in enumerate(profiles):
+            median = (30 + 37 * i % 5000) * (1 + 0.2 * j) * scale
+            metrics.append(record(mid, latency(rng, median), profile=p))
+    return run(metrics, run_id=run_id)

@@ -1,0 +1,99 @@
+"""The HTML data sheet: self-contained, one histogram per measured metric,
+profiles side by side, glossary from the catalogue; the plot helpers."""
+
+import re
+
+import numpy as np
+import pytest
+
+from rtbench import catalog, plots, report, stats
+from synth import full_run, record, run
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalog.load()
+
+
+def test_full_sheet_is_self_contained(cat):
+    ids = cat.ids
+    r = full_run(ids)
+    r.metrics[1] = {"type": "metric", "id": ids[1], "status": "unsupported",
+                    "reason": "the port lacks it", "n": 0, "profile": "rt"}
+    html = report.render_html(r, cat)
+    assert html.startswith("<!doctype html>")
+    assert "<title>rtbench data sheet — Linux 6.1.0-rt on Test CPU 3000</title>" in html
+    # Nothing is fetched at view time: no script, no external URL in src/href.
+    assert "<script" not in html
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+    assert "@import" not in html and "url(http" not in html
+    # One histogram per measured metric, each with unique ids.
+    assert html.count("<svg") == len(ids) - 1
+    ids_attr = re.findall(r' id="([^"]+)"', html)
+    assert len(ids_attr) == len(set(ids_attr))
+    for service in {m.service for m in cat.metrics}:
+        assert f">{service}</h3>" in html or f">{service.replace('&', '&amp;')}</h3>" in html
+    assert "unsupported: the port lacks it" in html
+    # The glossary is built from the catalogue's definitions.
+    m = cat.metrics[0]
+    assert f'<dt id="d-{m.id}">' in html and "Clock starts:" in html
+    assert "median (p50), p99, p99.9" in html
+    assert "which is not necessarily the CPU core clock" in html
+
+
+def test_profiles_side_by_side(cat):
+    ids = cat.ids[:4]
+    r = full_run(ids, profiles=("default", "rt", "cold"))
+    html = report.render_html(r, cat)
+    assert 'colspan="6"' in html  # one column group per profile
+    for p in ("default", "rt", "cold"):
+        assert f"</span>{p}</th>" in html
+    assert html.count("<svg") == len(ids)  # the profiles share one histogram
+    md = report.render_markdown(r, cat)
+    assert "| default median µs |" in md and "| cold max µs |" in md
+
+
+def test_negative_and_zero_samples_are_said_not_drawn(cat):
+    r = run([record("method.null", [-26, 0, 0, 0, 26])])
+    html = report.render_html(r, cat)
+    assert "4 of 5 samples ≤ 0 ns, left of the log axis" in html
+    r = run([record("method.null", [-26, 0, 0])])
+    html = report.render_html(r, cat)
+    assert "<svg" not in html and "no histogram" in html
+
+
+def test_html_escapes_text(cat):
+    r = run([record("method.null", [5, 6])], label="<b>&lab")
+    html = report.render_html(r, cat)
+    assert "&lt;b&gt;&amp;lab" in html and "<b>&lab" not in html
+
+
+def test_log_ticks():
+    assert plots.log_ticks(1, 1000) == [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000][::2]
+    assert plots.log_ticks(900, 1100) == [900, 1000, 1100]  # narrow: linear steps
+    ticks = plots.log_ticks(3, 3e7)
+    assert 2 <= len(ticks) <= 6 and all(3 <= t <= 3e7 for t in ticks)
+
+
+def test_fmt_time():
+    assert plots.fmt_time(12) == "12 ns"
+    assert plots.fmt_time(1500) == "1.5 µs"
+    assert plots.fmt_time(2_000_000) == "2 ms"
+
+
+def test_histogram_svg_is_small_and_tidy():
+    rng = np.random.default_rng(0)
+    g = stats.grouped(record("a", np.round(rng.lognormal(8, 0.3, 5000))))
+    with plots.HistogramPlotter() as p:
+        one = p.svg([plots.Series(g, {"p50": 3000.0, "p99": 5000.0, "max": 9000.0},
+                                  plots.COLOURS[0])])
+        two = p.svg([plots.Series(g, {}, plots.COLOURS[0])])
+    assert one.startswith('<svg role="img"') and "<?xml" not in one
+    assert "<metadata" not in one and 'width="' not in one.split(">")[0]
+    assert len(one) < 12_000
+    assert re.search(r"<text [^>]*>\d[^<]* (ns|µs)</text>", one)  # tick labels
+    # Referenced ids are unique per plot; unreferenced ones are dropped.
+    refs1 = set(re.findall(r'id="([^"]+)"', one))
+    refs2 = set(re.findall(r'id="([^"]+)"', two))
+    assert refs1 and not refs1 & refs2
+    assert all(r.startswith("h1-") for r in refs1)
