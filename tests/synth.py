@@ -89,3 +89,23 @@ def full_run(ids: list[str], profiles=("rt",), seed: int = 1, scale: float = 1.0
             median = (30 + 37 * i % 5000) * (1 + 0.2 * j) * scale
             metrics.append(record(mid, latency(rng, median), profile=p))
     return run(metrics, run_id=run_id)
+
+
+def store(db, r: Run) -> int:
+    """Put a synthetic run into a database the way `rtbench run` does."""
+    from rtbench.store import Store
+
+    with Store(db) as s:
+        keys = [(m["id"], m.get("profile", "rt")) for m in r.metrics] + r.pending_keys()
+        ids = list(dict.fromkeys(k[0] for k in keys))
+        profiles = list(dict.fromkeys(k[1] for k in keys))
+        rid = s.create_run(r.uuid, r.started, ids, r.label, r.argv, r.host, profiles=profiles)
+        s.set_session(rid, r.session)
+        for rec in r.metrics:
+            s.add_metric(rid, rec)
+        if not r.pending:
+            # ids never measured under a profile are not part of the run
+            s.conn.execute("DELETE FROM metrics WHERE run_id = ? AND record IS NULL", (rid,))
+            s.conn.commit()
+        s.finish_run(rid, "complete" if not r.pending else "incomplete", r.finished)
+    return rid

@@ -1,4 +1,5 @@
-"""Command line: `rtbench run | list | show`.
+"""Command line: `rtbench run | list | show | report | compare | history |
+runs | import | reference list`.
 
 Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 (click's usage errors and ours alike), no traceback.
@@ -6,6 +7,8 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 
 from __future__ import annotations
 
+import io
+import json
 import sys
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from rtbench import coverage as coverage_mod
 from rtbench import harness
 from rtbench import report
 from rtbench.errors import RtbenchError
-from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute
+from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute, now_utc
 from rtbench.store import Store
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
@@ -122,6 +125,196 @@ def show_command(run: str, db: Path | None) -> int:
     with Store(db, create=False) as store:
         stored = store.get_run(run)
     click.echo(report.render_markdown(stored, catalog_mod.load()), nl=False)
+    return 0
+
+
+# ---- reports and comparisons (docs/reports.md) ----
+
+SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".csv": "csv",
+            ".json": "json", ".txt": "text"}
+EXIT_REGRESSION = 1
+
+
+def _pick_format(fmt: str | None, output: Path | None, allowed: tuple[str, ...],
+                 default: str) -> str:
+    """--format, else the output file's suffix, else the default."""
+    if fmt:
+        return fmt
+    guessed = SUFFIXES.get(output.suffix.lower()) if output else None
+    return guessed if guessed in allowed else default
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        report.atomic_write(output, text)
+    except OSError as exc:
+        raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
+
+
+def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
+    from rtbench import pages
+
+    if fmt == "json":
+        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
+    elif fmt == "text":
+        buf = io.StringIO()
+        console = Console(file=buf if output else None, highlight=False)
+        if output or not console.is_terminal:
+            console.width = max(console.width, 160)  # files and pipes: wide tables
+        pages.print_rich(page, console)
+        if output:
+            _emit(buf.getvalue(), output)
+    else:
+        _emit(pages.render(page, fmt), output)
+
+
+def _output_options(formats: tuple[str, ...]):
+    def wrap(f):
+        f = click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")(f)
+        f = click.option("-o", "--output", type=click.Path(path_type=Path),
+                         help="Write to FILE (its suffix picks the format) instead of stdout.")(f)
+        return click.option("--format", "fmt", type=click.Choice(formats),
+                            help=f"Output format (default: {formats[0]}).")(f)
+    return wrap
+
+
+@cli.command("report")
+@click.argument("run")
+@_output_options(("md", "html", "csv", "json"))
+def report_command(run: str, fmt: str | None, output: Path | None, db: Path | None) -> int:
+    """Render the data sheet of a stored RUN (an id or `latest`)."""
+    from rtbench import export
+
+    fmt = _pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
+    with Store(db, create=False) as store:
+        stored = store.get_run(run)
+    render = {"md": report.render_markdown, "html": report.render_html,
+              "csv": export.to_csv, "json": export.to_json}[fmt]
+    _emit(render(stored, catalog_mod.load()), output)
+    return 0
+
+
+@cli.command("compare")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
+              "(see `rtbench reference list`).")
+@click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
+              help="Percent change of the median below which nothing is a regression.")
+@click.option("--fail-on-regression", is_flag=True,
+              help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower.")
+@_output_options(("text", "md", "html", "json"))
+def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
+                    fail_on_regression: bool, fmt: str | None, output: Path | None,
+                    db: Path | None) -> int:
+    """Put RUNS side by side (medians, ratio to the first, significance), or
+    one run beside a vendor's published sheet (--ref NAME)."""
+    from rtbench import compare, reference, views
+
+    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    sheet = reference.get(ref_name) if ref_name else None
+    if sheet and len(runs) != 1:
+        raise RtbenchError("--ref compares exactly one run with a reference sheet")
+    if not sheet and len(runs) < 2:
+        raise RtbenchError("compare needs two runs or more, or one run and --ref NAME")
+    with Store(db, create=False) as store:
+        stored = [store.get_run(r) for r in runs]
+    cat = catalog_mod.load()
+    if sheet:
+        ref_cmp = compare.compare_reference(stored[0], sheet, cat)
+        _emit_page(views.ref_comparison(ref_cmp), fmt, output, compare.to_jsonable(ref_cmp))
+        return 0
+    cmp = compare.compare_runs(stored, cat, threshold)
+    _emit_page(views.run_comparison(cmp), fmt, output, compare.to_jsonable(cmp))
+    regressions = cmp.regressions()
+    if fail_on_regression and regressions:
+        for row, i in regressions:
+            click.echo("rtbench: regression: " + views.regression_line(
+                row, cmp.runs[i], cmp.runs[0], row.cells[i]), err=True)
+        return EXIT_REGRESSION
+    return 0
+
+
+@cli.command("history")
+@click.argument("metric")
+@click.option("--profile", help="Only this profile.")
+@_output_options(("text", "md", "html", "json"))
+def history_command(metric: str, profile: str | None, fmt: str | None, output: Path | None,
+                    db: Path | None) -> int:
+    """Show METRIC (a metric id) across the stored runs."""
+    from rtbench import views
+
+    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    cat = catalog_mod.load()
+    with Store(db, create=False) as store:
+        if cat.get(metric) is None and metric not in store.metric_ids():
+            raise RtbenchError(f"no metric {metric!r}: not in the catalogue and in no "
+                               "stored run (see `rtbench list`)")
+        points = store.history(metric, profile)
+    meta = cat.get(metric)
+    page = views.history(metric, meta.title if meta else metric, points, fmt == "html")
+    if not points:
+        page.p(f"No stored run measured {metric}" + (f" under profile {profile}." if profile
+                                                       else "."))
+    data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
+             "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
+    _emit_page(page, fmt, output, data)
+    return 0
+
+
+@cli.command("runs")
+@_output_options(("text", "md", "html", "json"))
+def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
+    """List the stored runs with their label and environment."""
+    from rtbench import views
+
+    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    with Store(db, create=False) as store:
+        summaries = store.summaries()
+        path = str(store.path)
+    data = [{"id": s.run.id, "uuid": s.run.uuid, "started": s.run.started,
+             "finished": s.run.finished, "status": s.run.status, "label": s.run.label,
+             "profiles": s.profiles, "counts": s.counts, "host": s.run.host,
+             "imported_from": s.run.imported_from} for s in summaries]
+    _emit_page(views.runs_page(summaries, path), fmt, output, data)
+    return 0
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+def import_command(file: Path, db: Path | None) -> int:
+    """Add the run in a results FILE (results.json from another machine)."""
+    from rtbench import export
+
+    env = export.load_results(file)  # checked before the database is touched
+    host = (env.get("host") or {}).get("hostname") or "unknown host"
+    source = f"{file.resolve()} (run {env['run']['id']} on {host})"
+    with Store(db) as store:
+        run_id = store.import_run(env, source, now_utc())
+    click.echo(f"imported {file} as run {run_id} ({len(env['metrics'])} metric records)")
+    return 0
+
+
+@cli.group("reference")
+def reference_group() -> None:
+    """The vendors' published reference sheets shipped with rtbench."""
+
+
+@reference_group.command("list")
+@click.option("--format", "fmt", type=click.Choice(("text", "md", "html", "json")),
+              default="text", help="Output format.")
+def reference_list_command(fmt: str) -> int:
+    """Show the shipped reference sheets."""
+    from dataclasses import asdict
+
+    from rtbench import reference, views
+
+    data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]
+    _emit_page(views.reference_page(), fmt, None, data)
     return 0
 
 

@@ -50,9 +50,21 @@ class Sheet:
     vendor_key: str
     kernel: bool
     clock_note: str
+    caveat: str = ""  # the vendor's own words on how far its figures carry, if any
 
     def rows(self) -> list[Row]:
         return _rows(self.file)
+
+    def variants(self) -> list["Variant"]:
+        """The distinct set-ups (platform, clock, mode, config) the sheet
+        publishes figures for, in document order."""
+        seen: dict[Variant, None] = {}
+        for r in self.rows():
+            seen.setdefault(variant(self.vendor_key, r), None)
+        return list(seen)
+
+    def units(self) -> list[str]:
+        return list(dict.fromkeys(r.unit for r in self.rows()))
 
     def keys(self) -> list[str]:
         """The distinct row keys of this sheet, in document order."""
@@ -77,6 +89,53 @@ def row_key(vendor_key: str, row: Row) -> str:
     if vendor_key == "amx" and row.section != "Prose":
         return f"{row.metric} / {row.config}"
     return f"{row.metric} / {row.situation}" if row.situation else row.metric
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One set-up a sheet measured on: a column of `rtbench compare --ref`."""
+
+    platform: str
+    clock_mhz: str
+    mode: str
+    config: str
+
+    @property
+    def clock_hz(self) -> float | None:
+        """The stated clock, None if the sheet states none."""
+        try:
+            return float(self.clock_mhz) * 1e6 if self.clock_mhz.strip() else None
+        except ValueError:
+            return None
+
+    def label(self, varying: tuple[str, ...] = ("platform", "mode", "config")) -> str:
+        """A short column title from the fields that differ between the
+        sheet's variants (a part already inside the platform name is not
+        repeated: DSP/BIOS "TMS320C54x (Near)" is also config "Near")."""
+        parts: list[str] = []
+        for name in ("platform", "mode", "config"):
+            value = getattr(self, name)
+            if name in varying and value and not any(value in p for p in parts):
+                parts.append(value)
+        text = " / ".join(parts) or self.platform
+        if self.clock_mhz and "platform" in varying:
+            text += f" @ {self.clock_mhz} MHz"
+        return text
+
+
+def variant(vendor_key: str, row: Row) -> Variant:
+    """The set-up a row was measured on. AMX names its timing-diagram
+    intervals (T1..T4) in `config`, which row_key already makes part of the
+    row's name, so AMX set-ups are the boards alone."""
+    config = "" if vendor_key == "amx" else row.config
+    return Variant(row.platform, row.clock_mhz, row.mode, config)
+
+
+def varying_fields(variants: list[Variant]) -> tuple[str, ...]:
+    """The fields (platform, mode, config) whose values differ between variants."""
+    out = tuple(f for f in ("platform", "mode", "config")
+                if len({getattr(v, f) for v in variants}) > 1)
+    return out or ("platform",)
 
 
 @lru_cache(maxsize=None)

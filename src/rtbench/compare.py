@@ -1,0 +1,318 @@
+"""Comparisons: a run against other runs, and a run against a vendor's
+published reference sheet. Both build a plain model that the text,
+Markdown, HTML and JSON renderings (cli, templates) lay out.
+
+Run against run (docs/reports.md, "Comparing runs"): metrics are matched by
+(id, profile); each later run's median is compared with the first run's.
+A change is a regression only if the median is worse by more than the
+threshold, by more than the counter's resolution, AND the Mann–Whitney U
+test on the two histograms says the distributions differ (p < ALPHA), so
+that noise is not called a regression.
+
+Run against a reference sheet: catalogue metrics claim the sheet's rows by
+name (rtbench.reference.row_key); each claimed row is shown beside our
+figure, both normalised to cycles at each side's own clock where that is
+known, with the ratio ours / theirs. Rows either side lacks are listed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rtbench import reference, stats
+from rtbench.catalog import Catalog
+from rtbench.records import MetricRecord, Session
+from rtbench.report import items
+from rtbench.store import Run
+
+ALPHA = 0.01  # significance level of the rank test
+DEFAULT_THRESHOLD_PCT = 5.0
+
+
+# ---- run against run ----
+
+@dataclass
+class Cell:
+    """One run's figure for one (metric, profile), judged against the first run."""
+
+    status: str  # ok, failed, unsupported, not measured, absent
+    reason: str = ""
+    n: int = 0
+    p50_ns: float | None = None
+    p99_ns: float | None = None
+    max_ns: float | None = None
+    change_pct: float | None = None  # median vs the first run's
+    p_value: float | None = None
+    verdict: str = ""  # "" (first run), slower, faster, same, not compared
+    why: str = ""  # what decided the verdict
+
+
+@dataclass
+class Row:
+    id: str
+    title: str
+    service: str
+    profile: str
+    cells: list[Cell]
+
+    @property
+    def key(self) -> str:
+        return f"{self.id} [{self.profile}]"
+
+
+@dataclass
+class RunComparison:
+    runs: list[Run]
+    rows: list[Row]
+    threshold_pct: float
+    alpha: float
+    warnings: list[str]
+
+    def regressions(self) -> list[tuple[Row, int]]:
+        """(row, index of the run) of every significant slow-down."""
+        return [(r, i) for r in self.rows for i, c in enumerate(r.cells) if c.verdict == "slower"]
+
+
+def compare_runs(runs: list[Run], catalog: Catalog,
+                 threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> RunComparison:
+    per_run = [{(it.id, p): (it, rec) for it in items(run, catalog)
+                for p, rec in it.records.items()} for run in runs]
+    order = {mid: n for n, mid in enumerate(catalog.ids)}
+    keys = list(dict.fromkeys(k for table in per_run for k in table))
+    keys.sort(key=lambda k: order.get(k[0], len(order)))
+    resolution = max((_resolution_ns(r) for r in runs), default=0.0)
+    rows = []
+    for key in keys:
+        it = next(t[key][0] for t in per_run if key in t)
+        cells = [_cell(t[key][1] if key in t else _ABSENT) for t in per_run]
+        for i in range(1, len(cells)):
+            _judge(cells[0], cells[i], per_run[0].get(key), per_run[i].get(key),
+                   threshold_pct, resolution)
+        rows.append(Row(key[0], it.title, it.service, key[1], cells))
+    return RunComparison(runs, rows, threshold_pct, ALPHA, _environment_warnings(runs))
+
+
+_ABSENT = object()
+
+
+def _cell(rec: Any) -> Cell:
+    if rec is _ABSENT:
+        return Cell("absent", "not in this run")
+    if rec is None:
+        return Cell("not measured", "run incomplete")
+    m = MetricRecord(rec)
+    if not m.ok:
+        return Cell(m.status, m.reason)
+    return Cell("ok", n=rec["n"], p50_ns=m.ns("p50"), p99_ns=m.ns("p99"), max_ns=m.ns("max"))
+
+
+def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
+           resolution_ns: float) -> None:
+    if base.status != "ok" or cell.status != "ok":
+        cell.verdict = "not compared"
+        cell.why = f"first run: {base.status}" if base.status != "ok" else cell.status
+        return
+    diff = cell.p50_ns - base.p50_ns
+    if base.p50_ns > 0:
+        cell.change_pct = 100 * diff / base.p50_ns
+    ga = stats.grouped(base_item[1]) if base_item else None
+    gb = stats.grouped(item[1]) if item else None
+    if ga and gb and min(ga.n, gb.n) >= stats.MIN_SAMPLES_FOR_TEST:
+        cell.p_value = stats.mann_whitney(ga, gb)[1]
+    cell.verdict = "same"
+    if cell.change_pct is None:
+        cell.why = "first run's median ≤ 0: no ratio"
+    elif abs(cell.change_pct) <= threshold_pct:
+        cell.why = f"within ±{threshold_pct:g} %"
+    elif abs(diff) <= resolution_ns:
+        cell.why = f"within the counter's resolution ({resolution_ns:.1f} ns)"
+    elif cell.p_value is None:
+        cell.why = "no histograms to test (or fewer than 9 samples)"
+    elif cell.p_value >= ALPHA:
+        cell.why = f"not significant (p = {cell.p_value:.2g})"
+    else:
+        cell.verdict = "slower" if diff > 0 else "faster"
+        cell.why = f"p = {cell.p_value:.2g}"
+
+
+def _resolution_ns(run: Run) -> float:
+    s = Session(run.session or {})
+    res = s.ts.get("resolution_ticks")
+    return (s.ticks_ns(res) or 0.0) if res else 0.0
+
+
+def _environment_warnings(runs: list[Run]) -> list[str]:
+    """Like pyperf: say when the runs did not measure under the same conditions."""
+    out = []
+    for key, what in (("hostname", "hosts"), ("cpu_model", "CPU models"),
+                      ("kernel_release", "kernels"), ("preemption", "preemption models")):
+        values = [r.host.get(key, "?") for r in runs]
+        if len(set(values)) > 1:
+            out.append(f"different {what}: " + ", ".join(f"run {r.id}: {v}"
+                                                         for r, v in zip(runs, values)))
+    rt = [Session(r.session or {}).rt.get("realtime") for r in runs]
+    if len(set(rt)) > 1:
+        out.append("not every run had real-time scheduling: " + ", ".join(
+            f"run {r.id}: {'yes' if v else 'no'}" for r, v in zip(runs, rt)))
+    cfg = [Session(r.session or {}).config.get("samples") for r in runs]
+    if len(set(cfg)) > 1:
+        out.append("different sample counts: " + ", ".join(
+            f"run {r.id}: {v}" for r, v in zip(runs, cfg)))
+    return out
+
+
+# ---- run against a published reference sheet ----
+
+@dataclass
+class Published:
+    """One reference cell: the sheet's figures for a row on one variant."""
+
+    figures: list[tuple[str, str]]  # (value as printed, unit)
+    time_ns: float | None
+    cycles: float | None
+    note: str = ""
+    ratio_cycles: float | None = None  # our cycles / theirs, each at its own clock
+    ratio_time: float | None = None  # our time / theirs
+
+
+@dataclass
+class RefRow:
+    id: str
+    title: str
+    profile: str
+    key: str  # the sheet's row name
+    ours_status: str
+    ours_reason: str
+    ours_ns: float | None
+    ours_cycles: float | None
+    cells: list[Published | None]
+
+
+@dataclass
+class RefComparison:
+    run: Run
+    sheet: reference.Sheet
+    columns: list[str]
+    variants: list[reference.Variant]
+    rows: list[RefRow]
+    published_only: list[tuple[str, str]]  # (row name, why we have no figure)
+    ours_only: list[tuple[str, str, str]]  # (metric id, profile, title)
+    our_clock_hz: float
+    our_clock: str
+
+
+def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> RefComparison:
+    cells = _published_cells(sheet)  # (row key, variant) -> Published
+    claims: dict[str, list[str]] = {}  # row key -> metric ids claiming it
+    for m in catalog.metrics:
+        for key in m.vendor.get(sheet.vendor_key, ()):
+            claims.setdefault(key, []).append(m.id)
+    session = Session(run.session or {})
+    its = items(run, catalog)
+    rows: list[RefRow] = []
+    ours_only = []
+    sheet_keys = {key for key, _variant in cells}
+    for it in its:
+        keys = [k for k in (it.meta.vendor.get(sheet.vendor_key, ()) if it.meta else ())
+                if k in sheet_keys]
+        for profile, rec in it.records.items():
+            if not keys:
+                if rec is not None and rec.get("status") == "ok":
+                    ours_only.append((it.id, profile, it.title))
+                continue
+            for key in keys:
+                rows.append(_ref_row(it, profile, rec, key))
+    used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
+    for r in rows:
+        r.cells = [_with_ratio(cells.get((r.key, v)), r) for v in used]
+    measured = {r.key for r in rows}
+    published_only = [(key, _why_not(key, claims, its, sheet, catalog))
+                      for key in sheet.keys() if key not in measured]
+    varying = reference.varying_fields(used or sheet.variants())
+    return RefComparison(run, sheet, [v.label(varying) for v in used], used, rows,
+                         published_only, ours_only, session.hz,
+                         f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown")
+
+
+def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
+    if rec is None:
+        return RefRow(it.id, it.title, profile, key, "not measured", "run incomplete",
+                      None, None, [])
+    m = MetricRecord(rec)
+    if not m.ok:
+        return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [])
+    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns("p50"), float(rec["p50"]), [])
+
+
+_TIME_UNITS = {"us": 1000.0, "ns": 1.0}
+
+
+def _published_cells(sheet: reference.Sheet) -> dict[tuple[str, reference.Variant], Published]:
+    out: dict[tuple[str, reference.Variant], Published] = {}
+    for row in sheet.rows():
+        var = reference.variant(sheet.vendor_key, row)
+        cell = out.setdefault((reference.row_key(sheet.vendor_key, row), var),
+                              Published([], None, None))
+        cell.figures.append((row.value, row.unit))
+        if row.note and row.note not in cell.note:
+            cell.note = f"{cell.note}; {row.note}" if cell.note else row.note
+        try:
+            value = float(row.value)
+        except ValueError:
+            continue
+        hz = var.clock_hz
+        if row.unit in _TIME_UNITS and cell.time_ns is None:
+            cell.time_ns = value * _TIME_UNITS[row.unit]
+            if hz and cell.cycles is None:
+                cell.cycles = cell.time_ns * hz / 1e9
+        elif row.unit == "cycles" and cell.cycles is None:
+            cell.cycles = value
+            if hz and cell.time_ns is None:
+                cell.time_ns = value / hz * 1e9
+    return out
+
+
+def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
+    if cell is None or row.ours_status != "ok":
+        return cell
+    c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note)
+    if c.cycles and row.ours_cycles is not None:
+        c.ratio_cycles = row.ours_cycles / c.cycles
+    if c.time_ns and row.ours_ns is not None:
+        c.ratio_time = row.ours_ns / c.time_ns
+    return c
+
+
+def _why_not(key: str, claims: dict[str, list[str]], its, sheet: reference.Sheet,
+             catalog: Catalog) -> str:
+    for vendor, name, why in catalog.not_applicable:
+        if vendor == sheet.vendor_key and name == key:
+            return f"not applicable: {why}"
+    if key not in claims:
+        return "no rtbench metric measures it yet"
+    in_run = {it.id for it in its}
+    return ("claimed by " + ", ".join(claims[key]) + ", "
+            + ("not in this run" if not in_run & set(claims[key]) else "no figure in this run"))
+
+
+def to_jsonable(obj: Any) -> Any:
+    """The comparison models as plain JSON values (runs reduced to their ids)."""
+    import dataclasses
+
+    if isinstance(obj, Run):
+        return {"id": obj.id, "uuid": obj.uuid, "label": obj.label, "started": obj.started,
+                "status": obj.status, "host": obj.host.get("hostname", "")}
+    if isinstance(obj, reference.Sheet):
+        return {"name": obj.name, "title": obj.title, "source": obj.source,
+                "clock_note": obj.clock_note, "caveat": obj.caveat}
+    if dataclasses.is_dataclass(obj):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, float) and obj != obj:  # never NaN in JSON
+        return None
+    return obj
+

@@ -1,0 +1,105 @@
+"""One small document model for every command's output that is not the
+data sheet itself (compare, history, runs, reference list): a Page is a
+title and a list of blocks (headings, paragraphs, warnings, tables, lists,
+an SVG plot), rendered to the terminal (rich), Markdown or HTML from the
+same blocks, so the formats cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+import rtbench
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]]
+    align: str = ""  # one letter per column, l or r (default l)
+    # optional CSS class per row (html) / style (terminal): bad, better, muted
+    styles: list[str] = field(default_factory=list)
+    groups: list[tuple[str, int]] = field(default_factory=list)  # (label, span) header row
+
+    def aligned(self, i: int) -> str:
+        return self.align[i] if i < len(self.align) else "l"
+
+
+@dataclass
+class Block:
+    kind: str  # h2, p, warning, table, list, svg
+    text: str = ""
+    table: Table | None = None
+    items: list[str] = field(default_factory=list)
+    svg: str = ""
+
+
+@dataclass
+class Page:
+    title: str
+    subtitle: str = ""
+    blocks: list[Block] = field(default_factory=list)
+
+    def h2(self, text: str) -> None:
+        self.blocks.append(Block("h2", text))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(Block("p", text))
+
+    def warning(self, text: str) -> None:
+        self.blocks.append(Block("warning", text))
+
+    def table(self, table: Table) -> None:
+        self.blocks.append(Block("table", table=table))
+
+    def list(self, items: list[str]) -> None:
+        self.blocks.append(Block("list", items=list(items)))
+
+    def svg(self, svg: str) -> None:
+        self.blocks.append(Block("svg", svg=svg))
+
+
+def render(page: Page, fmt: str) -> str:
+    """Markdown or HTML text of the page."""
+    from rtbench.report import template_env
+
+    name = {"md": "page.md.j2", "html": "page.html.j2"}[fmt]
+    blocks = [b if b.kind != "svg" else Block("svg", svg=Markup(b.svg)) for b in page.blocks]
+    return template_env().get_template(name).render(
+        page=page, blocks=blocks, title=page.title, version=rtbench.__version__)
+
+
+_RICH_STYLES = {"bad": "bold red", "better": "green", "muted": "dim"}
+
+
+def print_rich(page: Page, console: Any) -> None:
+    """The page on the terminal: rich tables, plain paragraphs, no plots."""
+    from rich.markup import escape
+    from rich.table import Table as RichTable
+
+    console.print(f"[bold]{escape(page.title)}[/bold]", soft_wrap=True)
+    if page.subtitle:
+        console.print(escape(page.subtitle), soft_wrap=True)
+    for b in page.blocks:
+        if b.kind == "h2":
+            console.print(f"\n[bold underline]{escape(b.text)}[/bold underline]")
+        elif b.kind == "p":
+            console.print(escape(b.text), soft_wrap=True)
+        elif b.kind == "warning":
+            console.print(f"[yellow]warning:[/yellow] {escape(b.text)}", soft_wrap=True)
+        elif b.kind == "list":
+            for item in b.items:
+                console.print(f"  • {escape(item)}", soft_wrap=True)
+        elif b.kind == "table" and b.table is not None:
+            t = b.table
+            rt = RichTable(show_lines=False, header_style="bold", pad_edge=False)
+            for i, h in enumerate(t.headers):
+                rt.add_column(h, justify="right" if t.aligned(i) == "r" else "left",
+                              overflow="fold")
+            for i, row in enumerate(t.rows):
+                style = _RICH_STYLES.get(t.styles[i] if i < len(t.styles) else "", None)
+                rt.add_row(*[escape(c) for c in row], style=style)
+            console.print(rt)

@@ -1,0 +1,212 @@
+"""Pages (rtbench.pages) for the commands beside the data sheet: compare,
+history, runs and reference list."""
+
+from __future__ import annotations
+
+from rtbench import reference
+from rtbench.compare import ALPHA, RefComparison, RunComparison
+from rtbench.pages import Page, Table
+from rtbench.records import MetricRecord
+from rtbench.report import fmt_us
+from rtbench.store import HistoryPoint, Run, RunSummary
+
+
+def _us(ns: float | None) -> str:
+    return "—" if ns is None else fmt_us(ns)
+
+
+def _run_name(run: Run) -> str:
+    return f"run {run.id}" + (f" “{run.label}”" if run.label else "")
+
+
+def _pct(v: float | None) -> str:
+    return "—" if v is None else f"{v:+.1f} %"
+
+
+# ---- compare A B [C ...] ----
+
+def run_comparison(cmp: RunComparison) -> Page:
+    first = cmp.runs[0]
+    page = Page(f"rtbench comparison: {', '.join(_run_name(r) for r in cmp.runs)}",
+                f"Medians in µs; every later run against {_run_name(first)}.")
+    for w in cmp.warnings:
+        page.warning(w)
+    page.p(f"A change counts only if the median moved by more than {cmp.threshold_pct:g} % and "
+           "by more than the counter's resolution, and the Mann–Whitney U test on the two "
+           f"histograms finds the distributions different (p < {ALPHA:g}); otherwise it is "
+           "reported as the same. Samples are regrouped from the stored histogram buckets "
+           "(exact up to the bucket width, ≤ 0.4 %).")
+    headers = ["metric", "profile", f"run {first.id} median µs"]
+    align = "llr"
+    groups = [("", 2), (_run_name(first), 1)]
+    for r in cmp.runs[1:]:
+        headers += [f"run {r.id} median µs", "change", "p", "verdict"]
+        align += "rrrl"
+        groups.append((_run_name(r), 4))
+    rows, styles = [], []
+    for row in cmp.rows:
+        base = row.cells[0]
+        cells = [row.id, row.profile, _us(base.p50_ns) if base.status == "ok" else base.status]
+        verdicts = set()
+        for c in row.cells[1:]:
+            value = _us(c.p50_ns) if c.status == "ok" else c.status
+            p = "—" if c.p_value is None else f"{c.p_value:.2g}"
+            cells += [value, _pct(c.change_pct), p, f"{c.verdict}: {c.why}" if c.why else c.verdict]
+            verdicts.add(c.verdict)
+        rows.append(cells)
+        styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
+                      else "muted" if verdicts <= {"not compared"} else "")
+    page.table(Table(headers, rows, align, styles, groups))
+    regressions = cmp.regressions()
+    page.h2("Verdict")
+    if regressions:
+        page.p(f"{len(regressions)} significant slow-down(s) beyond {cmp.threshold_pct:g} %:")
+        page.list([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i])
+                   for row, i in regressions])
+    else:
+        page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} %.")
+    return page
+
+
+def regression_line(row, run: Run, first: Run, cell) -> str:
+    base = row.cells[0]
+    return (f"{row.id} [{row.profile}] run {run.id}: median {_us(base.p50_ns)} → "
+            f"{_us(cell.p50_ns)} µs ({_pct(cell.change_pct)} vs run {first.id}, "
+            f"p = {cell.p_value:.2g})")
+
+
+# ---- compare RUN --ref NAME ----
+
+def _figure(cell) -> str:
+    if cell is None:
+        return "—"
+    printed = " = ".join(f"{v} {u}" for v, u in cell.figures)
+    extra = []
+    if cell.cycles is not None and not any(u == "cycles" for _v, u in cell.figures):
+        extra.append(f"{cell.cycles:.0f} cyc")
+    if cell.time_ns is None and cell.cycles is not None:
+        extra.append("clock not stated")
+    ratios = []
+    if cell.ratio_cycles is not None:
+        ratios.append(f"×{cell.ratio_cycles:.2f} cyc")
+    if cell.ratio_time is not None:
+        ratios.append(f"×{cell.ratio_time:.2f} time")
+    text = printed + (f" ({', '.join(extra)})" if extra else "")
+    return text + (" → " + ", ".join(ratios) if ratios else "")
+
+
+def ref_comparison(cmp: RefComparison) -> Page:
+    s = cmp.sheet
+    page = Page(f"rtbench {_run_name(cmp.run)} beside {s.title}",
+                f"Published figures from {s.source}.")
+    page.warning("Different hardware, clock, compiler and method: this comparison is a guide, "
+                 "not a verdict. " + (f"The vendor's own words: {s.caveat}" if s.caveat else ""))
+    page.p(f"Ours: the median of the run's samples; our cycles are ticks of the benchmark "
+           f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
+           f"necessarily the core clock). Theirs: as printed ({s.clock_note}), converted to "
+           "cycles at the sheet's stated clock, or left in its own unit where the sheet "
+           "states no clock. Each column is one set-up the sheet published; “×” is ours ÷ "
+           "theirs (above 1: we are slower), in cycles and in time where both are known.")
+    if cmp.rows:
+        headers = ["metric", "profile", "published row", "ours µs", "our cycles", *cmp.columns]
+        rows = [[r.id, r.profile, r.key,
+                 _us(r.ours_ns) if r.ours_status == "ok" else f"{r.ours_status}",
+                 "—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}",
+                 *[_figure(c) for c in r.cells]] for r in cmp.rows]
+        page.table(Table(headers, rows, "lllrr" + "l" * len(cmp.columns)))
+    else:
+        page.p("No metric of this run answers a row of this sheet.")
+    page.h2(f"Published, not measured by this run ({len(cmp.published_only)})")
+    if cmp.published_only:
+        page.table(Table(["published row", "why"], [list(x) for x in cmp.published_only]))
+    else:
+        page.p("None: every published row has a figure of ours.")
+    page.h2(f"Measured, not in this sheet ({len(cmp.ours_only)})")
+    if cmp.ours_only:
+        page.table(Table(["metric", "profile", "title"], [list(x) for x in cmp.ours_only]))
+    else:
+        page.p("None.")
+    return page
+
+
+# ---- history METRIC ----
+
+def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) -> Page:
+    page = Page(f"rtbench history: {title}", f"{metric_id}, every stored run, oldest first; µs.")
+    rows = []
+    for pt in points:
+        m = MetricRecord(pt.record)
+        figures = ([str(pt.record["n"]), *(fmt_us(m.ns(k)) for k in ("min", "p50", "p99", "max"))]
+                   if m.ok else ["", "—", "—", "—", "—"])
+        rows.append([str(pt.run.id), pt.run.started, pt.run.label, pt.profile, m.status,
+                     *figures, "" if m.ok else m.reason])
+    page.table(Table(["run", "started", "label", "profile", "status", "n", "min", "median",
+                      "p99", "max", "reason"], rows, "lllllrrrrrl"))
+    if html and any(MetricRecord(p.record).ok for p in points):
+        page.svg(_history_plot(points))
+    return page
+
+
+def _history_plot(points: list[HistoryPoint]) -> str:
+    from rtbench import plots
+
+    runs = list(dict.fromkeys(p.run.id for p in points))
+    profiles = list(dict.fromkeys(p.profile for p in points))
+    series = []
+    for profile in profiles:
+        by_run = {p.run.id: MetricRecord(p.record) for p in points if p.profile == profile}
+        for stat, style, name in (("p50", "-o", "median"), ("p99", "--", "p99")):
+            values = [by_run[r].ns(stat) if r in by_run and by_run[r].ok else None
+                      for r in runs]
+            series.append((f"{profile} {name}", values, style))
+    return plots.line_plot([str(r) for r in runs], series, "time")
+
+
+# ---- runs ----
+
+def runs_page(summaries: list[RunSummary], db: str) -> Page:
+    page = Page("rtbench runs", f"Database {db}")
+    rows = []
+    for s in summaries:
+        r, c = s.run, s.counts
+        host = r.host
+        env = " · ".join(x for x in (host.get("hostname", ""), host.get("cpu_model", ""),
+                                     host.get("kernel_release", ""),
+                                     host.get("preemption", "")) if x)
+        rt = (r.session or {}).get("rt", {})
+        env += "" if not r.session else (" · RT" if rt.get("realtime") else " · not RT")
+        counts = f"{c.get('ok', 0)} ok" + "".join(
+            f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
+        origin = f"imported from {r.imported_from}" if r.imported_from else "measured here"
+        rows.append([str(r.id), r.started, r.status, r.label, ", ".join(s.profiles), counts,
+                     env, origin])
+    page.table(Table(["run", "started", "status", "label", "profiles", "metrics",
+                      "environment", "origin"], rows, "lllllll"))
+    if not summaries:
+        page.p("No runs stored yet: `rtbench run` measures one.")
+    return page
+
+
+# ---- reference list ----
+
+def _base_platform(v: reference.Variant) -> str:
+    """DSP/BIOS names its platforms "TMS320C54x (Near)": the part without the config."""
+    suffix = f" ({v.config})"
+    return v.platform[:-len(suffix)] if v.config and v.platform.endswith(suffix) else v.platform
+
+
+def reference_page() -> Page:
+    page = Page("rtbench reference sheets",
+                "The vendors' published figures shipped with rtbench; "
+                "`rtbench compare RUN --ref NAME` puts a run beside one.")
+    rows = []
+    for s in reference.sheets():
+        variants = s.variants()
+        platforms = list(dict.fromkeys(_base_platform(v) for v in variants))
+        clocks = list(dict.fromkeys(v.clock_mhz for v in variants if v.clock_mhz))
+        rows.append([s.name, s.title, "; ".join(platforms),
+                     ", ".join(f"{c} MHz" for c in clocks) or "not stated",
+                     ", ".join(s.units()), str(len(s.rows())), s.source])
+    page.table(Table(["name", "title", "platforms", "clock", "units", "rows", "source"], rows,
+                     "lllllrl"))
+    return page

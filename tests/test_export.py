@@ -1,0 +1,106 @@
+"""CSV and JSON exports, the results schema, and `rtbench import`."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rtbench import catalog, export
+from rtbench.cli import main
+from rtbench.store import Store
+from synth import full_run, record, run, store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalog.load()
+
+
+def _schema():
+    return json.loads((ROOT / "docs" / "results-schema.json").read_text())
+
+
+def test_docs_schema_is_the_packaged_one():
+    assert _schema() == export.results_schema()
+    jsonschema.Draft202012Validator.check_schema(_schema())
+
+
+def test_json_export_matches_the_schema(cat):
+    r = full_run(cat.ids[:5], profiles=("rt", "cold"))
+    r.metrics.append({"type": "metric", "id": cat.ids[5], "status": "failed",
+                      "reason": "timeout after 3s", "n": 0, "origin": "rtbench"})
+    r.pending = [cat.ids[6]]
+    data = json.loads(export.to_json(r, cat))
+    jsonschema.validate(data, _schema())
+    assert data["schema_version"] == 2 and data["run"]["profiles"] == ["rt", "cold"]
+    assert {(m["id"], m["profile"]) for m in data["metrics"]} >= {(cat.ids[0], "cold")}
+
+
+def test_schema_rejects_what_it_should():
+    good = json.loads(export.to_json(run([record("method.null", [1, 2])]), catalog.load()))
+    export.validate(good)
+    for path, value in ((("schema_version",), 3), (("run", "status"), "running"),
+                        (("metrics", 0, "status"), "bogus"), (("metrics", 0, "tick_hz"), 0)):
+        bad = json.loads(json.dumps(good))
+        target = bad
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+        with pytest.raises(export.ResultsFileError, match="does not match the results schema"):
+            export.validate(bad)
+    bad = json.loads(json.dumps(good))
+    del bad["metrics"][0]["p50"]  # an ok record needs its statistics
+    with pytest.raises(export.ResultsFileError, match="p50"):
+        export.validate(bad)
+
+
+def test_csv_one_row_per_metric_and_profile(cat):
+    r = full_run(cat.ids[:3], profiles=("rt", "cold"))
+    r.pending = [cat.ids[3]]
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(r, cat))))
+    assert list(rows[0]) == list(export.CSV_COLUMNS)
+    assert len(rows) == 3 * 2 + 1
+    first = rows[0]
+    rec = r.metrics[0]
+    assert first["schema_version"] == "1" and first["metric_id"] == cat.ids[0]
+    assert first["profile"] == "rt" and first["status"] == "ok"
+    assert float(first["p50_ns"]) == pytest.approx(rec["p50"] * 1e9 / rec["tick_hz"], abs=1e-3)
+    assert float(first["p50_cycles"]) == rec["p50"]
+    assert rows[-1]["status"] == "not_measured" and rows[-1]["p50_ns"] == ""
+
+
+def test_import_round_trip(cat, isolated, capsys):
+    r = full_run(cat.ids[:4], profiles=("rt", "default"))
+    r.label = "from afar"
+    store(isolated / "a.db", r)
+    assert main(["report", "1", "--db", "a.db", "-o", "res.json"]) == 0
+    assert main(["import", "res.json", "--db", "b.db"]) == 0
+    assert "as run 1 (8 metric records)" in capsys.readouterr().out
+    with Store(isolated / "a.db") as a, Store(isolated / "b.db") as b:
+        ra, rb = a.get_run(1), b.get_run(1)
+    assert rb.uuid == ra.uuid and rb.label == "from afar" and rb.status == "complete"
+    assert rb.metrics == ra.metrics and rb.profiles == ["rt", "default"]
+    assert rb.imported_from.startswith(str(isolated / "res.json")) and "on bench" in rb.imported_from
+    assert main(["runs", "--db", "b.db"]) == 0
+    assert "imported from" in capsys.readouterr().out
+
+
+def test_import_upgrades_schema_1(cat, isolated):
+    r = full_run(cat.ids[:2])
+    data = json.loads(export.to_json(r, cat))
+    data["schema_version"] = 1
+    del data["run"]["profiles"], data["run"]["imported_from"]
+    for m in data["metrics"]:
+        del m["profile"]
+    data["not_measured"] = ["sem.take.available"]
+    (isolated / "old.json").write_text(json.dumps(data))
+    assert main(["import", "old.json", "--db", "r.db"]) == 0
+    with Store(isolated / "r.db") as s:
+        run_ = s.get_run(1)
+    assert run_.pending_keys() == [("sem.take.available", "rt")]
+    assert [m["profile"] for m in run_.metrics] == ["rt", "rt"]
