@@ -40,14 +40,16 @@ def usage(message: str) -> None:
 
 def parse(argv: list[str]) -> dict:
     opts = {"list": False, "only": None, "samples": 10000, "warmup": 100,
-            "budget_ms": 2000, "cpu": 1, "no_rt": False, "fault": None}
+            "budget_ms": 2000, "cpu": 1, "no_rt": False, "fault": None, "profile": "rt",
+            "no_pin": False, "no_mlock": False, "cold": False}
     it = iter(argv)
     for arg in it:
         if arg == "--list":
             opts["list"] = True
-        elif arg == "--no-rt":
-            opts["no_rt"] = True
-        elif arg in ("--only", "--samples", "--warmup", "--budget-ms", "--cpu", "--fault"):
+        elif arg in ("--no-rt", "--no-pin", "--no-mlock", "--cold"):
+            opts[arg[2:].replace("-", "_")] = True
+        elif arg in ("--only", "--samples", "--warmup", "--budget-ms", "--cpu", "--fault",
+                     "--profile"):
             value = next(it, None)
             if value is None:
                 usage(f"{arg} needs a value")
@@ -94,7 +96,8 @@ def metric(mid: str, index: int, opts: dict) -> dict:
             "p50": p50, "p90": p50 + 13, "p99": p50 + 26, "p999": p50 + 52,
             "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -OVERHEAD,
                      "buckets": [[p50 + OVERHEAD, p50 + OVERHEAD + 1, opts["samples"]]]},
-            "realtime": not opts["no_rt"], "placement": f"cpu{opts['cpu']}", "note": ""}
+            "realtime": not opts["no_rt"], "placement": f"cpu{opts['cpu']}", "note": "",
+            "profile": opts["profile"]}
 
 
 def run(opts: dict) -> None:
