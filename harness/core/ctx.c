@@ -23,6 +23,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     rtb_hist_reset(h);
     c->deadline = rtb_port_ts() + budget_ticks;
     c->warm_until = c->deadline - budget_ticks / 2;
+    c->rested = c->deadline - budget_ticks;
 }
 
 bool rtb_want(struct rtb_ctx *c)
@@ -88,6 +89,14 @@ void rtb_note(struct rtb_ctx *c, const char *note)
 void rtb_emulated(struct rtb_ctx *c, const char *how)
 {
     c->emulated = how;
+}
+
+void rtb_rest(struct rtb_ctx *c)
+{
+    if (rtb_port_ts() - c->rested < rtb_us_to_ticks(c, 100000))
+        return;
+    rtb_port_task_delay(10000);
+    c->rested = rtb_port_ts();
 }
 
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *c, uint32_t us)

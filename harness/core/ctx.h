@@ -13,6 +13,7 @@ struct rtb_ctx {
     uint64_t discarded;     /* warm-up samples dropped */
     uint64_t invalid;       /* intervals whose stop preceded their start */
     rtb_ticks_t deadline;   /* end of the time budget */
+    rtb_ticks_t rested;     /* last rest (rtb_rest), or the metric's start */
     rtb_ticks_t warm_until; /* warm-up ends here at the latest: half the budget */
     bool budget_exhausted;
     int status;

@@ -22,23 +22,6 @@ enum { MBX = 0 };              /* message queue */
 enum { TIMER = 0 };
 #define MSG_SIZE 12            /* the AMX default message size */
 #define TICK_US 1000u
-/* A task that computes without blocking rests 10 ms in every 100 ms:
- * Linux stops all real-time tasks of a CPU for the rest of a second once
- * they used 95 % of it (sched_rt_runtime_us), which would land in the
- * samples as 50 ms stalls. */
-#define REST_EVERY_US 100000u
-#define REST_US 10000u
-
-static bool rest_due(const struct rtb_ctx *ctx, rtb_ticks_t *since)
-{
-    rtb_ticks_t now = rtb_port_ts();
-    if (now - *since < rtb_us_to_ticks(ctx, REST_EVERY_US))
-        return false;
-    rtb_port_task_delay(REST_US);
-    *since = rtb_port_ts();
-    return true;
-}
-
 /* ---- Wait/Wake and Mailbox --------------------------------------------- */
 struct sync_state {
     struct rtb_ctx *ctx;
@@ -172,7 +155,7 @@ static void compute_bound(void *arg)
 {
     struct clock_state *s = arg;
     unsigned seen = s->fired;
-    rtb_ticks_t rested = rtb_port_ts(), prev = rested;
+    rtb_ticks_t prev = rtb_port_ts();
     while (rtb_want(s->ctx)) {
         rtb_ticks_t now;
         for (;;) { /* compute: nothing but the clock, so a gap is an interruption */
@@ -189,8 +172,8 @@ static void compute_bound(void *arg)
             to = after;
         }
         rtb_add(s->ctx, s->to_task ? s->routine_out : from, to);
-        if (rest_due(s->ctx, &rested))
-            seen = s->fired; /* an expiry during the rest is not a sample */
+        rtb_rest(s->ctx);
+        seen = s->fired; /* an expiry during a rest is not a sample */
         prev = rtb_port_ts();
     }
 }
@@ -222,6 +205,7 @@ struct delay_state {
     bool wakeup;               /* record expiry -> A, else A's delay -> X */
     volatile rtb_ticks_t before, x_first;
     volatile int delaying;
+    volatile int resting;      /* A rests the CPU: X sleeps too */
     volatile bool stop;
     volatile int rc;
 };
@@ -232,6 +216,9 @@ static void delayer(void *arg)
     struct delay_state *s = arg;
     rtb_ticks_t tick = rtb_us_to_ticks(s->ctx, TICK_US);
     while (rtb_want(s->ctx)) {
+        s->resting = 1; /* X computes whenever A sleeps: rest the CPU as a whole */
+        rtb_rest(s->ctx);
+        s->resting = 0;
         s->x_first = 0;
         s->delaying = 1;
         s->before = rtb_port_ts();
@@ -255,11 +242,11 @@ static void delayer(void *arg)
 static void other_task(void *arg)
 {
     struct delay_state *s = arg;
-    rtb_ticks_t rested = rtb_port_ts();
     while (!s->stop) {
         if (s->delaying && !s->x_first)
             s->x_first = rtb_port_ts();
-        rest_due(s->ctx, &rested);
+        if (s->resting)
+            rtb_port_task_delay(10000);
     }
 }
 

@@ -56,6 +56,8 @@ static void block_low(void *arg)
         rtb_add(h->ctx, h->t0, t1);
         if (!rtb_want(h->ctx))
             h->stop = true; /* HIGH sees it when the post below wakes it */
+        else
+            rtb_rest(h->ctx); /* HIGH is pended: between samples */
         int rc;
         while ((rc = h->ops->post(h->obj)) == RTB_EWOULDBLOCK)
             rtb_port_task_yield();
@@ -118,6 +120,7 @@ static void wake_low(void *arg)
 {
     struct handoff *h = arg;
     while (!h->stop) {
+        rtb_rest(h->ctx); /* HIGH is pended: a pause here is between samples */
         if (h->gate && !wait_armed(h))
             break;
         h->t0 = rtb_port_ts();

@@ -87,6 +87,7 @@ static void spinner(void *arg)
 {
     struct irq_state *s = arg;
     while (!s->stop) {
+        rtb_rest(s->ctx);
         s->fired = 0;
         s->taken = 0;
         s->spinning = 0;

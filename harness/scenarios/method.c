@@ -21,6 +21,7 @@ static void reference_busywait(struct rtb_ctx *ctx)
 {
     uint64_t start, now;
     while (rtb_want(ctx)) {
+        rtb_rest(ctx);
         rtb_ticks_t t0 = rtb_port_ts();
         rtb_port_ref_ns(&start);
         do {

@@ -52,6 +52,12 @@ void rtb_unsupported(struct rtb_ctx *ctx, const char *why);
 void rtb_note(struct rtb_ctx *ctx, const char *note);
 /* The measured service is built from other primitives: how (into the record). */
 void rtb_emulated(struct rtb_ctx *ctx, const char *how);
+/* Call at a point where a pause breaks no sample: after 100 ms of running
+ * since the metric began or the last rest, sleeps 10 ms. Linux stops a
+ * CPU's real-time tasks for the rest of a second once they used 95 % of it
+ * (sched_rt_runtime_us); a scenario that keeps the benchmark CPU busy must
+ * rest, or 50 ms stalls land in its samples. */
+void rtb_rest(struct rtb_ctx *ctx);
 /* `us` microseconds in counter ticks, at the calibrated counter frequency. */
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *ctx, uint32_t us);
 /* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */
