@@ -63,6 +63,10 @@ def test_tiny_samples_and_resolution(cat):
     b = run([record("sem.give.no_waiter", [52] * 500)], run_id=2)
     (row,) = compare.compare_runs([a, b], cat).rows
     assert row.cells[1].verdict == "same" and "resolution" in row.cells[1].why
+    # Each run measures its own counter frequency: one step stays one step.
+    b = run([record("sem.give.no_waiter", [52] * 500, hz=HZ - 8000)], run_id=2)
+    (row,) = compare.compare_runs([a, b], cat).rows
+    assert row.cells[1].verdict == "same" and "resolution" in row.cells[1].why
 
 
 def test_profiles_are_matched_by_name(cat):

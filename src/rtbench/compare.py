@@ -125,7 +125,7 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
         cell.why = "first run's median ≤ 0: no ratio"
     elif abs(cell.change_pct) <= threshold_pct:
         cell.why = f"within ±{threshold_pct:g} %"
-    elif abs(diff) <= resolution_ns:
+    elif abs(diff) <= resolution_ns * 1.001:  # one step, whatever each run's exact clock
         cell.why = f"within the counter's resolution ({resolution_ns:.1f} ns)"
     elif cell.p_value is None:
         cell.why = "no histograms to test (or fewer than 9 samples)"
@@ -133,7 +133,7 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
         cell.why = f"not significant (p = {cell.p_value:.2g})"
     else:
         cell.verdict = "slower" if diff > 0 else "faster"
-        cell.why = f"p = {cell.p_value:.2g}"
+        cell.why = f"p = {cell.p_value:.2g}" if cell.p_value else "p < 1e-300"
 
 
 def _resolution_ns(run: Run) -> float:

@@ -19,6 +19,11 @@ def _run_name(run: Run) -> str:
     return f"run {run.id}" + (f" “{run.label}”" if run.label else "")
 
 
+def _p(p: float | None) -> str:
+    """A p-value; 0 means below what a double can hold."""
+    return "—" if p is None else "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
 def _pct(v: float | None) -> str:
     return "—" if v is None else f"{v:+.1f} %"
 
@@ -50,8 +55,8 @@ def run_comparison(cmp: RunComparison) -> Page:
         verdicts = set()
         for c in row.cells[1:]:
             value = _us(c.p50_ns) if c.status == "ok" else c.status
-            p = "—" if c.p_value is None else f"{c.p_value:.2g}"
-            cells += [value, _pct(c.change_pct), p, f"{c.verdict}: {c.why}" if c.why else c.verdict]
+            cells += [value, _pct(c.change_pct), _p(c.p_value),
+                      f"{c.verdict}: {c.why}" if c.why else c.verdict]
             verdicts.add(c.verdict)
         rows.append(cells)
         styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
@@ -72,7 +77,7 @@ def regression_line(row, run: Run, first: Run, cell) -> str:
     base = row.cells[0]
     return (f"{row.id} [{row.profile}] run {run.id}: median {_us(base.p50_ns)} → "
             f"{_us(cell.p50_ns)} µs ({_pct(cell.change_pct)} vs run {first.id}, "
-            f"p = {cell.p_value:.2g})")
+            f"p {'= ' if cell.p_value else ''}{_p(cell.p_value)})")
 
 
 # ---- compare RUN --ref NAME ----
