@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=(cmake gcc make libc6-dev python3-venv)
-[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=(gcc-arm-none-eabi binutils-arm-none-eabi)
+# Tests also need the Cortex-M cross compiler (freestanding build) and a
+# headless browser with its WebDriver (the HTML sheet is opened in Chromium).
+[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=(gcc-arm-none-eabi binutils-arm-none-eabi
+                                              chromium chromium-driver fonts-dejavu-core)
 missing=()
 for p in "${need_apt[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

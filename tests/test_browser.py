@@ -1,0 +1,83 @@
+"""The HTML sheet in a real browser: Debian's headless Chromium driven by
+Selenium through chromium-driver (both installed by
+`RTBENCH_TEST_DEPS=1 ./scripts/setup.sh`). The page must render: title,
+table rows, every histogram with a size, no console error, and no request
+for anything outside the file (it is self-contained)."""
+
+import os
+import shutil
+
+import pytest
+
+from rtbench import catalog, report
+from synth import full_run
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                reason="needs chromium and chromium-driver "
+                                       "(RTBENCH_TEST_DEPS=1 ./scripts/setup.sh)")
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    monkeypatch.setenv("SE_AVOID_STATS", "true")  # Selenium Manager: no telemetry
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600",
+                "--hide-scrollbars", "--disable-dev-shm-usage"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_sheet_renders_in_chromium(browser, tmp_path):
+    from PIL import Image
+    from selenium.webdriver.common.by import By
+
+    cat = catalog.load()
+    run = full_run(cat.ids, profiles=("rt", "cold"))
+    page = tmp_path / "datasheet.html"
+    page.write_text(report.render_html(run, cat), encoding="utf-8")
+    browser.get(page.as_uri())
+
+    assert browser.title == "rtbench data sheet — Linux 6.1.0-rt on Test CPU 3000"
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr")
+    assert len(rows) == len(cat.ids)
+    svgs = browser.find_elements(By.CSS_SELECTOR, "figure svg")
+    assert len(svgs) == len(cat.ids)
+    for svg in svgs[:20]:
+        assert svg.size["width"] > 200 and svg.size["height"] > 40
+    # Tick labels are laid out by the browser: they must have a size too.
+    label = browser.find_element(By.CSS_SELECTOR, "figure svg text")
+    assert label.size["width"] > 5
+    # Self-contained: the page loaded no resource besides itself.
+    assert browser.execute_script(
+        "return performance.getEntriesByType('resource').length") == 0
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == []
+
+    shot = tmp_path / "sheet.png"
+    assert browser.save_screenshot(str(shot))
+    with Image.open(shot) as img:
+        assert img.size[0] >= 1200
+        # Not a blank page: text, table stripes and plot colours.
+        assert img.convert("RGB").getcolors(maxcolors=64) is None
+    if os.environ.get("RTBENCH_KEEP_SCREENSHOT"):
+        shutil.copy(shot, os.environ["RTBENCH_KEEP_SCREENSHOT"])
+
+
+def test_console_errors_would_be_caught(browser, tmp_path):
+    """The console check above is not vacuous: a page with an error shows one."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!doctype html><title>x</title><script>undefinedFunction()</script>")
+    browser.get(page.as_uri())
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors and "undefinedFunction" in errors[0]["message"]
