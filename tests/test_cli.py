@@ -183,3 +183,28 @@ def test_no_command_and_help(capsys):
     assert main(["--help"]) == 0
     assert main(["run", "--help"]) == 0
     assert "--harness" not in capsys.readouterr().out  # the test hook stays hidden
+
+
+def test_profiles_are_columns_of_one_run(fake, isolated, tmp_path):
+    assert main(["run", "--quick", "--only", "sem.give.no_waiter", "--profile", "default,rt",
+                 "--db", "r.db", "--out", "o"]) == 0
+    log = invocations(tmp_path)
+    assert any("--no-pin" in argv and "default" in argv for argv in log)
+    assert any("--cpu" in argv and "rt" in argv for argv in log)
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    assert sorted(m.get("profile") for m in env["metrics"]) == ["default", "rt"]
+
+
+@pytest.mark.parametrize("bad", ["nope", "rt,rt", ","])
+def test_bad_profile_is_a_clean_error(fake, isolated, capsys, bad):
+    assert main(["run", "--quick", "--profile", bad, "--db", "r.db"]) == 2
+    assert "profile" in capsys.readouterr().err
+    assert not (isolated / "r.db").exists()
+
+
+def test_load_runs_beside_and_is_gone_afterwards(fake, isolated):
+    assert main(["run", "--quick", "--only", "method.null", "--load", "--db", "r.db",
+                 "--out", "o"]) == 0
+    left = [p for p in Path("/proc").glob("[0-9]*/cmdline")
+            if b"rtbench.load" in p.read_bytes()]
+    assert left == []

@@ -22,7 +22,7 @@ from rtbench import coverage as coverage_mod
 from rtbench import harness
 from rtbench import report
 from rtbench.errors import RtbenchError
-from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute, now_utc
+from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute, parse_profiles, now_utc
 from rtbench.store import Store
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
@@ -49,6 +49,13 @@ def cli() -> None:
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=30.0,
               show_default=True, help="Seconds a metric may run before it is killed.")
 @click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--profile", "profile", default="rt", show_default=True,
+              help="Comma-separated profiles, columns of one sheet: default (untuned: "
+                   "SCHED_OTHER, unpinned, no mlock), rt (pinned, SCHED_FIFO, mlockall), "
+                   "cold (rt + caches evicted before every sample).")
+@click.option("--load", is_flag=True,
+              help="Measure under a built-in background load on the other CPUs "
+                   "(memory sweep + pipe ping-pong per CPU).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -59,6 +66,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         patterns=kw["patterns"], cpu=kw["cpu"], no_rt=kw["no_rt"], timeout=kw["timeout"],
         label=kw["label"], out=kw["out"], db=kw["db"], harness=kw["harness_path"],
         argv=["rtbench", *ctx.find_root().obj["argv"]],
+        profiles=parse_profiles(kw["profile"]), load=kw["load"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 
