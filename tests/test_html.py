@@ -45,12 +45,36 @@ def test_profiles_side_by_side(cat):
     ids = cat.ids[:4]
     r = full_run(ids, profiles=("default", "rt", "cold"))
     html = report.render_html(r, cat)
-    assert 'colspan="6"' in html  # one column group per profile
+    assert 'colspan="5"' in html  # one column group per profile
     for p in ("default", "rt", "cold"):
         assert f"</span>{p}</th>" in html
     assert html.count("<svg") == len(ids)  # the profiles share one histogram
     md = report.render_markdown(r, cat)
     assert "| default median µs |" in md and "| cold max µs |" in md
+
+
+def test_profiles_are_described_by_their_own_records(cat):
+    """The run keeps the first profile's session record; each profile's
+    real-time status and placement come from its records."""
+    ids = cat.ids[:3]
+    r = full_run(ids, profiles=("default", "rt"))
+    r.session["rt"].update(realtime=False, reason="--no-rt given", cpu=-1)
+    for rec in r.metrics:
+        if rec["profile"] == "default":
+            rec.update(realtime=False, rt_reason="--no-rt given", placement="unpinned", cpu=-1)
+    md = report.render_markdown(r, cat)
+    assert "Not real-time" not in md  # the untuned profile is not real-time on purpose
+    assert ("**Profiles:** default: not real-time (--no-rt given), unpinned; "
+            "rt: real-time, pinned to CPU 1") in md
+    assert "Scheduling policy granted (profile default)" in md
+    assert "Placement and scheduling differ by profile: default: not real-time" in md
+    assert "pinned to CPU -1" not in md
+    assert "tasks on CPU" not in md and "tasks not pinned" not in md
+    for rec in r.metrics:
+        if rec["profile"] == "rt":
+            rec.update(realtime=False, rt_reason="sched_setscheduler: EPERM")
+    md = report.render_markdown(r, cat)
+    assert "**Not real-time in profile rt: sched_setscheduler: EPERM**" in md
 
 
 def test_negative_and_zero_samples_are_said_not_drawn(cat):

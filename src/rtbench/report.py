@@ -74,7 +74,7 @@ def _mdinline(text: Any) -> Markup:
 FULL_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
                 ("max", "max µs"), ("p50_ns", "median ns"), ("p99_ns", "p99 ns"),
                 ("p50_ticks", "median cycles"))
-SHORT_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
+SHORT_COLUMNS = (("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
                  ("max", "max µs"), ("p50_ticks", "median cycles"))
 _BLANK = "—"
 
@@ -116,19 +116,56 @@ def items(run: Run, catalog: Catalog) -> list[Item]:
     return [Item(mid, catalog.get(mid), by_id[mid]) for mid in ordered]
 
 
+@dataclass(frozen=True)
+class Expect:
+    """How a profile's metrics were meant to run, so that a note marks only
+    the records that differ: real-time or not, and the benchmark CPU."""
+
+    realtime: bool | None
+    cpu: int | None
+    reason: str = ""
+    placement: str = ""
+
+
+def expectations(run: Run, session: Session) -> dict[str, Expect]:
+    """Per profile. One profile: the session record says it. Several: the
+    run keeps one session record (the first profile's), so each profile's
+    own records say it (their majority)."""
+    if len(run.profiles) == 1:
+        return {run.profiles[0]: Expect(session.rt.get("realtime"), session.rt.get("cpu"),
+                                        session.rt.get("reason", ""))}
+    out = {}
+    for profile in run.profiles:
+        recs = [r for r in run.metrics
+                if r.get("profile", DEFAULT_PROFILE) == profile and r.get("status") == "ok"]
+        out[profile] = Expect(_mode([r.get("realtime") for r in recs]),
+                              _mode([r.get("cpu") for r in recs]),
+                              _mode([r.get("rt_reason", "") for r in recs]) or "",
+                              _mode([r.get("placement", "") for r in recs]) or "")
+    return out
+
+
+def _mode(values: list) -> Any:
+    from collections import Counter
+
+    counted = Counter(v for v in values if v is not None)
+    return counted.most_common(1)[0][0] if counted else None
+
+
 def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
     host = run.host
     session = Session(run.session or {})
+    expect = expectations(run, session)
     kernel = f"{host.get('os', 'Linux')} {host.get('kernel_release', 'unknown kernel')}"
     its = items(run, catalog)
     return {
         "title": f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}",
-        "config": _configuration(run, session),
-        "warnings": _warnings(run, session),
-        "methodology": methodology(session) if run.session else
+        "config": _configuration(run, session, expect),
+        "warnings": _warnings(run, session, expect),
+        "methodology": methodology(session, expect) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
-        "services": _service_tables(its, run.profiles, session, catalog.services),
+        "services": _service_tables(its, run.profiles, expect, catalog.services),
         "definitions": _definitions(its),
         "cycles_note": _cycles_note(session),
         "run": run,
@@ -144,11 +181,19 @@ def _cycles_note(session: Session) -> str:
             "CPU core clock")
 
 
-def _warnings(run: Run, session: Session) -> list[str]:
+def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
     out = []
-    if run.session and not session.rt.get("realtime", False):
-        out.append(f"**Not real-time: {session.rt.get('reason') or 'no reason given'}** — "
-                   "figures are not representative of real-time behaviour")
+    if len(expect) == 1:
+        if run.session and not session.rt.get("realtime", False):
+            out.append(f"**Not real-time: {session.rt.get('reason') or 'no reason given'}** — "
+                       "figures are not representative of real-time behaviour")
+    else:
+        # The untuned "default" profile is not real-time on purpose.
+        for profile, e in expect.items():
+            if e.realtime is False and profile != "default":
+                out.append(f"**Not real-time in profile {profile}: "
+                           f"{e.reason or 'no reason given'}** — its figures are not "
+                           "representative of real-time behaviour")
     if run.status == "incomplete":
         out.append(f"**Incomplete run:** interrupted before every metric was measured "
                    f"({len(run.pending)} not measured).")
@@ -158,7 +203,8 @@ def _warnings(run: Run, session: Session) -> list[str]:
     return out
 
 
-def _configuration(run: Run, session: Session) -> list[tuple[str, str]]:
+def _configuration(run: Run, session: Session,
+                   expect: dict[str, Expect]) -> list[tuple[str, str]]:
     host, ts, rt, s = run.host, session.ts, session.rt, session.raw
     unknown = "unknown (no session record)"
     freq = f"{ts['hz_measured'] / 1e6:.3f} MHz" if ts.get("hz_measured") else unknown
@@ -192,11 +238,28 @@ def _configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else "")),
         ("Status", status),
     ]
-    if len(run.profiles) > 1 or run.profiles != [DEFAULT_PROFILE]:
-        rows.append(("Profiles", ", ".join(run.profiles)))
+    if len(run.profiles) > 1:
+        first = run.profiles[0]
+        rows = [(f"{k} (profile {first})" if k in _SESSION_ROWS else k, v) for k, v in rows]
+        rows.append(("Profiles", "; ".join(f"{p}: {_describe(e)}" for p, e in expect.items())))
+    elif run.profiles != [DEFAULT_PROFILE]:
+        rows.append(("Profile", run.profiles[0]))
     if run.imported_from:
         rows.append(("Imported", f"from {run.imported_from} on {run.imported_at}"))
     return rows
+
+
+# Configuration rows that come from the session record, i.e. from the first
+# profile's harness run when a run has several.
+_SESSION_ROWS = ("Cores online / used", "Scheduling policy granted", "Memory locked")
+
+
+def _describe(e: Expect) -> str:
+    rt = {True: "real-time", False: f"not real-time ({e.reason or 'no reason given'})",
+          None: "real-time unknown"}[e.realtime]
+    where = ("unpinned" if e.placement == "unpinned" or (e.cpu is not None and e.cpu < 0)
+             else f"pinned to CPU {e.cpu}" if e.cpu is not None else "placement unknown")
+    return f"{rt}, {where}"
 
 
 def _harness_revision(host: dict, session: dict) -> str:
@@ -206,7 +269,7 @@ def _harness_revision(host: dict, session: dict) -> str:
     return f"{version}{port}, sources {src}"
 
 
-def methodology(session: Session) -> str:
+def methodology(session: Session, expect: dict[str, Expect] | None = None) -> str:
     ts, rt, cfg = session.ts, session.rt, session.config
 
     def ns(ticks: Any) -> str:
@@ -231,14 +294,17 @@ def methodology(session: Session) -> str:
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
         f"then up to {cfg.get('samples', '?')} measured samples within a time budget of "
         f"{cfg.get('budget_ms', '?')} ms.",
-        f"All tasks of a scenario were pinned to CPU {rt.get('cpu', '?')} and ran {sched}.",
+        f"All tasks of a scenario were pinned to CPU {rt.get('cpu', '?')} and ran {sched}."
+        if not expect or len(expect) == 1 else
+        "Placement and scheduling differ by profile: " + "; ".join(
+            f"{p}: {_describe(e)}" for p, e in expect.items()) + ".",
         "Statistics: minimum, maximum, mean and standard deviation are exact; the",
         "percentiles come from a log-linear histogram with at most 0.4 % relative error.",
     ]
     return " ".join(parts)
 
 
-def _service_tables(its: list[Item], profiles: list[str], session: Session,
+def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
                     services: tuple[str, ...]) -> list[dict]:
     columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
     tables: dict[str, Table] = {}
@@ -246,7 +312,7 @@ def _service_tables(its: list[Item], profiles: list[str], session: Session,
         table = tables.setdefault(it.service, Table(profiles, columns))
         values, notes = [], []
         for profile in profiles:
-            figures, note = _figures(it.records, profile, session)
+            figures, note = _figures(it.records, profile, expect[profile])
             values.extend(figures[k] for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if len(profiles) > 1 else note)
@@ -260,7 +326,7 @@ _MISSING = object()
 
 
 def _figures(records: dict[str, dict | None], profile: str,
-             session: Session) -> tuple[dict[str, str], str]:
+             expect: Expect) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile, and its note."""
     blank = {k: _BLANK for k, _h in FULL_COLUMNS} | {"n": ""}
     rec = records.get(profile, _MISSING)
@@ -275,22 +341,23 @@ def _figures(records: dict[str, dict | None], profile: str,
              "p99": fmt_us(m.ns("p99")), "max": fmt_us(m.ns("max")),
              "p50_ns": fmt_ns(m.ns("p50")), "p99_ns": fmt_ns(m.ns("p99")),
              "p50_ticks": fmt_ticks(rec["p50"])},
-            "; ".join(_notes(rec, session)))
+            "; ".join(_notes(rec, expect)))
 
 
-def _notes(rec: dict, session: Session) -> list[str]:
+def _notes(rec: dict, expect: Expect) -> list[str]:
     """Whatever makes this metric's figures differ from the sheet's method."""
     notes = []
     if rec.get("budget_exhausted"):
         notes.append(f"time budget ran out after {rec['n']} samples")
     if rec.get("invalid"):
         notes.append(f"{rec['invalid']} invalid samples dropped")
-    if session.rt.get("realtime") and rec.get("realtime") is False:
+    if expect.realtime and rec.get("realtime") is False:
         notes.append("not real-time")
     # docs/records.md: placement is "pinned" (all tasks on `cpu`) or "unpinned"
     if rec.get("placement") == "unpinned":
-        notes.append("tasks not pinned to one CPU")
-    elif rec.get("cpu") is not None and rec["cpu"] != session.rt.get("cpu"):
+        if expect.placement != "unpinned":
+            notes.append("tasks not pinned to one CPU")
+    elif rec.get("cpu") is not None and rec["cpu"] != expect.cpu:
         notes.append(f"tasks on CPU {rec['cpu']}")
     if rec.get("note"):
         notes.append(rec["note"])
