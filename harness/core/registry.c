@@ -5,7 +5,7 @@
 static const struct rtb_metric *const tables[] = {
     rtb_method_metrics, rtb_irq_metrics,   rtb_sched_metrics, rtb_task_metrics,
     rtb_sem_metrics,    rtb_mutex_metrics, rtb_rwlock_metrics, rtb_event_metrics,
-    rtb_msgq_metrics,   rtb_mbox_metrics,  rtb_pipe_metrics,  rtb_queue_metrics,
+    rtb_msgq_metrics,   rtb_pipe_metrics,  rtb_queue_metrics,
     rtb_cond_metrics,   rtb_timer_metrics, rtb_mem_metrics,   rtb_clock_metrics,
     rtb_syscall_metrics, rtb_amx_metrics,
 };

@@ -82,7 +82,6 @@ extern const struct rtb_metric rtb_mutex_metrics[];
 extern const struct rtb_metric rtb_rwlock_metrics[];
 extern const struct rtb_metric rtb_event_metrics[];
 extern const struct rtb_metric rtb_msgq_metrics[];
-extern const struct rtb_metric rtb_mbox_metrics[];
 extern const struct rtb_metric rtb_pipe_metrics[];
 extern const struct rtb_metric rtb_queue_metrics[];
 extern const struct rtb_metric rtb_cond_metrics[];

@@ -1,6 +1,0 @@
-/* Placeholder: this service's scenarios are being written. */
-#include <rtb/bench.h>
-
-const struct rtb_metric rtb_mbox_metrics[] = {
-    {0, 0, 0, 0},
-};
