@@ -55,7 +55,7 @@ class Page:
     def table(self, table: Table) -> None:
         self.blocks.append(Block("table", table=table))
 
-    def list(self, items: list[str]) -> None:
+    def bullets(self, items: list[str]) -> None:
         self.blocks.append(Block("list", items=list(items)))
 
     def svg(self, svg: str) -> None:

@@ -66,7 +66,7 @@ def run_comparison(cmp: RunComparison) -> Page:
     page.h2("Verdict")
     if regressions:
         page.p(f"{len(regressions)} significant slow-down(s) beyond {cmp.threshold_pct:g} %:")
-        page.list([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i])
+        page.bullets([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i])
                    for row, i in regressions])
     else:
         page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} %.")
