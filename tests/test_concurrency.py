@@ -64,14 +64,15 @@ def _check_readable(db) -> list:
         return [s.get_run(r.id) for r in s.list_runs()]
 
 
-def test_two_writers_at_once_both_land(tmp_path):
-    db = tmp_path / "r.db"  # both processes create it: the migration must not race
-    procs = [_spawn(WRITER, db, f"w{i}", 60, 0.002) for i in range(2)]
+@pytest.mark.parametrize("attempt", range(4))
+def test_concurrent_writers_all_land(tmp_path, attempt):
+    db = tmp_path / "r.db"  # they all create it: WAL switch and migration must not race
+    procs = [_spawn(WRITER, db, f"w{i}", 60, 0.002) for i in range(3)]
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     runs = _check_readable(db)
-    assert sorted(r.label for r in runs) == ["w0", "w1"]
+    assert sorted(r.label for r in runs) == ["w0", "w1", "w2"]
     for run in runs:
         assert run.status == "complete" and len(run.metrics) == 60 and run.pending == []
 

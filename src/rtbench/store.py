@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -325,7 +326,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     try:
         _check_version(conn)  # before anything writes to a newer database
-        conn.execute("PRAGMA journal_mode=WAL")
+        _wal(conn)
         conn.execute("PRAGMA foreign_keys=ON")
         _migrate(conn)
     except (sqlite3.Error, StoreError) as exc:
@@ -340,6 +341,22 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise
         raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
     return conn
+
+
+def _wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL mode. Two processes creating the database at once can
+    get SQLITE_BUSY at once from the switch (the busy timeout does not cover
+    it), so it is retried until the other one has switched."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _check_version(conn: sqlite3.Connection) -> int:
