@@ -18,6 +18,8 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->status = RTB_STATUS_OK;
     c->reason[0] = '\0';
     c->note = "";
+    c->ops_per_sample = 1;
+    c->bytes_per_sample = 0;
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
@@ -84,6 +86,12 @@ void rtb_unsupported(struct rtb_ctx *c, const char *why)
 void rtb_note(struct rtb_ctx *c, const char *note)
 {
     c->note = note;
+}
+
+void rtb_per_sample(struct rtb_ctx *c, uint32_t ops, uint64_t bytes)
+{
+    c->ops_per_sample = ops ? ops : 1;
+    c->bytes_per_sample = bytes;
 }
 
 void rtb_emulated(struct rtb_ctx *c, const char *how)

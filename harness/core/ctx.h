@@ -20,6 +20,8 @@ struct rtb_ctx {
     char reason[160];
     const char *note;
     const char *emulated;   /* how the measured service is emulated, "" if native */
+    uint32_t ops_per_sample;   /* rtb_per_sample: operations timed by one sample */
+    uint64_t bytes_per_sample; /* and the bytes they move (0: not a transfer) */
     double hz;              /* calibrated counter frequency */
     bool cold;              /* evict caches before every sample (the cold profile) */
     bool cold_failed;       /* the port could not evict: said once in the note */

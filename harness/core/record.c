@@ -106,6 +106,8 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("invalid", c->invalid);
     jw_bool("budget_exhausted", c->budget_exhausted);
     jw_u64("overhead_ticks", cal->overhead_median);
+    jw_u64("ops", c->ops_per_sample);
+    jw_u64("bytes", c->bytes_per_sample);
     if (ok)
         write_stats(c, cal->overhead_median);
     jw_bool("realtime", info->realtime);

@@ -18,6 +18,13 @@ const struct rtb_metric *rtb_registry_at(unsigned i)
                 return m;
         }
     }
+    /* then the port's own sections */
+    for (unsigned t = 0; rtb_port_metric_tables[t]; t++) {
+        for (const struct rtb_metric *m = rtb_port_metric_tables[t]; m->id; m++) {
+            if (i-- == 0)
+                return m;
+        }
+    }
     return 0;
 }
 

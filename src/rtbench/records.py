@@ -115,8 +115,19 @@ class MetricRecord:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def ops(self) -> int:
+        """Operations one sample timed (`rtb_per_sample`); statistics are per sample."""
+        return int(self.raw.get("ops") or 1)
+
+    @property
+    def bytes(self) -> int:
+        """Bytes one sample moved (0: the metric is not a transfer)."""
+        return int(self.raw.get("bytes") or 0)
+
     def ns(self, stat: str) -> float:
-        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"])
+        """A statistic in ns per operation (per sample divided by `ops`)."""
+        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.ops
 
 
 @dataclass(frozen=True)

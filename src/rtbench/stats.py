@@ -51,7 +51,8 @@ def grouped(rec: dict) -> Grouped | None:
         ticks = np.append(ticks, float(rec["max"]))
         counts = np.append(counts, float(hist["overflow"]))
     order = np.argsort(ticks, kind="stable")
-    return Grouped(ticks[order] * 1e9 / hz, counts[order])
+    ops = float(rec.get("ops") or 1)  # a sample timed `ops` operations
+    return Grouped(ticks[order] * 1e9 / hz / ops, counts[order])
 
 
 def mann_whitney(a: Grouped, b: Grouped) -> tuple[float, float]:

@@ -58,6 +58,11 @@ void rtb_emulated(struct rtb_ctx *ctx, const char *how);
  * (sched_rt_runtime_us); a scenario that keeps the benchmark CPU busy must
  * rest, or 50 ms stalls land in its samples. */
 void rtb_rest(struct rtb_ctx *ctx);
+/* Each sample times `ops` repetitions of the operation (ops >= 1; e.g. a
+ * chain of 1000 dependent loads, a token passed round N processes) moving
+ * `bytes` bytes in all (0: not a transfer). The record carries both;
+ * statistics stay per sample and the reader divides (docs/records.md). */
+void rtb_per_sample(struct rtb_ctx *ctx, uint32_t ops, uint64_t bytes);
 /* `us` microseconds in counter ticks, at the calibrated counter frequency. */
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *ctx, uint32_t us);
 /* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */
@@ -90,5 +95,11 @@ extern const struct rtb_metric rtb_mem_metrics[];
 extern const struct rtb_metric rtb_clock_metrics[];
 extern const struct rtb_metric rtb_syscall_metrics[];
 extern const struct rtb_metric rtb_amx_metrics[];
+
+/* The port's own sections, after the portable ones: metrics only an OS of
+ * that kind has (the POSIX port's System section: fork, files, sockets...).
+ * A NULL-terminated list of tables, each ended by {0}; a port with none
+ * defines it as { 0 }. */
+extern const struct rtb_metric *const rtb_port_metric_tables[];
 
 #endif /* RTB_BENCH_H */

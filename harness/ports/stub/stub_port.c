@@ -162,6 +162,9 @@ int rtb_port_irq_trigger(void) { STUB; }
 rtb_ticks_t rtb_port_irq_raised_at(void) { return 0; }
 int rtb_port_irq_unhook(void) { STUB; }
 
+/* The port's own metric sections (bench.h): none. */
+const struct rtb_metric *const rtb_port_metric_tables[] = { 0 };
+
 /* The entry point a board's reset handler calls. */
 void rtb_stub_main(void)
 {

@@ -1,0 +1,22 @@
+/*
+ * The POSIX port's System section (the TI RT-Linux performance guide's rows:
+ * LMBench-style OS latencies, bandwidths, memory latency, timer wake-up).
+ * Each file measures one group and exports its registry table; system.c
+ * lists them in sheet order. These scenarios use the C library and Linux
+ * freely: they are what a general-purpose OS offers, so they belong to the
+ * port and an RTOS port simply has none.
+ */
+#ifndef RTB_POSIX_SYSTEM_H
+#define RTB_POSIX_SYSTEM_H
+
+#include <rtb/bench.h>
+
+extern const struct rtb_metric rtb_sys_call_metrics[];    /* sys_call.c: syscalls, signals, select */
+extern const struct rtb_metric rtb_sys_proc_metrics[];    /* sys_proc.c: fork/exec, page fault, mmap, files */
+extern const struct rtb_metric rtb_sys_ipc_metrics[];     /* sys_ipc.c: pipe, AF_UNIX, TCP, UDP, connect */
+extern const struct rtb_metric rtb_sys_ctx_metrics[];     /* sys_ctx.c: lat_ctx */
+extern const struct rtb_metric rtb_sys_bw_metrics[];      /* sys_bw.c: pipe, AF_UNIX and memory bandwidth */
+extern const struct rtb_metric rtb_sys_memlat_metrics[];  /* sys_memlat.c: lat_mem_rd */
+extern const struct rtb_metric rtb_sys_timer_metrics[];   /* sys_timer.c: timer wake-up (cyclictest) */
+
+#endif
