@@ -27,6 +27,9 @@ class Metric:
     clock_stop: str
     unit: str
     vendor: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A point of a curve (e.g. the lat_mem_rd curve): {"series": name,
+    # "x": number, "x_unit": "bytes"}; the report plots the series' points.
+    curve: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,10 @@ def _build(raw: dict) -> Catalog:
                                "is not in [services] order")
         seen.add(entry["id"])
         vendor = {k: tuple(v) for k, v in entry.get("vendor", {}).items()}
-        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor))
+        curve = entry.get("curve")
+        if curve is not None and not (isinstance(curve.get("series"), str)
+                                      and isinstance(curve.get("x"), (int, float))):
+            raise CatalogError(f"catalogue metric {entry['id']!r}: curve needs series and x")
+        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve))
     na = tuple((e["vendor"], e["name"], e["why"]) for e in raw.get("not_applicable", []))
     return Catalog(services=services, metrics=tuple(metrics), not_applicable=na)
