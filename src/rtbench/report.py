@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 import rtbench
+from rtbench import sysreport
 from rtbench.catalog import Catalog, Metric
 from rtbench.records import MetricRecord, Session
 from rtbench.store import DEFAULT_PROFILE, Run
@@ -227,6 +228,9 @@ def _configuration(run: Run, session: Session,
         ("Kernel", f"{host.get('kernel_release', '?')} {host.get('kernel_version', '')}".strip()),
         ("Preemption model", host.get("preemption", "unknown")),
         ("Clocksource", host.get("clocksource", "unknown")),
+        ("Caches (benchmark CPU)", ", ".join(
+            f"L{c['level']} {c['type'].lower()} {sysreport.fmt_bytes(c['size'])}"
+            for c in host.get("caches") or []) or "unknown"),
         ("RT throttling", host.get("rt_throttling", "unknown")),
         ("Scheduling policy granted", policy),
         ("Memory locked", {True: "yes (mlockall)", False: "no"}.get(rt.get("mlock"), unknown)),
@@ -306,29 +310,35 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
 
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
                     services: tuple[str, ...]) -> list[dict]:
-    columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
     tables: dict[str, Table] = {}
     for it in its:
+        system = sysreport.is_system(it.service)
+        if system:
+            columns = sysreport.COLUMNS if len(profiles) == 1 else sysreport.SHORT_COLUMNS
+        else:
+            columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
         table = tables.setdefault(it.service, Table(profiles, columns))
         values, notes = [], []
         for profile in profiles:
-            figures, note = _figures(it.records, profile, expect[profile])
+            figures, note = _figures(it.records, profile, expect[profile], system)
             values.extend(figures[k] for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if len(profiles) > 1 else note)
         table.rows.append({"title": it.title, "id": it.id, "values": values,
                            "note": "; ".join(notes)})
     order = [*services, OTHER_SERVICE]
-    return [{"name": s, "table": tables[s]} for s in order if s in tables]
+    return [{"name": s, "table": tables[s],
+             "part": "System" if sysreport.is_system(s) else "Kernel"}
+            for s in order if s in tables]
 
 
 _MISSING = object()
 
 
 def _figures(records: dict[str, dict | None], profile: str,
-             expect: Expect) -> tuple[dict[str, str], str]:
+             expect: Expect, system: bool = False) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile, and its note."""
-    blank = {k: _BLANK for k, _h in FULL_COLUMNS} | {"n": ""}
+    blank = {k: _BLANK for k, _h in (*FULL_COLUMNS, *sysreport.COLUMNS)} | {"n": ""}
     rec = records.get(profile, _MISSING)
     if rec is _MISSING:
         return blank, ""
@@ -337,6 +347,8 @@ def _figures(records: dict[str, dict | None], profile: str,
     m = MetricRecord(rec)
     if not m.ok:
         return blank, f"{m.status}: {m.reason or 'no reason given'}"
+    if system:
+        return sysreport.figures(rec), "; ".join(_notes(rec, expect))
     return ({"n": str(rec["n"]), "min": fmt_us(m.ns("min")), "p50": fmt_us(m.ns("p50")),
              "p99": fmt_us(m.ns("p99")), "max": fmt_us(m.ns("max")),
              "p50_ns": fmt_ns(m.ns("p50")), "p99_ns": fmt_ns(m.ns("p99")),
@@ -385,19 +397,46 @@ def render_html(run: Run, catalog: Catalog) -> str:
     model = sheet_model(run, catalog)
     colours = {p: plots.COLOURS[i % len(plots.COLOURS)] for i, p in enumerate(run.profiles)}
     figures: dict[str, dict] = {}
+    its = items(run, catalog)
     with plots.HistogramPlotter() as plotter:
-        for it in items(run, catalog):
+        for it in its:
             figures[it.id] = _histogram(it, colours, plotter)
-    model.update(figures=figures, colours=colours, glossary=GLOSSARY)
+    model.update(figures=figures, colours=colours, glossary=GLOSSARY,
+                 curves=_curves(run, its))
     return template_env().get_template("datasheet.html.j2").render(**model)
+
+
+def _curves(run: Run, its: list[Item]) -> dict[str, list[dict]]:
+    """Service name -> the curve plots shown under its table (first profile
+    that has the points; the cache sizes are the host's)."""
+    out: dict[str, list[dict]] = {}
+    marks = sysreport.cache_marks(run.host)
+    by_id = {it.id: it for it in its}
+    for profile in run.profiles:
+        for n, c in enumerate(sysreport.curves(its, profile)):
+            service = by_id[c.points[0][3]].service
+            if any(d["series"] == c.series for d in out.get(service, [])):
+                continue
+            caches = ", ".join(label for label, _ in marks) or "cache sizes not reported"
+            out.setdefault(service, []).append({
+                "series": c.series, "profile": profile,
+                "svg": Markup(sysreport.curve_svg(c, marks, f"curve{n}-{profile}")),
+                "caption": f"{c.series}: median and p99 per load over {len(c.points)} sizes"
+                           f" ({profile} profile); dotted lines: {caches}."})
+    return out
 
 
 def _histogram(it: Item, colours: dict[str, str], plotter) -> dict:
     from rtbench import plots, stats
 
-    series, captions = [], []
+    series, captions, why = [], [], ""
     for profile, rec in it.records.items():
         if rec is None or rec.get("status") != "ok":
+            continue
+        if rec.get("unit") != "ticks" or not {"p50", "p99", "max"} <= set(
+                sysreport.given(rec)):
+            tool = (rec.get("source") or {}).get("tool") or rec.get("origin") or "the source"
+            why = f"{tool} gave {', '.join(sysreport.given(rec)) or 'no statistic'} only"
             continue
         g = stats.grouped(rec)
         m = MetricRecord(rec)
@@ -413,7 +452,7 @@ def _histogram(it: Item, colours: dict[str, str], plotter) -> dict:
             text += " · no histogram stored"
         captions.append({"profile": profile, "colour": colours[profile], "text": text})
     svg = plotter.svg(series) if series else None
-    return {"svg": Markup(svg) if svg else None, "captions": captions}
+    return {"svg": Markup(svg) if svg else None, "captions": captions, "why": why}
 
 
 # Terms the sheet uses, for the glossary next to the metric definitions.

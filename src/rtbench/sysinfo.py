@@ -110,6 +110,25 @@ def rt_throttling() -> str:
     return f"{runtime.strip()} µs of every {period.strip()} µs (sched_rt_runtime_us / sched_rt_period_us)"
 
 
+def caches(cpu: int | None = None) -> list[dict]:
+    """The caches of one CPU (default: the last online, the benchmark CPU)
+    from sysfs: [{"level": 1, "type": "Data", "size": 32768}, ...]."""
+    if cpu is None:
+        cpu = max(cores_online() - 1, 0)
+    out = []
+    for d in sorted(Path(f"/sys/devices/system/cpu/cpu{cpu}/cache").glob("index*")):
+        level, kind, size = (_read(str(d / f)) for f in ("level", "type", "size"))
+        if not (level and kind and size):
+            continue
+        mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(size[-1:].upper(), 1)
+        try:
+            n = int(size.rstrip("KMGkmg")) * mult
+        except ValueError:
+            continue
+        out.append({"level": int(level), "type": kind, "size": n})
+    return out
+
+
 def collect() -> dict:
     u = os.uname()
     return {
@@ -123,6 +142,7 @@ def collect() -> dict:
         "clocksource": _read("/sys/devices/system/clocksource/clocksource0/current_clocksource")
         or "unknown",
         "rt_throttling": rt_throttling(),
+        "caches": caches(),
         "hostname": socket.gethostname(),
         "python": platform.python_version(),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
