@@ -75,3 +75,30 @@ def test_sheet_has_a_system_part_with_the_curve_and_cache_marks():
     assert '<h2 id="system">System</h2>' in html
     assert "lat_mem_rd stride=128" in html and "L1 32 KiB" in html
     assert html.count("<svg") >= 1 + len(run.metrics) - 1  # the curve plus histograms
+
+
+def test_ti_rows_line_up_in_their_units():
+    """`compare --ref ti-am654x`: a bandwidth against MB/s (ratio theirs/ours, so
+    above 1 still means slower), a per-load latency against ns."""
+    from rtbench import compare, reference, views
+
+    cat = Catalog(
+        services=("System: bandwidth", "System: memory latency"),
+        metrics=(
+            Metric("sys.bw.mem.rd.1m", "System: bandwidth", "t", "d", "a", "b", "bandwidth",
+                   vendor={"ti": ("bw_mem-rd-1mb",)}),
+            Metric("sys.memlat.s128.16k", "System: memory latency", "t", "d", "a", "b", "time",
+                   vendor={"ti": ("lat_mem_rd-stride128-sz31k",)}),
+        ))
+    cmp = compare.compare_reference(_run(), reference.get("ti-am654x"), cat)
+    rows = {r.id: r for r in cmp.rows}
+    bw = rows["sys.bw.mem.rd.1m"]
+    cell = bw.cells[0]
+    assert cell.mb_s == pytest.approx(3319.10)
+    assert cell.ratio_time == pytest.approx(3319.10 / bw.ours_mb_s)
+    lat = rows["sys.memlat.s128.16k"]
+    assert lat.ours_ns == pytest.approx(4.0, rel=0.05)  # 10 400 ticks / 1000 loads at 2.6 GHz
+    assert lat.ours_cycles == pytest.approx(10.4, rel=0.05)
+    assert lat.cells[0].ratio_time == pytest.approx(lat.ours_ns / 6.39)
+    text = views.ref_comparison(cmp)
+    assert text is not None

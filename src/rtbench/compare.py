@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rtbench import reference, stats
+from rtbench import reference, stats, sysreport
 from rtbench.catalog import Catalog
 from rtbench.records import MetricRecord, Session
 from rtbench.report import items
@@ -172,6 +172,7 @@ class Published:
     time_ns: float | None
     cycles: float | None
     note: str = ""
+    mb_s: float | None = None  # a published bandwidth (MB/s)
     ratio_cycles: float | None = None  # our cycles / theirs, each at its own clock
     ratio_time: float | None = None  # our time / theirs
 
@@ -187,6 +188,9 @@ class RefRow:
     ours_ns: float | None
     ours_cycles: float | None
     cells: list[Published | None]
+    ours_mb_s: float | None = None  # our bandwidth at the median sample (bandwidth metrics)
+    ours_stat: str = "p50"  # the statistic ours is: the median, or the mean of a
+                            # source that gave no median (an imported figure)
 
 
 @dataclass
@@ -242,7 +246,16 @@ def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
     m = MetricRecord(rec)
     if not m.ok:
         return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [])
-    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns("p50"), float(rec["p50"]), [])
+    have = sysreport.given(rec)
+    stat = "p50" if "p50" in have else "mean" if "mean" in have else None
+    if stat is None:
+        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="")
+    mb_s = sysreport.mb_per_s(rec, stat)
+    if rec.get("unit") != "ticks":  # a figure in its own unit (e.g. MB/s from a program)
+        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
+    # per operation: a sample that timed `ops` operations is divided (records.md)
+    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat),
+                  float(rec[stat]) / m.ops, [], mb_s, stat)
 
 
 _TIME_UNITS = {"us": 1000.0, "ns": 1.0}
@@ -266,6 +279,8 @@ def _published_cells(sheet: reference.Sheet) -> dict[tuple[str, reference.Varian
             cell.time_ns = value * _TIME_UNITS[row.unit]
             if hz and cell.cycles is None:
                 cell.cycles = cell.time_ns * hz / 1e9
+        elif row.unit == "MB/s" and cell.mb_s is None:
+            cell.mb_s = value
         elif row.unit == "cycles" and cell.cycles is None:
             cell.cycles = value
             if hz and cell.time_ns is None:
@@ -276,7 +291,9 @@ def _published_cells(sheet: reference.Sheet) -> dict[tuple[str, reference.Varian
 def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
     if cell is None or row.ours_status != "ok":
         return cell
-    c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note)
+    c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note, cell.mb_s)
+    if c.mb_s and row.ours_mb_s:  # as a time ratio: above 1, we are slower
+        c.ratio_time = c.mb_s / row.ours_mb_s
     if c.cycles and row.ours_cycles is not None:
         c.ratio_cycles = row.ours_cycles / c.cycles
     if c.time_ns and row.ours_ns is not None:

@@ -100,6 +100,18 @@ def _figure(cell) -> str:
     return text + (" → " + ", ".join(ratios) if ratios else "")
 
 
+def _ours(r) -> str:
+    """Our figure: µs, plus MB/s for a bandwidth; "(mean)" when the source
+    gave no median."""
+    if r.ours_status != "ok":
+        return r.ours_status
+    parts = [] if r.ours_ns is None else [_us(r.ours_ns)]
+    if r.ours_mb_s is not None:
+        parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
+    text = " = ".join(parts) or "—"
+    return text + (" (mean)" if r.ours_stat == "mean" else "")
+
+
 def ref_comparison(cmp: RefComparison) -> Page:
     s = cmp.sheet
     page = Page(f"rtbench {_run_name(cmp.run)} beside {s.title}",
@@ -111,11 +123,11 @@ def ref_comparison(cmp: RefComparison) -> Page:
            f"necessarily the core clock). Theirs: as printed ({s.clock_note}), converted to "
            "cycles at the sheet's stated clock, or left in its own unit where the sheet "
            "states no clock. Each column is one set-up the sheet published; “×” is ours ÷ "
-           "theirs (above 1: we are slower), in cycles and in time where both are known.")
+           "theirs (above 1: we are slower), in cycles and in time where both are known; "
+           "for a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     if cmp.rows:
         headers = ["metric", "profile", "published row", "ours µs", "our cycles", *cmp.columns]
-        rows = [[r.id, r.profile, r.key,
-                 _us(r.ours_ns) if r.ours_status == "ok" else f"{r.ours_status}",
+        rows = [[r.id, r.profile, r.key, _ours(r),
                  "—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}",
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
         page.table(Table(headers, rows, "lllrr" + "l" * len(cmp.columns)))
