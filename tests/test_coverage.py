@@ -34,3 +34,14 @@ def test_every_kernel_row_maps_to_a_catalogue_entry():
     for sheet in coverage.compute(cat, claimed_by_anything):
         missing = [r.key for r in sheet.rows if r.status == coverage.MISSING]
         assert missing == [], f"{sheet.sheet.name}: rows no metric answers: {missing}"
+
+
+def test_whole_sections_of_a_system_sheet_can_be_not_applicable():
+    cat = catalog.load()
+    ti = reference.get("ti-am654x")
+    na = coverage.not_applicable(cat, ti)
+    boot = next(r for r in ti.rows() if r.section.startswith("Boot-time"))
+    assert "out of scope" in na[reference.row_key("ti", boot)]
+    assert not any(k.startswith("lat_") for k in na)  # LMBench rows stay to be measured
+    sheet = {c.sheet.name: c for c in coverage.compute(cat, {}, kernel_only=False)}["ti-am654x"]
+    assert sheet.count(coverage.NA) == len(na)

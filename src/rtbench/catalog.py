@@ -38,6 +38,9 @@ class Catalog:
     metrics: tuple[Metric, ...]
     # (vendor key, row name, why): reference rows that are not kernel metrics
     not_applicable: tuple[tuple[str, str, str], ...] = ()
+    # (vendor key, section prefix, why): whole sections of a sheet that are
+    # not rtbench's to measure (e.g. the TI guide's device-driver tables)
+    not_applicable_sections: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def ids(self) -> list[str]:
@@ -142,5 +145,14 @@ def _build(raw: dict) -> Catalog:
                                       and isinstance(curve.get("x"), (int, float))):
             raise CatalogError(f"catalogue metric {entry['id']!r}: curve needs series and x")
         metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve))
-    na = tuple((e["vendor"], e["name"], e["why"]) for e in raw.get("not_applicable", []))
-    return Catalog(services=services, metrics=tuple(metrics), not_applicable=na)
+    entries = raw.get("not_applicable", [])
+    bad = [e for e in entries if not ("vendor" in e and "why" in e
+                                      and ("name" in e) != ("section" in e))]
+    if bad:
+        raise CatalogError(f"[[not_applicable]] needs vendor, why and one of name or "
+                           f"section: {bad[0]}")
+    na = tuple((e["vendor"], e["name"], e["why"]) for e in entries if "name" in e)
+    na_sections = tuple((e["vendor"], e["section"], e["why"]) for e in entries
+                        if "section" in e)
+    return Catalog(services=services, metrics=tuple(metrics), not_applicable=na,
+                   not_applicable_sections=na_sections)

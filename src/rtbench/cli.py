@@ -105,8 +105,9 @@ def list_command(service: str | None, coverage: bool, rows: bool,
 
 def _print_coverage(cat: catalog_mod.Catalog, support: dict, rows: bool) -> None:
     console = Console(highlight=False)
-    sheets = coverage_mod.compute(cat, support)
-    table = Table(title="Coverage of the vendors' kernel data sheets (distinct rows)")
+    sheets = coverage_mod.compute(cat, support, kernel_only=False)
+    table = Table(title="Coverage of the vendors' data sheets (distinct rows; ti-am654x is "
+                        "a system sheet, the others kernel sheets)")
     for col in ("sheet", "rows", "measured", "unsupported", "n/a", "missing"):
         table.add_column(col, justify="left" if col == "sheet" else "right")
     for c in sheets:
@@ -292,18 +293,77 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 
 
 @cli.command("import")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("args", nargs=-1, required=True, metavar="[KIND] FILE...")
+@click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--program", help="rt-tests: the program that wrote a summary that does not "
+              "say (ptsematest, svsematest, 'svsematest -f', sigwaittest, pmqtest, cyclictest).")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
-def import_command(file: Path, db: Path | None) -> int:
-    """Add the run in a results FILE (results.json from another machine)."""
+def import_command(args: tuple[str, ...], label: str, program: str | None,
+                   db: Path | None) -> int:
+    """Import results as a stored run. KIND: zephyr (latency_measure console
+    output), rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
+    sigwaittest), lmbench (lat_*/bw_* outputs, results files) or rtbench (a
+    results.json; `rtbench import FILE` alone means that too)."""
+    from rtbench.importers import KINDS
+
+    if len(args) == 1 and args[0] not in KINDS:
+        kind, files = "rtbench", [Path(args[0])]  # the original form: a results.json
+    elif args[0] in KINDS:
+        kind, files = args[0], [Path(a) for a in args[1:]]
+        if not files:
+            raise RtbenchError(f"import {kind} needs at least one FILE")
+    else:
+        raise RtbenchError(f"unknown import kind {args[0]!r} (one of: {', '.join(KINDS)}; "
+                           "or a single results.json)")
+    if program is not None and kind != "rt-tests":
+        raise RtbenchError("--program is for rt-tests imports only")
+    if kind == "rtbench":
+        return _import_results(files, label, db)
+    return _import_foreign(kind, files, label, program, db)
+
+
+def _import_results(files: list[Path], label: str, db: Path | None) -> int:
     from rtbench import export
 
-    env = export.load_results(file)  # checked before the database is touched
-    host = (env.get("host") or {}).get("hostname") or "unknown host"
-    source = f"{file.resolve()} (run {env['run']['id']} on {host})"
+    envs = [export.load_results(f) for f in files]  # all checked before the database
     with Store(db) as store:
-        run_id = store.import_run(env, source, now_utc())
-    click.echo(f"imported {file} as run {run_id} ({len(env['metrics'])} metric records)")
+        for file, env in zip(files, envs):
+            if label:
+                env["run"]["label"] = label
+            host = (env.get("host") or {}).get("hostname") or "unknown host"
+            source = f"{file.resolve()} (run {env['run']['id']} on {host})"
+            run_id = store.import_run(env, source, now_utc())
+            click.echo(f"imported {file} as run {run_id} "
+                       f"({len(env['metrics'])} metric records)")
+    return 0
+
+
+def _import_foreign(kind: str, files: list[Path], label: str, program: str | None,
+                    db: Path | None) -> int:
+    import uuid
+
+    from rtbench.importers import read_files
+
+    for f in files:
+        if not f.is_file():
+            raise RtbenchError(f"cannot read {f}: " + ("not a file" if f.exists()
+                                                       else "no such file"))
+    imported = read_files(kind, files, catalog_mod.load(), program)  # before the database
+    when = now_utc()
+    with Store(db) as store:
+        run_id = store.import_records(
+            imported.records, origin=kind, imported_at=when, uuid=str(uuid.uuid4()),
+            source=f"{kind}: " + ", ".join(str(f.resolve()) for f in files),
+            started=imported.started or when, label=label,
+            argv=["rtbench", "import", kind, *map(str, files)],
+            host=imported.host, session=imported.session)
+    mapped = len(imported.records) - len(imported.unmapped)
+    click.echo(f"imported {len(imported.records)} figures from {len(files)} file(s) as run "
+               f"{run_id}: {mapped} answer an rtbench metric, {len(imported.unmapped)} kept "
+               "without one")
+    for rec in imported.unmapped:
+        why = f" (another variant of {rec['variant_of']})" if rec.get("variant_of") else ""
+        click.echo(f"  no rtbench metric: {rec['source']['label']}{why}")
     return 0
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rtbench import reference, stats, sysreport
+from rtbench import coverage, reference, stats, sysreport
 from rtbench.catalog import Catalog
 from rtbench.records import MetricRecord, Session
 from rtbench.report import items
@@ -39,9 +39,11 @@ class Cell:
     status: str  # ok, failed, unsupported, not measured, absent
     reason: str = ""
     n: int = 0
-    p50_ns: float | None = None
+    p50_ns: float | None = None  # None also when the source gave no median
     p99_ns: float | None = None
     max_ns: float | None = None
+    mean_ns: float | None = None  # shown where the source gave only a mean
+    figure: str = ""  # a non-time figure with its unit ("812 MB/s"), else ""
     change_pct: float | None = None  # median vs the first run's
     p_value: float | None = None
     verdict: str = ""  # "" (first run), slower, faster, same, not compared
@@ -104,7 +106,10 @@ def _cell(rec: Any) -> Cell:
     m = MetricRecord(rec)
     if not m.ok:
         return Cell(m.status, m.reason)
-    return Cell("ok", n=rec["n"], p50_ns=m.ns("p50"), p99_ns=m.ns("p99"), max_ns=m.ns("max"))
+    figure = "" if m.is_time else " / ".join(
+        f"{k} {m.value(k):.4g} {m.unit}" for k in ("p50", "mean", "max") if m.has(k))
+    return Cell("ok", n=m.n or 0, p50_ns=m.ns_or_none("p50"), p99_ns=m.ns_or_none("p99"),
+                max_ns=m.ns_or_none("max"), mean_ns=m.ns_or_none("mean"), figure=figure)
 
 
 def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
@@ -112,6 +117,10 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
     if base.status != "ok" or cell.status != "ok":
         cell.verdict = "not compared"
         cell.why = f"first run: {base.status}" if base.status != "ok" else cell.status
+        return
+    if base.p50_ns is None or cell.p50_ns is None:  # never a median made up from a mean
+        cell.verdict = "not compared"
+        cell.why = ("first run: " if base.p50_ns is None else "") + "no median in the source"
         return
     diff = cell.p50_ns - base.p50_ns
     if base.p50_ns > 0:
@@ -303,9 +312,9 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
 
 def _why_not(key: str, claims: dict[str, list[str]], its, sheet: reference.Sheet,
              catalog: Catalog) -> str:
-    for vendor, name, why in catalog.not_applicable:
-        if vendor == sheet.vendor_key and name == key:
-            return f"not applicable: {why}"
+    na = coverage.not_applicable(catalog, sheet).get(key)
+    if na is not None:
+        return f"not applicable: {na}"
     if key not in claims:
         return "no rtbench metric measures it yet"
     in_run = {it.id for it in its}

@@ -44,6 +44,20 @@ def claims(cat: Catalog, vendor_key: str) -> dict[str, list[str]]:
     return out
 
 
+def not_applicable(cat: Catalog, sheet: reference.Sheet) -> dict[str, str]:
+    """Row name -> why it is not rtbench's to measure: rows listed by name,
+    and every row of a section listed by its prefix."""
+    na = {name: why for v, name, why in cat.not_applicable if v == sheet.vendor_key}
+    sections = [(prefix, why) for v, prefix, why in cat.not_applicable_sections
+                if v == sheet.vendor_key]
+    if sections:
+        for row in sheet.rows():
+            for prefix, why in sections:
+                if row.section.startswith(prefix):
+                    na.setdefault(reference.row_key(sheet.vendor_key, row), why)
+    return na
+
+
 def compute(cat: Catalog, support: dict[str, tuple[bool, str]],
             kernel_only: bool = True) -> list[SheetCoverage]:
     """Coverage of every (kernel) reference sheet, given the port's
@@ -53,7 +67,7 @@ def compute(cat: Catalog, support: dict[str, tuple[bool, str]],
         if kernel_only and not sheet.kernel:
             continue
         claimed = claims(cat, sheet.vendor_key)
-        na = {name: why for v, name, why in cat.not_applicable if v == sheet.vendor_key}
+        na = not_applicable(cat, sheet)
         cov = SheetCoverage(sheet)
         for key in sheet.keys():
             ids = claimed.get(key, [])
@@ -84,4 +98,8 @@ def unknown_names(cat: Catalog) -> list[tuple[str, str, str]]:
     for vk, name, _ in cat.not_applicable:
         if name not in keys.get(vk, set()):
             bad.append(("[not_applicable]", vk, name))
+    sections = {s.vendor_key: {r.section for r in s.rows()} for s in reference.sheets()}
+    for vk, prefix, _ in cat.not_applicable_sections:
+        if not any(sec.startswith(prefix) for sec in sections.get(vk, ())):
+            bad.append(("[not_applicable]", vk, f"section {prefix}"))
     return bad
