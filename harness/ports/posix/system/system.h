@@ -17,6 +17,7 @@ extern const struct rtb_metric rtb_sys_ipc_metrics[];     /* sys_ipc.c: pipe, AF
 extern const struct rtb_metric rtb_sys_ctx_metrics[];     /* sys_ctx.c: lat_ctx */
 extern const struct rtb_metric rtb_sys_bw_metrics[];      /* sys_bw.c: pipe, AF_UNIX and memory bandwidth */
 extern const struct rtb_metric rtb_sys_memlat_metrics[];  /* sys_memlat.c: lat_mem_rd */
+extern const struct rtb_metric rtb_sys_ops_metrics[];     /* sys_ops.c: lat_ops */
 extern const struct rtb_metric rtb_sys_timer_metrics[];   /* sys_timer.c: timer wake-up (cyclictest) */
 
 #endif
