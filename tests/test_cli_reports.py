@@ -8,7 +8,7 @@ import pytest
 
 from rtbench import catalog
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.store import SCHEMA_VERSION, Store
 from synth import full_run, store
 
 IDS = ["method.null", "sem.give.no_waiter", "sem.give.wake_ctx.thread"]
@@ -148,7 +148,7 @@ def test_database_from_a_newer_rtbench(args, db, isolated, capsys):
     capsys.readouterr()
     assert main([*args, "--db", str(db)]) == 2
     assert capsys.readouterr().err == ("rtbench: error: database schema 42 is newer than "
-                                       "this rtbench (knows 3)\n")
+                                       f"this rtbench (knows {SCHEMA_VERSION})\n")
     assert (db.read_bytes(), _dump(db)) == before
 
 

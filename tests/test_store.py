@@ -31,7 +31,7 @@ def test_create_add_finish_reopen(tmp_path):
     assert [m["profile"] for m in run.metrics] == ["rt", "rt"]  # records without one are "rt"
     assert run.imported_from is None
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("SELECT status, reason FROM metrics WHERE metric_id='b'").fetchone() == (
         "failed", "timeout after 1s")

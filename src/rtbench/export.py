@@ -29,6 +29,8 @@ CSV_COLUMNS = (
     "title", "status", "reason", "n", "tick_hz", "min_ns", "p50_ns", "p90_ns", "p99_ns",
     "p999_ns", "max_ns", "mean_ns", "stddev_ns", "min_cycles", "p50_cycles", "p99_cycles",
     "max_cycles", "realtime", "note",
+    # records from other sources (docs/records.md): empty for the harness's
+    "origin", "stats_given", "unit", "min_value", "p50_value", "mean_value", "max_value",
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
 _CYCLE_STATS = ("min", "p50", "p99", "max")
@@ -61,15 +63,26 @@ def to_csv(run: Run, catalog: Catalog) -> str:
 
 def _csv_figures(rec: dict) -> dict[str, Any]:
     m = MetricRecord(rec)
-    row: dict[str, Any] = {"status": m.status, "reason": m.reason, "n": rec.get("n", 0),
-                           "note": rec.get("note", "")}
+    row: dict[str, Any] = {"status": m.status, "reason": m.reason, "n": rec.get("n", ""),
+                           "note": rec.get("note", ""), "origin": m.origin}
+    if "stats_given" in rec:
+        row["stats_given"] = " ".join(m.stats_given)
     if not m.ok:
+        return row
+    # An absent statistic stays an empty cell: never computed from the others.
+    if not m.is_time:
+        row["unit"] = m.unit
+        for stat in ("min", "p50", "mean", "max"):
+            if m.has(stat):
+                row[f"{stat}_value"] = _num(rec[stat])
         return row
     row.update(tick_hz=rec["tick_hz"], realtime=str(rec.get("realtime", "")).lower())
     for stat in _NS_STATS:
-        row[f"{stat}_ns"] = f"{m.ns(stat):.3f}"
-    for stat in _CYCLE_STATS:
-        row[f"{stat}_cycles"] = _num(rec[stat])
+        if m.has(stat):
+            row[f"{stat}_ns"] = f"{m.ns(stat):.3f}"
+    if not m.origin:  # an imported time's ticks are ns, not anybody's cycles
+        for stat in _CYCLE_STATS:
+            row[f"{stat}_cycles"] = _num(rec[stat])
     return row
 
 

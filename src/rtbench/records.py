@@ -2,6 +2,12 @@
 
 Python never guesses what a number means: statistics are in counter ticks at
 `tick_hz`, and the only conversion done here is ticks -> ns.
+
+Records rtbench did not measure (docs/records.md, "Records from other
+sources": imports, peers, external programs) carry `origin`, `source` and
+`stats_given`: only the statistics the source gave are present, and
+readers show an absent one as absent (`MetricRecord.has`, `ns_or_none`),
+never computed from the others. Their unit may be a non-time one ("MB/s").
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ SCHEMA = 1
 TYPES = ("registry", "session", "begin", "metric", "end")
 STATUSES = ("ok", "unsupported", "failed")
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
+TIME_UNIT = "ticks"  # every time figure: counter ticks at `tick_hz`
+# `origin` of records rtbench did not measure with its harness (absent: the harness)
+ORIGINS = ("import", "peer", "external", "rtbench")
 
 
 class RecordError(HarnessError):
@@ -126,8 +135,59 @@ class MetricRecord:
         return int(self.raw.get("bytes") or 0)
 
     def ns(self, stat: str) -> float:
-        """A statistic in ns per operation (per sample divided by `ops`)."""
+        """A statistic in ns per operation (per sample divided by `ops`).
+        KeyError if the record lacks it (see `has`, `ns_or_none`)."""
         return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.ops
+
+    # ---- records from other sources (docs/records.md) ----
+
+    @property
+    def unit(self) -> str:
+        """"ticks" (a time at `tick_hz`) or the figure's own unit ("MB/s", ...)."""
+        return self.raw.get("unit", TIME_UNIT)
+
+    @property
+    def is_time(self) -> bool:
+        return self.unit == TIME_UNIT
+
+    @property
+    def stats_given(self) -> tuple[str, ...]:
+        """The statistics the source gave; a harness record gives them all."""
+        given = self.raw.get("stats_given")
+        return STATS if given is None else tuple(s for s in STATS if s in given)
+
+    def has(self, stat: str) -> bool:
+        """Whether the record holds `stat` (an ok record that the source gave it)."""
+        return self.ok and stat in self.stats_given and self.raw.get(stat) is not None
+
+    def ns_or_none(self, stat: str) -> float | None:
+        """`ns(stat)`, or None when the record lacks it or is not a time."""
+        return self.ns(stat) if self.is_time and self.has(stat) else None
+
+    def value(self, stat: str) -> float | None:
+        """The statistic in the record's own unit (ns for a time), or None."""
+        if not self.has(stat):
+            return None
+        return self.ns(stat) if self.is_time else float(self.raw[stat])
+
+    @property
+    def n(self) -> int | None:
+        """The sample count, None when the source did not say."""
+        return self.raw.get("n")
+
+    @property
+    def origin(self) -> str:
+        """"" for the harness's records, else one of ORIGINS."""
+        return self.raw.get("origin", "")
+
+    @property
+    def mapped(self) -> bool:
+        """False for a figure no catalogue metric answers (id "<tool>:<name>")."""
+        return self.raw.get("mapped", True) is not False
+
+    @property
+    def source(self) -> dict[str, Any]:
+        return self.raw.get("source") or {}
 
 
 @dataclass(frozen=True)
@@ -151,6 +211,11 @@ class Session:
     @property
     def hz(self) -> float:
         return self.ts.get("hz_measured") or 0
+
+    @property
+    def source(self) -> dict[str, Any] | None:
+        """What an imported run was read from (`rtbench import KIND`), else None."""
+        return self.raw.get("source") if self.raw.get("origin") == "import" else None
 
     def ticks_ns(self, ticks: float) -> float | None:
         return ticks_to_ns(ticks, self.hz) if self.hz else None

@@ -26,6 +26,8 @@ from rtbench.store import DEFAULT_PROFILE, Run
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json
 OTHER_SERVICE = "Other"
+# Imported figures no catalogue metric answers (records with "mapped": false).
+UNMAPPED_SERVICE = "Figures rtbench has no metric for"
 
 
 # ---- number formatting: negative values keep their sign, never clamped ----
@@ -78,6 +80,13 @@ FULL_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "
 SHORT_COLUMNS = (("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
                  ("max", "max µs"), ("p50_ticks", "median cycles"))
 _BLANK = "—"
+# Runs holding records from other sources (docs/records.md: `stats_given`):
+# a mean column (average-only sources), no cycles (their ticks are ns).
+GIVEN_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("mean", "mean µs"),
+                 ("p99", "p99 µs"), ("max", "max µs"), ("p50_ns", "median ns"),
+                 ("mean_ns", "mean ns"))
+GIVEN_SHORT_COLUMNS = (("min", "min µs"), ("p50", "median µs"), ("mean", "mean µs"),
+                       ("p99", "p99 µs"), ("max", "max µs"))
 
 
 @dataclass
@@ -91,11 +100,17 @@ class Item:
 
     @property
     def service(self) -> str:
-        return self.meta.service if self.meta else OTHER_SERVICE
+        if self.meta:
+            return self.meta.service
+        unmapped = any(r and r.get("mapped") is False for r in self.records.values())
+        return UNMAPPED_SERVICE if unmapped else OTHER_SERVICE
 
     @property
     def title(self) -> str:
-        return self.meta.title if self.meta else self.id
+        if self.meta:
+            return self.meta.title
+        labels = [(r.get("source") or {}).get("label") for r in self.records.values() if r]
+        return next((lab for lab in labels if lab), self.id)  # an imported figure's own name
 
 
 @dataclass
@@ -163,7 +178,8 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "title": f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}",
         "config": _configuration(run, session, expect),
         "warnings": _warnings(run, session, expect),
-        "methodology": methodology(session, expect) if run.session else
+        "methodology": _import_methodology(session) if session.source is not None else
+        methodology(session, expect) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
         "services": _service_tables(its, run.profiles, expect, catalog.services),
@@ -183,6 +199,8 @@ def _cycles_note(session: Session) -> str:
 
 
 def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
+    if session.source is not None:
+        return _import_warnings(session.source)
     out = []
     if len(expect) == 1:
         if run.session and not session.rt.get("realtime", False):
@@ -206,6 +224,8 @@ def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str
 
 def _configuration(run: Run, session: Session,
                    expect: dict[str, Expect]) -> list[tuple[str, str]]:
+    if session.source is not None:
+        return _import_configuration(run, session.source)
     host, ts, rt, s = run.host, session.ts, session.rt, session.raw
     unknown = "unknown (no session record)"
     freq = f"{ts['hz_measured'] / 1e6:.3f} MHz" if ts.get("hz_measured") else unknown
@@ -251,6 +271,59 @@ def _configuration(run: Run, session: Session,
     if run.imported_from:
         rows.append(("Imported", f"from {run.imported_from} on {run.imported_at}"))
     return rows
+
+
+def _stats_phrase(given: list[str]) -> str:
+    if not given:
+        return "none"
+    text = ", ".join(given)
+    return f"{text} only" if len(given) == 1 else text
+
+
+def _import_configuration(run: Run, src: dict) -> list[tuple[str, str]]:
+    """An imported run (`rtbench import KIND`): where it came from and what
+    the source gave, never this machine's facts."""
+    host = run.host
+    files = "; ".join(f"{f.get('file', '?')} ({f.get('tool', src.get('tool', '?'))}, "
+                      f"{f.get('format', 'text')})" for f in src.get("files", []))
+    rows = [("Source", f"{src.get('tool', '?')} output, imported by rtbench "
+                       f"(`rtbench import {src.get('kind', '?')}`)"),
+            ("Files", files or "?"),
+            ("Statistics the source gave", _stats_phrase(src.get("stats_given", []))
+             + "; absent ones are shown as —")]
+    if src.get("version"):
+        rows.append(("Source version", str(src["version"])))
+    if src.get("board"):
+        rows.append(("Board", str(src["board"])))
+    if "execution_successful" in src:
+        rows.append(("PROJECT EXECUTION SUCCESSFUL", "seen" if src["execution_successful"]
+                     else "not seen"))
+    for label, key in (("OS", "os"), ("Kernel", "kernel_release"), ("Host", "hostname"),
+                       ("Machine", "machine")):
+        if host.get(key):
+            rows.append((label, str(host[key])))
+    rows += [("Imported", f"on {run.imported_at}"),
+             ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else ""))]
+    return rows
+
+
+def _import_warnings(src: dict) -> list[str]:
+    out = [f"**Imported, not measured by rtbench:** figures as {src.get('tool', 'the source')} "
+           f"printed them (statistics given: {_stats_phrase(src.get('stats_given', []))})."]
+    if src.get("execution_successful") is False:
+        out.append("**The output never says PROJECT EXECUTION SUCCESSFUL:** the Zephyr run "
+                   "may have stopped early.")
+    return out
+
+
+def _import_methodology(session: Session) -> str:
+    src = session.source or {}
+    return (f"rtbench did not measure these figures: they were read from "
+            f"{src.get('tool', 'another tool')}'s output and are shown as printed, converted "
+            "to µs/ns (or kept in their own unit, e.g. MB/s). The source's own method "
+            "applies; rtbench's calibration and overhead subtraction do not. A statistic the "
+            "source did not print is shown as —, never computed from the others; "
+            "percentiles appear only where the source printed a histogram.")
 
 
 # Configuration rows that come from the session record, i.e. from the first
@@ -311,10 +384,13 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
                     services: tuple[str, ...]) -> list[dict]:
     tables: dict[str, Table] = {}
+    given_only = any(r and "stats_given" in r for it in its for r in it.records.values())
     for it in its:
         system = sysreport.is_system(it.service)
         if system:
             columns = sysreport.COLUMNS if len(profiles) == 1 else sysreport.SHORT_COLUMNS
+        elif given_only:
+            columns = GIVEN_COLUMNS if len(profiles) == 1 else GIVEN_SHORT_COLUMNS
         else:
             columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
         table = tables.setdefault(it.service, Table(profiles, columns))
@@ -326,7 +402,7 @@ def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expe
                 notes.append(f"{profile}: {note}" if len(profiles) > 1 else note)
         table.rows.append({"title": it.title, "id": it.id, "values": values,
                            "note": "; ".join(notes)})
-    order = [*services, OTHER_SERVICE]
+    order = [*services, OTHER_SERVICE, UNMAPPED_SERVICE]
     return [{"name": s, "table": tables[s],
              "part": "System" if sysreport.is_system(s) else "Kernel"}
             for s in order if s in tables]
@@ -338,7 +414,8 @@ _MISSING = object()
 def _figures(records: dict[str, dict | None], profile: str,
              expect: Expect, system: bool = False) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile, and its note."""
-    blank = {k: _BLANK for k, _h in (*FULL_COLUMNS, *sysreport.COLUMNS)} | {"n": ""}
+    blank = {k: _BLANK for k, _h in (*FULL_COLUMNS, *GIVEN_COLUMNS, *sysreport.COLUMNS)} | {
+        "n": ""}
     rec = records.get(profile, _MISSING)
     if rec is _MISSING:
         return blank, ""
@@ -349,11 +426,22 @@ def _figures(records: dict[str, dict | None], profile: str,
         return blank, f"{m.status}: {m.reason or 'no reason given'}"
     if system:
         return sysreport.figures(rec), "; ".join(_notes(rec, expect))
-    return ({"n": str(rec["n"]), "min": fmt_us(m.ns("min")), "p50": fmt_us(m.ns("p50")),
-             "p99": fmt_us(m.ns("p99")), "max": fmt_us(m.ns("max")),
-             "p50_ns": fmt_ns(m.ns("p50")), "p99_ns": fmt_ns(m.ns("p99")),
-             "p50_ticks": fmt_ticks(rec["p50"])},
-            "; ".join(_notes(rec, expect)))
+    cells = {k: figure_cell(m, k) for k in ("min", "p50", "mean", "p99", "max")}
+    cells.update({f"{k}_ns": figure_cell(m, k, fmt_ns) if m.is_time else _BLANK
+                  for k in ("p50", "p99", "mean")})
+    cells["n"] = _BLANK if m.n is None else str(m.n)
+    cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time
+                          and not m.origin else _BLANK)
+    return cells, "; ".join(_notes(rec, expect))
+
+
+def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
+    """One statistic as a table cell: µs (or `fmt`) for a time, the figure
+    with its unit otherwise ("812.5 MB/s"), "—" when the record lacks it."""
+    value = m.value(stat)
+    if value is None:
+        return _BLANK
+    return fmt(value) if m.is_time else f"{value:.4g} {m.unit}"
 
 
 def _notes(rec: dict, expect: Expect) -> list[str]:

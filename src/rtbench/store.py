@@ -83,8 +83,18 @@ def _v3(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE runs ADD COLUMN imported_at TEXT")
 
 
+def _v4(conn: sqlite3.Connection) -> None:
+    """Runs from other sources: `origin` says what made the run (NULL: this
+    rtbench measured it, or an older import of a results.json; "rtbench": a
+    results.json import; "zephyr", "rt-tests", "lmbench": `rtbench import
+    KIND`; "peer": rt-tests run beside rtbench), `linked_to` the run it
+    belongs with (the rtbench run a peers' run was measured beside)."""
+    conn.execute("ALTER TABLE runs ADD COLUMN origin TEXT")
+    conn.execute("ALTER TABLE runs ADD COLUMN linked_to INTEGER REFERENCES runs(id)")
+
+
 # MIGRATIONS[n] takes a database from schema n to n+1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 SCHEMA_VERSION = len(MIGRATIONS)
 DEFAULT_PROFILE = "rt"  # the profile of records that name none
 BUSY_TIMEOUT_S = 30.0  # how long a writer waits for another one (concurrent runs)
@@ -111,6 +121,17 @@ class Run:
     pending_profiles: list[str] = field(default_factory=list)  # the profile of each pending id
     imported_from: str | None = None  # None: measured by this rtbench into this database
     imported_at: str | None = None
+    origin_kind: str | None = None  # the runs.origin column (see _v4); None: measured here
+    linked_to: int | None = None  # the run this one belongs with (peers beside a run)
+
+    @property
+    def origin(self) -> str:
+        """What made the run: "measured" (this rtbench), "rtbench" (a
+        results.json import), an import kind ("zephyr", "rt-tests",
+        "lmbench") or "peer"."""
+        if self.origin_kind:
+            return self.origin_kind
+        return "rtbench" if self.imported_from else "measured"
 
     @property
     def status(self) -> str:
@@ -233,6 +254,26 @@ class Store:
                  for m in env.get("not_measured", [])])
         return run_id
 
+    def import_records(self, records: list[dict], *, origin: str, source: str,
+                       imported_at: str, uuid: str, started: str, label: str = "",
+                       argv: list[str] | None = None, host: dict | None = None,
+                       session: dict | None = None) -> int:
+        """Add a complete run made of records read from other tools' files
+        (`rtbench import KIND`), in one transaction: all of it or nothing."""
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            cur = self.conn.execute(
+                "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
+                "imported_from, imported_at, origin) "
+                "VALUES (?, ?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?)",
+                (uuid, started, imported_at, label, json.dumps(argv or []),
+                 json.dumps(host or {}), json.dumps(session) if session else None,
+                 source, imported_at, origin))
+            run_id = cur.lastrowid
+            for rec in records:
+                self._insert_metric(run_id, rec)
+        return run_id
+
     def finish_run(self, run_id: int, status: str, finished: str) -> None:
         if status not in RUN_STATUSES:
             raise ValueError(f"bad run status {status!r}")
@@ -301,7 +342,8 @@ class Store:
                   finished=row["finished"], stored_status=row["status"], label=row["label"] or "",
                   argv=json.loads(row["argv"] or "[]"), host=json.loads(row["host"] or "{}"),
                   session=json.loads(row["session"]) if row["session"] else None,
-                  imported_from=row["imported_from"], imported_at=row["imported_at"])
+                  imported_from=row["imported_from"], imported_at=row["imported_at"],
+                  origin_kind=row["origin"], linked_to=row["linked_to"])
         if with_metrics:
             for m in self.conn.execute(
                     "SELECT metric_id, profile, record FROM metrics WHERE run_id = ? "

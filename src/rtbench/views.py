@@ -7,12 +7,24 @@ from rtbench import reference
 from rtbench.compare import ALPHA, RefComparison, RunComparison
 from rtbench.pages import Page, Table
 from rtbench.records import MetricRecord
-from rtbench.report import fmt_us
+from rtbench.report import figure_cell, fmt_us
 from rtbench.store import HistoryPoint, Run, RunSummary
 
 
 def _us(ns: float | None) -> str:
     return "—" if ns is None else fmt_us(ns)
+
+
+def _median(c) -> str:
+    """A run's cell in a comparison: its median in µs, else what the source
+    gave ("— (mean 4.99)", "812 MB/s"), else "—"; never a median made up."""
+    if c.status != "ok":
+        return c.status
+    if c.p50_ns is not None:
+        return fmt_us(c.p50_ns)
+    if c.figure:
+        return c.figure
+    return f"— (mean {fmt_us(c.mean_ns)})" if c.mean_ns is not None else "—"
 
 
 def _run_name(run: Run) -> str:
@@ -51,10 +63,10 @@ def run_comparison(cmp: RunComparison) -> Page:
     rows, styles = [], []
     for row in cmp.rows:
         base = row.cells[0]
-        cells = [row.id, row.profile, _us(base.p50_ns) if base.status == "ok" else base.status]
+        cells = [row.id, row.profile, _median(base)]
         verdicts = set()
         for c in row.cells[1:]:
-            value = _us(c.p50_ns) if c.status == "ok" else c.status
+            value = _median(c)
             cells += [value, _pct(c.change_pct), _p(c.p_value),
                       f"{c.verdict}: {c.why}" if c.why else c.verdict]
             verdicts.add(c.verdict)
@@ -153,12 +165,12 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
     rows = []
     for pt in points:
         m = MetricRecord(pt.record)
-        figures = ([str(pt.record["n"]), *(fmt_us(m.ns(k)) for k in ("min", "p50", "p99", "max"))]
-                   if m.ok else ["", "—", "—", "—", "—"])
+        figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99", "max"))]
+                   if m.ok else ["", "—", "—", "—", "—", "—"])
         rows.append([str(pt.run.id), pt.run.started, pt.run.label, pt.profile, m.status,
                      *figures, "" if m.ok else m.reason])
     page.table(Table(["run", "started", "label", "profile", "status", "n", "min", "median",
-                      "p99", "max", "reason"], rows, "lllllrrrrrl"))
+                      "mean", "p99", "max", "reason"], rows, "lllllrrrrrrl"))
     if html and any(MetricRecord(p.record).ok for p in points):
         page.svg(_history_plot(points))
     return page
@@ -173,7 +185,7 @@ def _history_plot(points: list[HistoryPoint]) -> str:
     for profile in profiles:
         by_run = {p.run.id: MetricRecord(p.record) for p in points if p.profile == profile}
         for stat, style, name in (("p50", "-o", "median"), ("p99", "--", "p99")):
-            values = [by_run[r].ns(stat) if r in by_run and by_run[r].ok else None
+            values = [by_run[r].ns_or_none(stat) if r in by_run and by_run[r].ok else None
                       for r in runs]
             series.append((f"{profile} {name}", values, style))
     return plots.line_plot([str(r) for r in runs], series, "time")
@@ -195,7 +207,7 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
             env += " · RT" if rt.get("realtime") else " · not RT"
         counts = f"{c.get('ok', 0)} ok" + "".join(
             f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
-        origin = f"imported from {r.imported_from}" if r.imported_from else "measured here"
+        origin = _origin(r)
         rows.append([str(r.id), r.started, r.status, r.label, ", ".join(s.profiles), counts,
                      env, origin])
     page.table(Table(["run", "started", "status", "label", "profiles", "metrics",
@@ -203,6 +215,25 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
     if not summaries:
         page.p("No runs stored yet: `rtbench run` measures one.")
     return page
+
+
+def _count(m: MetricRecord) -> str:
+    return "—" if m.n is None else str(m.n)
+
+
+def _origin(r: Run) -> str:
+    """Measured here, a results.json import, or `rtbench import KIND` (with its files)."""
+    if r.origin == "measured":
+        return "measured here"
+    if r.origin == "rtbench":
+        return f"imported from {r.imported_from}"
+    if r.origin in ("zephyr", "rt-tests", "lmbench"):
+        from pathlib import PurePath
+
+        files = [PurePath(a).name for a in r.argv[3:]] if r.argv[1:2] == ["import"] else []
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        return f"imported ({r.origin}) from {shown or r.imported_from}"
+    return r.origin + (f" of run {r.linked_to}" if r.linked_to else "")
 
 
 # ---- reference list ----

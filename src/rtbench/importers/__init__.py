@@ -1,0 +1,118 @@
+"""Importers: other benchmark tools' outputs as rtbench runs
+(`rtbench import KIND FILE…`, docs/reports.md "Importing").
+
+Each kind has a module whose `read(Source, …)` returns the figures of one
+file (rtbench.importers.base.Figure) and what the file says about itself;
+`read_files` maps them onto the catalogue by its vendor names (the kind's
+key: `zephyr`, `rttests`, `lmbench`) and builds the records of one run,
+following docs/records.md, "Records from other sources". Every reader
+raises ImportFormatError ("FILE:LINE: reason") and nothing else for a file
+it cannot read.
+
+Kinds: `zephyr` (latency_measure console output), `rt-tests` (cyclictest,
+ptsematest, pmqtest, svsematest, sigwaittest; see rtbench.importers.rttests,
+which `rtbench run --with-peers` uses directly), `lmbench` (lat_*/bw_*
+outputs and results files), and `rtbench` (a results.json, imported by
+rtbench.export, not here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtbench.catalog import Catalog
+from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
+from rtbench.records import STATS
+
+KINDS = ("zephyr", "rt-tests", "lmbench", "rtbench")
+TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench"}
+
+__all__ = ["KINDS", "Imported", "ImportFormatError", "read_files"]
+
+
+@dataclass
+class Imported:
+    """One run's worth of records read from files of one kind."""
+
+    kind: str
+    records: list[dict[str, Any]]
+    session: dict[str, Any]  # {"type": "session", "origin": "import", "source": {...}}
+    host: dict[str, Any]
+    started: str | None  # when the source says it ran, else None
+
+    @property
+    def unmapped(self) -> list[dict[str, Any]]:
+        return [r for r in self.records if r.get("mapped") is False]
+
+
+def read_files(kind: str, paths: list[Path], catalog: Catalog,
+               program: str | None = None) -> Imported:
+    """Read every file of `kind` into one run's records (nothing is stored)."""
+    from rtbench.importers import lmbench, rttests, zephyr
+
+    figures: list[Figure] = []
+    files: list[dict[str, Any]] = []
+    fallback: dict[str, str] = {}
+    for path in paths:
+        src = Source(str(path), path=path)
+        if kind == "zephyr":
+            figs, info = zephyr.read(src)
+        elif kind == "rt-tests":
+            fig, info = rttests.read(src, program)
+            figs, fallback = [fig], rttests.FALLBACK
+        elif kind == "lmbench":
+            figs, info = lmbench.read(src)
+        else:
+            raise ValueError(kind)
+        figures.extend(figs)
+        files.append({"file": str(path), **info})
+    check_unique(figures)
+    records = map_figures(figures, catalog, fallback)
+    given = [s for s in STATS if any(s in r.get("stats_given", ()) for r in records)]
+    source = {"kind": kind, "tool": TOOLS[kind], "files": files, "stats_given": given}
+    for key in ("version", "board", "execution_successful"):
+        values = [f[key] for f in files if f.get(key) is not None]
+        if values:
+            source[key] = values[0]
+    session = {"type": "session", "origin": "import", "source": source}
+    return Imported(kind, records, session, _host(kind, files), _started(files))
+
+
+def _host(kind: str, files: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the files say about the machine they ran on (never this one's)."""
+    if kind == "zephyr":
+        f = next((f for f in files if f.get("version") or f.get("board")), {})
+        host = {"os": "Zephyr"}
+        if f.get("version"):
+            host["kernel_release"] = f["version"]
+        if f.get("board"):
+            host["cpu_model"] = f"board {f['board']}"
+        return host
+    if kind == "rt-tests":
+        sysinfo = next((f["host"] for f in files if f.get("host")), {})
+        host = {"os": sysinfo.get("sysname", "Linux")}
+        for key, theirs in (("kernel_release", "release"), ("kernel_version", "version"),
+                            ("machine", "machine"), ("hostname", "nodename")):
+            if isinstance(sysinfo.get(theirs), str):
+                host[key] = sysinfo[theirs]
+        return host
+    f = next((f for f in files if f.get("host")), {})
+    return dict(f.get("host") or {})
+
+
+def _started(files: list[dict[str, Any]]) -> str | None:
+    """When the first file that says so ran (rt-tests JSON: RFC 2822), ISO 8601 UTC."""
+    from datetime import timezone
+    from email.utils import parsedate_to_datetime
+
+    for f in files:
+        if isinstance(f.get("started"), str):
+            try:
+                when = parsedate_to_datetime(f["started"])
+            except (TypeError, ValueError, IndexError):
+                continue
+            if when.tzinfo is not None:
+                return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+    return None
