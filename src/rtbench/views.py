@@ -203,7 +203,8 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
                                      host.get("kernel_release", ""),
                                      host.get("preemption", "")) if x)
         rt = (r.session or {}).get("rt", {})
-        if r.session and len(s.profiles) <= 1:  # several profiles: each has its own
+        imported = (r.session or {}).get("origin") == "import"  # the source says nothing
+        if r.session and len(s.profiles) <= 1 and not imported:  # several profiles: each has its own
             env += " · RT" if rt.get("realtime") else " · not RT"
         counts = f"{c.get('ok', 0)} ok" + "".join(
             f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
