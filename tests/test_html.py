@@ -27,8 +27,9 @@ def test_full_sheet_is_self_contained(cat):
     assert "<script" not in html
     assert not re.search(r'(src|href)="(https?:)?//', html)
     assert "@import" not in html and "url(http" not in html
-    # One histogram per measured metric, each with unique ids.
-    assert html.count("<svg") == len(ids) - 1
+    # One histogram per measured metric plus one plot per curve series, unique ids.
+    series = {m.curve["series"] for m in cat.metrics if m.curve}
+    assert html.count("<svg") == len(ids) - 1 + len(series)
     ids_attr = re.findall(r' id="([^"]+)"', html)
     assert len(ids_attr) == len(set(ids_attr))
     for service in {m.service for m in cat.metrics}:

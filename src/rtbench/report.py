@@ -385,10 +385,13 @@ def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expe
                     services: tuple[str, ...]) -> list[dict]:
     tables: dict[str, Table] = {}
     given_only = any(r and "stats_given" in r for it in its for r in it.records.values())
+    with_rate = {it.service for it in its if sysreport.is_system(it.service) and (
+        (it.meta and it.meta.unit == "bandwidth")
+        or any(r and (r.get("bytes") or r.get("unit") == "MB/s") for r in it.records.values()))}
     for it in its:
         system = sysreport.is_system(it.service)
         if system:
-            columns = sysreport.COLUMNS if len(profiles) == 1 else sysreport.SHORT_COLUMNS
+            columns = sysreport.columns(len(profiles) > 1, it.service in with_rate)
         elif given_only:
             columns = GIVEN_COLUMNS if len(profiles) == 1 else GIVEN_SHORT_COLUMNS
         else:

@@ -28,6 +28,12 @@ COLUMNS = (("n", "n"), ("min", "min"), ("p50", "median"), ("mean", "mean"), ("p9
 SHORT_COLUMNS = (("p50", "median"), ("p99", "p99"), ("max", "max"), ("rate", "MB/s at median"))
 
 
+def columns(several_profiles: bool, rate: bool) -> tuple[tuple[str, str], ...]:
+    """A System table's columns: the bandwidth ones only where a row has one."""
+    cols = SHORT_COLUMNS if several_profiles else COLUMNS
+    return cols if rate else tuple(c for c in cols if not c[0].startswith("rate"))
+
+
 def is_system(service: str) -> bool:
     return service.startswith(PREFIX)
 
