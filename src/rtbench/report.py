@@ -444,7 +444,9 @@ def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
     value = m.value(stat)
     if value is None:
         return _BLANK
-    return fmt(value) if m.is_time else f"{value:.4g} {m.unit}"
+    if m.is_time:
+        return fmt(value)
+    return (f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}") + f" {m.unit}"
 
 
 def _notes(rec: dict, expect: Expect) -> list[str]:
