@@ -9,6 +9,10 @@ need_apt=(cmake gcc make libc6-dev python3-venv)
 # headless browser with its WebDriver (the HTML sheet is opened in Chromium).
 [ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=(gcc-arm-none-eabi binutils-arm-none-eabi
                                               chromium chromium-driver fonts-dejavu-core)
+# Standard programs `rtbench run` runs beside its own metrics when they are
+# installed (docs/reports.md, "Standard programs and peers"): installed as
+# root, never required (without them their records say "not installed").
+[ "$(id -u)" = 0 ] && need_apt+=(rt-tests sysbench stress-ng)
 missing=()
 for p in "${need_apt[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -30,7 +30,8 @@ def registry() -> list[str]:
     if os.environ.get("FAKE_HARNESS_IDS"):
         return os.environ["FAKE_HARNESS_IDS"].split(",")
     files = sorted(CATALOG.glob("[0-9]*.toml"))
-    return [m["id"] for f in files for m in tomllib.loads(f.read_text())["metric"]]
+    return [m["id"] for f in files for m in tomllib.loads(f.read_text())["metric"]
+            if m.get("measured_by", "harness") == "harness"]  # not the standard programs
 
 
 def usage(message: str) -> None:

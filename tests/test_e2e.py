@@ -44,7 +44,7 @@ def real(real_cache, monkeypatch):
 
 def test_catalogue_and_registry_agree(real):
     registered = harness.registry(real)
-    ids = catalog.load().ids
+    ids = catalog.load().harness_ids  # measured_by "external": standard programs, not registered
     assert len(registered) == len(set(registered))
     assert sorted(set(registered) - set(ids)) == [], "registered but not in the catalogue"
     assert sorted(set(ids) - set(registered)) == [], "in the catalogue but not registered"

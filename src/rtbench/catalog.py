@@ -11,6 +11,7 @@ from pathlib import Path
 from rtbench.errors import RtbenchError
 
 _REQUIRED = ("id", "service", "title", "definition", "clock_start", "clock_stop", "unit")
+MEASURED_BY = ("harness", "external")
 
 
 class CatalogError(RtbenchError):
@@ -30,6 +31,9 @@ class Metric:
     # A point of a curve (e.g. the lat_mem_rd curve): {"series": name,
     # "x": number, "x_unit": "bytes"}; the report plots the series' points.
     curve: dict | None = None
+    # Who measures it: "harness" (rtbench-harness registers it) or "external"
+    # (a standard program rtbench runs, rtbench.external; not in the registry).
+    measured_by: str = "harness"
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,11 @@ class Catalog:
             if m.id == metric_id:
                 return m
         return None
+
+    @property
+    def harness_ids(self) -> list[str]:
+        """The ids rtbench-harness registers (measured_by "harness")."""
+        return [m.id for m in self.metrics if m.measured_by == "harness"]
 
     def by_service(self, service: str) -> list[Metric]:
         return [m for m in self.metrics if m.service == service]
@@ -144,7 +153,12 @@ def _build(raw: dict) -> Catalog:
         if curve is not None and not (isinstance(curve.get("series"), str)
                                       and isinstance(curve.get("x"), (int, float))):
             raise CatalogError(f"catalogue metric {entry['id']!r}: curve needs series and x")
-        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve))
+        measured_by = entry.get("measured_by", "harness")
+        if measured_by not in MEASURED_BY:
+            raise CatalogError(f"catalogue metric {entry['id']!r}: measured_by must be one of "
+                               f"{', '.join(MEASURED_BY)}, not {measured_by!r}")
+        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve,
+                              measured_by=measured_by))
     entries = raw.get("not_applicable", [])
     bad = [e for e in entries if not ("vendor" in e and "why" in e
                                       and ("name" in e) != ("section" in e))]

@@ -56,6 +56,9 @@ def cli() -> None:
 @click.option("--load", is_flag=True,
               help="Measure under a built-in background load on the other CPUs "
                    "(memory sweep + pipe ping-pong per CPU).")
+@click.option("--no-programs", is_flag=True,
+              help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
+                   "STREAM) after the harness; docs/reports.md.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -67,6 +70,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         label=kw["label"], out=kw["out"], db=kw["db"], harness=kw["harness_path"],
         argv=["rtbench", *ctx.find_root().obj["argv"]],
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
+        programs=not kw["no_programs"], quick=quick,
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import harness, load, outdir, placement, report, sysinfo
+from rtbench import external, harness, load, outdir, placement, report, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -65,6 +65,8 @@ class RunRequest:
     argv: list[str]
     profiles: list[str] = field(default_factory=lambda: ["rt"])
     load: bool = False
+    programs: bool = True  # run the standard programs (rtbench.external) after the harness
+    quick: bool = False
 
 
 def now_utc() -> str:
@@ -74,6 +76,8 @@ def now_utc() -> str:
 def execute(req: RunRequest, console: Console) -> int:
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
+    programs = external.program_ids(cat, ids)  # measured by standard programs, not the harness
+    ids = [i for i in ids if i not in programs]
     _check_numbers(req)
     with console.status("preparing the harness (first use builds it)…"):
         exe = harness.executable(req.harness)
@@ -104,7 +108,8 @@ def execute(req: RunRequest, console: Console) -> int:
             store.delete_run(run_id)
             created.rollback()
             raise
-        return _measure(req, exe, ids, store, run_id, out, created, console)
+        return _measure(req, exe, ids, store, run_id, out, created, console,
+                        programs if req.programs else [])
 
 
 def _check_numbers(req: RunRequest) -> None:
@@ -132,7 +137,8 @@ def _source_hash(explicit: Path | None) -> str:
 
 
 def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: int,
-             out: Path, created: outdir.CreatedDirs, console: Console) -> int:
+             out: Path, created: outdir.CreatedDirs, console: Console,
+             programs: list[str] = ()) -> int:
     cpu = placement.benchmark_cpu(req.cpu)
     console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each, "
                   f"profile {', '.join(req.profiles)}"
@@ -165,6 +171,13 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
         raise
     except HarnessError as exc:
         status, code, error = "failed", 1, exc
+    if programs and status != "incomplete":  # standard programs (docs/reports.md)
+        try:
+            external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
+                         lambda rec: (store.add_metric(run_id, rec),
+                                      console.print(external.line(rec), soft_wrap=True)))
+        except KeyboardInterrupt:  # the program was killed; what it measured is kept
+            status, code = "incomplete", EXIT_INTERRUPTED
     store.finish_run(run_id, status, now_utc())
     sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
     if error:
