@@ -59,6 +59,10 @@ def cli() -> None:
 @click.option("--no-programs", is_flag=True,
               help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
                    "STREAM) after the harness; docs/reports.md.")
+@click.option("--with-peers", is_flag=True,
+              help="Then run the installed rt-tests programs (cyclictest, ptsematest, "
+                   "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
+                   "`rtbench compare RUN` shows them beside rtbench's figures.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -70,7 +74,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         label=kw["label"], out=kw["out"], db=kw["db"], harness=kw["harness_path"],
         argv=["rtbench", *ctx.find_root().obj["argv"]],
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
-        programs=not kw["no_programs"], quick=quick,
+        programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 
@@ -225,16 +229,19 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
                     db: Path | None) -> int:
     """Put RUNS side by side (medians, ratio to the first, significance), or
     one run beside a vendor's published sheet (--ref NAME)."""
-    from rtbench import compare, reference, views
+    from rtbench import compare, peers, reference, views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     sheet = reference.get(ref_name) if ref_name else None
     if sheet and len(runs) != 1:
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
-    if not sheet and len(runs) < 2:
-        raise RtbenchError("compare needs two runs or more, or one run and --ref NAME")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
+        if not sheet and len(stored) == 1:  # its rt-tests peers (run --with-peers) as columns
+            stored += peers.linked_runs(store, stored[0].id)
+    if not sheet and len(stored) < 2:
+        raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
+                           "or one run and --ref NAME")
     cat = catalog_mod.load()
     if sheet:
         ref_cmp = compare.compare_reference(stored[0], sheet, cat)

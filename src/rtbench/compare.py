@@ -160,6 +160,12 @@ def _environment_warnings(runs: list[Run]) -> list[str]:
         if len(set(values)) > 1:
             out.append(f"different {what}: " + ", ".join(f"run {r.id}: {v}"
                                                          for r, v in zip(runs, values)))
+    # rt-tests beside a run (`rtbench run --with-peers`): no harness session to compare;
+    # their priority and sample count are in each record's source.command
+    peers = [r for r in runs if r.origin == "peer"]
+    out += [f"run {r.id}: rt-tests programs run beside run {r.linked_to} (--with-peers)"
+            for r in peers]
+    runs = [r for r in runs if r.origin != "peer"]
     rt = [Session(r.session or {}).rt.get("realtime") for r in runs]
     if len(set(rt)) > 1:
         out.append("not every run had real-time scheduling: " + ", ".join(

@@ -315,10 +315,13 @@ def _execute(argv: list[str], cpu: int | None, timeout: float) -> tuple[int, str
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
 
+    # "_" as a shell sets it, the program's path: svsematest takes its SysV IPC key
+    # from ftok(getenv("_")), and ours may be a path relative to another directory
+    env = {**os.environ, "_": shutil.which(argv[0]) or argv[0]}
     with tempfile.TemporaryDirectory(prefix="rtbench-prog-") as scratch:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
-                                cwd=scratch, start_new_session=True, preexec_fn=pin)
+                                cwd=scratch, env=env, start_new_session=True, preexec_fn=pin)
         try:
             out, _ = proc.communicate(timeout=timeout)
         except BaseException:  # timeout, KeyboardInterrupt: nothing of it may outlive us

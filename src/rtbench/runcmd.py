@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, harness, load, outdir, placement, report, sysinfo
+from rtbench import external, harness, load, outdir, peers, placement, report, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -66,6 +66,7 @@ class RunRequest:
     profiles: list[str] = field(default_factory=lambda: ["rt"])
     load: bool = False
     programs: bool = True  # run the standard programs (rtbench.external) after the harness
+    with_peers: bool = False  # then rt-tests as a linked run (rtbench.peers)
     quick: bool = False
 
 
@@ -177,6 +178,14 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
                          lambda rec: (store.add_metric(run_id, rec),
                                       console.print(external.line(rec), soft_wrap=True)))
         except KeyboardInterrupt:  # the program was killed; what it measured is kept
+            status, code = "incomplete", EXIT_INTERRUPTED
+    if req.with_peers and status != "incomplete":
+        tuned = "--no-pin" not in PROFILES[req.profiles[0]]
+        try:
+            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+                cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
+                lambda text: console.print(text, soft_wrap=True))
+        except KeyboardInterrupt:
             status, code = "incomplete", EXIT_INTERRUPTED
     store.finish_run(run_id, status, now_utc())
     sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)

@@ -1,0 +1,225 @@
+"""`rtbench run --with-peers`: rt-tests measured beside rtbench, in one session.
+
+After the harness finished, the rt-tests programs that are installed —
+cyclictest, ptsematest, pmqtest, svsematest, sigwaittest — run with bounded
+loop counts (each about 1–2 s) on the benchmark CPU (`--affinity=<cpu>`)
+at the priorities rtbench's own metrics use (bench.h: the runner at
+rtbench priority 30 = SCHED_FIFO 70 measures the timer wake-up, so
+cyclictest gets `-p 70`; scenario tasks run at 10/20 = FIFO 50/60, so the
+pair programs get `-p 60`). Without permission for SCHED_FIFO (not root,
+no RLIMIT_RTPRIO) or with `--no-rt` they run without `-p` (and without
+cyclictest's `-m`), and every record's note says so.
+
+Each output is read by rtbench.importers.rttests (the `--json` file the
+program wrote, else its stdout); its records become `"origin": "peer"`
+with `source.command`. They are stored as a run of their own (origin
+"peer") linked to the rtbench run (`runs.linked_to`), so `rtbench compare
+RUN` shows rtbench's figure and the peers' for the same metric side by
+side. A peer that is not installed is an `unsupported` record and a line on
+the console, never an error.
+
+The store has the `linked_to` column but no call that sets or reads it: the
+two small queries here (`link`, `linked_runs`) are that adapter.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import resource
+import shlex
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from rtbench import external
+from rtbench.catalog import Catalog
+from rtbench.errors import RtbenchError
+from rtbench.importers import rttests
+from rtbench.importers.base import vendor_index
+from rtbench.store import Run, Store
+
+PACKAGE = "Debian package rt-tests"
+FIFO_BASE = 40  # harness/ports/posix/posix_port.h: rtbench priority p runs at FIFO 40 + p
+PRIO_RUNNER, PRIO_HIGH = 30, 20  # harness/include/rtb/bench.h
+TIMEOUT_S = 15.0
+
+
+@dataclass(frozen=True)
+class Peer:
+    program: str
+    interval_us: int
+    loops: int  # default run; --quick runs a quarter
+    rtbench_prio: int  # the rtbench priority whose SCHED_FIFO level the peer gets
+
+    def argv(self, cpu: int | None, rt: bool, quick: bool, json_path: Path) -> list[str]:
+        argv = [self.program]
+        if cpu is not None:
+            argv.append(f"--affinity={cpu}")
+        if rt:
+            argv += ["-p", str(FIFO_BASE + self.rtbench_prio)]
+            if self.program == "cyclictest":
+                argv.append("-m")  # memory locked, as the harness's mlockall
+        argv += ["-i", str(self.interval_us), "-l", str(self.loops // 4 if quick else self.loops),
+                 "-q"]
+        if self.program == "cyclictest":
+            argv += ["-h", "1000"]  # a 1 µs histogram up to 1 ms: percentiles
+        return argv + [f"--json={json_path}"]
+
+
+PEERS = (
+    Peer("cyclictest", 200, 10000, PRIO_RUNNER),  # the grid of sys.timer.wakeup.*: 2 s
+    Peer("ptsematest", 100, 10000, PRIO_HIGH),
+    Peer("pmqtest", 100, 10000, PRIO_HIGH),
+    Peer("svsematest", 100, 10000, PRIO_HIGH),
+    Peer("sigwaittest", 100, 10000, PRIO_HIGH),
+)
+
+
+def realtime_allowed(no_rt: bool) -> tuple[bool, str]:
+    """Whether the peers may ask for SCHED_FIFO at the priorities above."""
+    if no_rt:
+        return False, "--no-rt given"
+    need = FIFO_BASE + PRIO_RUNNER
+    if os.geteuid() == 0:
+        return True, ""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_RTPRIO)
+    if soft == resource.RLIM_INFINITY or soft >= need:
+        return True, ""
+    return False, f"no permission for SCHED_FIFO {need} (not root, RLIMIT_RTPRIO {soft})"
+
+
+@dataclass
+class Context:
+    cpu: int | None
+    no_rt: bool = False
+    quick: bool = False
+    profile: str = "rt"
+
+
+def measure(catalog: Catalog, ctx: Context, on_record: Callable[[dict], None],
+            say: Callable[[str], None] = lambda s: None) -> None:
+    """Run every peer; one record per peer to `on_record`. KeyboardInterrupt:
+    the running peer is killed, then the interrupt goes on."""
+    rt, why = realtime_allowed(ctx.no_rt)
+    if not rt:
+        say(f"peers run without -p (SCHED_OTHER): {why}")
+    index = vendor_index(catalog, rttests.TOOL_KEY)
+    for peer in PEERS:
+        on_record(run_peer(peer, ctx, rt, why, catalog, index))
+
+
+def _id(program: str, index: dict) -> dict:
+    hit = index.get(program)
+    mid = hit[0] if hit else rttests.FALLBACK.get(program)
+    return {"id": mid} if mid else {"id": f"{rttests.TOOL_KEY}:{program}", "mapped": False}
+
+
+def run_peer(peer: Peer, ctx: Context, rt: bool, why_not_rt: str, catalog: Catalog,
+             index: dict) -> dict:
+    base = {"type": "metric", "origin": "peer", "profile": ctx.profile, **_id(peer.program, index)}
+    prog = external.Program("rt-tests " + peer.program, peer.program, PACKAGE, ())
+    missing = prog.unavailable()
+    if missing:
+        return {**base, "status": "unsupported", "reason": missing,
+                "source": {"tool": peer.program}}
+    with tempfile.TemporaryDirectory(prefix="rtbench-peer-") as scratch:
+        json_path = Path(scratch) / f"{peer.program}.json"
+        argv = peer.argv(ctx.cpu, rt, ctx.quick, json_path)
+        command = shlex.join(argv[:-1])  # the scratch --json path says nothing
+        source = {"tool": peer.program, "command": command}
+        try:
+            code, text = external._execute(argv, None, TIMEOUT_S)
+        except external.subprocess.TimeoutExpired:
+            return {**base, "status": "failed", "source": source,
+                    "reason": f"{peer.program} did not finish in {TIMEOUT_S:g} s (killed)"}
+        except OSError as exc:
+            return {**base, "status": "failed", "source": source,
+                    "reason": f"{peer.program}: {exc.strerror or exc}"}
+        if code != 0:
+            last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+            return {**base, "status": "failed", "source": source,
+                    "reason": f"{peer.program} exited {code}: {last[:200]}"}
+        try:
+            result = _parse(peer.program, json_path, text, catalog)
+        except RtbenchError as exc:
+            return {**base, "status": "failed", "source": source,
+                    "reason": f"{peer.program}'s output not understood: {exc}"}
+    rec = result.records[0]
+    rec["origin"], rec["profile"] = "peer", ctx.profile
+    src = {k: v for k, v in rec.get("source", {}).items() if k not in ("file", "line")}
+    rec["source"] = {**src, "command": command}
+    if not rt:
+        rec["note"] = "; ".join(x for x in (rec.get("note", ""),
+                                             f"run without -p: {why_not_rt}") if x)
+    return rec
+
+
+def _parse(program: str, json_path: Path, text: str, catalog: Catalog) -> rttests.Result:
+    """The --json file when the program wrote one, else what it printed."""
+    if json_path.is_file() and json_path.stat().st_size:
+        return rttests.parse(json_path, program=program, name=f"{program} --json",
+                             catalog=catalog)
+    return rttests.parse(text, program=program, name=f"{program} output", catalog=catalog)
+
+
+# ---- the peers' run, linked to the rtbench run (adapter over the store) ----
+
+def beside(store: Store, run_id: int, catalog: Catalog, ctx: Context,
+           say: Callable[[str], None]) -> int | None:
+    """Measure the peers and store them as a run linked to `run_id`; the
+    peer run's id. On Ctrl-C what was measured is stored, then the
+    interrupt goes on."""
+    recs: list[dict] = []
+
+    def got(rec: dict) -> None:
+        recs.append(rec)
+        say(line(rec))
+
+    try:
+        measure(catalog, ctx, got, say)
+    finally:
+        if recs:
+            run = store.get_run(run_id)
+            peer_id = store_run(store, run_id, recs, run.host, run.argv)
+            say(f"peers: run {peer_id}, linked to run {run_id} (rtbench compare {run_id})")
+    return peer_id if recs else None
+
+
+def store_run(store: Store, run_id: int, records: list[dict], host: dict,
+              argv: list[str]) -> int:
+    """Store `records` as a complete peer run linked to run `run_id`."""
+    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    peer_id = store.import_records(records, origin="peer", source=f"rtbench run {run_id}",
+                                   imported_at=now, uuid=str(uuid.uuid4()), started=now,
+                                   label=f"rt-tests beside run {run_id}", argv=argv, host=host)
+    link(store, peer_id, run_id)
+    return peer_id
+
+
+def link(store: Store, peer_id: int, run_id: int) -> None:
+    with store.conn:
+        store.conn.execute("UPDATE runs SET linked_to = ? WHERE id = ?", (run_id, peer_id))
+
+
+def linked_runs(store: Store, run_id: int) -> list[Run]:
+    """The peer runs measured beside run `run_id`, oldest first."""
+    rows = store.conn.execute("SELECT id FROM runs WHERE linked_to = ? ORDER BY id",
+                              (run_id,)).fetchall()
+    return [store.get_run(r[0]) for r in rows]
+
+
+def line(rec: dict) -> str:
+    """The console line of a peer record (rich markup)."""
+    from rich.markup import escape
+
+    label = escape(rec.get("source", {}).get("tool", rec["id"]))
+    if rec["status"] != "ok":
+        colour = "yellow" if rec["status"] == "unsupported" else "red"
+        return (f"  peer {label:<27} [{colour}]{rec['status']:<11}[/{colour}] "
+                f"{escape(rec['reason'])}")
+    figs = ", ".join(f"{k} {rec[k] / 1e3:.4g} µs" for k in ("p50", "mean", "p99", "max")
+                     if k in rec.get("stats_given", []))
+    return f"  peer {label:<27} [green]ok[/green]          {figs}  [dim]→ {escape(rec['id'])}[/dim]"

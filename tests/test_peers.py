@@ -1,0 +1,131 @@
+"""`rtbench run --with-peers` (rtbench.peers) with fake rt-tests programs on
+PATH printing the real outputs of tests/data/import/rt-tests/."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rtbench import catalog, peers
+from rtbench.cli import main
+from rtbench.store import Store
+
+DATA = Path(__file__).parent / "data" / "import" / "rt-tests"
+OUTPUTS = {  # program -> (stdout capture, --json capture or None)
+    "cyclictest": ("cyclictest-h200.txt", "cyclictest-h.json"),
+    "ptsematest": ("ptsematest.txt", None),
+    "pmqtest": ("pmqtest.txt", "pmqtest.json"),
+    "svsematest": ("svsematest.txt", None),
+    "sigwaittest": ("sigwaittest.txt", None),
+}
+
+
+def _fake(bin_dir: Path, program: str, log: Path, body: str | None = None) -> None:
+    text, js = OUTPUTS[program]
+    copy = (f'for a in "$@"; do case "$a" in --json=*) /bin/cp \'{DATA / js}\' "${{a#--json=}}";; '
+            'esac; done\n') if js else ""
+    body = body if body is not None else f"{copy}/bin/cat '{DATA / text}'"
+    path = bin_dir / program
+    path.write_text(f"#!/bin/sh\necho \"{program} $*\" >> '{log}'\n{body}\n")
+    path.chmod(0o755)
+
+
+@pytest.fixture
+def fakes(tmp_path, monkeypatch) -> Path:
+    """PATH with only the five fake programs; returns the log of their argv."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "peers.log"
+    for program in OUTPUTS:
+        _fake(bin_dir, program, log)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    return log
+
+
+def _measure(ctx: peers.Context) -> list[dict]:
+    got: list[dict] = []
+    peers.measure(catalog.load(), ctx, got.append)
+    return got
+
+
+def test_every_peer_runs_bounded_on_the_cpu_with_rtbench_priorities(fakes, monkeypatch):
+    monkeypatch.setattr(peers, "realtime_allowed", lambda no_rt: (True, ""))
+    recs = _measure(peers.Context(cpu=1))
+    assert [r["source"]["tool"] for r in recs] == list(OUTPUTS)
+    for rec in recs:
+        assert rec["status"] == "ok" and rec["origin"] == "peer" and rec["profile"] == "rt"
+        assert "file" not in rec["source"] and "line" not in rec["source"]
+        assert set(rec["stats_given"]) <= set(rec) and rec["source"]["command"]
+    argv = {line.split()[0]: line.split()[1:] for line in fakes.read_text().splitlines()}
+    cyc = argv["cyclictest"]
+    assert "--affinity=1" in cyc and cyc[cyc.index("-p") + 1] == "70" and "-m" in cyc
+    assert int(cyc[cyc.index("-l") + 1]) * int(cyc[cyc.index("-i") + 1]) <= 3_000_000  # ≤ 3 s
+    for prog in ("ptsematest", "pmqtest", "svsematest", "sigwaittest"):
+        a = argv[prog]
+        assert "--affinity=1" in a and a[a.index("-p") + 1] == "60"
+        assert int(a[a.index("-l") + 1]) * int(a[a.index("-i") + 1]) <= 3_000_000
+    by_tool = {r["source"]["tool"]: r for r in recs}
+    cyc_rec = by_tool["cyclictest"]
+    assert cyc_rec["id"] == "sys.timer.wakeup.idle"  # the catalogue's rttests name
+    assert "p50" in cyc_rec["stats_given"] and cyc_rec["hist"]["scheme"] == "linear"  # from --json
+    assert cyc_rec["source"]["version"]  # the JSON names rt-tests' version
+    assert cyc_rec["source"]["command"].startswith("cyclictest --affinity=1 -p 70")
+    pts = by_tool["ptsematest"]
+    assert pts["stats_given"] == ["min", "max", "mean"] and pts["max"] == 55_000  # µs -> ns
+
+
+def test_without_realtime_no_priority_and_the_note_says_so(fakes):
+    recs = _measure(peers.Context(cpu=None, no_rt=True))
+    for line in fakes.read_text().splitlines():
+        assert " -p " not in f" {line} " and "--affinity" not in line and " -m" not in line
+    assert all("run without -p: --no-rt given" in r["note"] for r in recs)
+
+
+def test_missing_peers_are_unsupported_never_an_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing installed
+    recs = _measure(peers.Context(cpu=1))
+    assert len(recs) == len(peers.PEERS)
+    for rec in recs:
+        assert rec["status"] == "unsupported" and rec["origin"] == "peer"
+        assert rec["reason"] == f"{rec['source']['tool']} not installed (Debian package rt-tests)"
+        assert not any(k in rec for k in ("min", "mean", "max", "p50", "stats_given"))
+    ids = {r["source"]["tool"]: r["id"] for r in recs}
+    assert ids["cyclictest"] == "sys.timer.wakeup.idle"
+
+
+def test_output_it_cannot_read_is_a_failed_record(fakes, tmp_path):
+    _fake(tmp_path / "bin", "sigwaittest", fakes, body="echo 'something else entirely'")
+    rec = next(r for r in _measure(peers.Context(cpu=1)) if r["source"]["tool"] == "sigwaittest")
+    assert rec["status"] == "failed" and "not understood" in rec["reason"]
+    assert "mean" not in rec
+
+
+def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, capsys):
+    assert main(["run", "--quick", "--only", "sys.timer.wakeup.idle", "--no-programs",
+                 "--with-peers", "--db", "r.db", "--out", "o"]) == 0
+    out = capsys.readouterr().out
+    assert "peer cyclictest" in out and "linked to run 1" in out
+    conn = sqlite3.connect(isolated / "r.db")
+    assert conn.execute("SELECT id, origin, linked_to FROM runs ORDER BY id").fetchall() == [
+        (1, None, None), (2, "peer", 1)]
+    with Store(isolated / "r.db", create=False) as store:
+        (linked,) = peers.linked_runs(store, 1)
+        assert linked.id == 2 and linked.origin == "peer"
+        assert {r["id"] for r in linked.metrics} >= {"sys.timer.wakeup.idle"}
+    assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in data["runs"]] == [1, 2]
+    row = next(r for r in data["rows"] if r["id"] == "sys.timer.wakeup.idle")
+    assert all(c["status"] == "ok" for c in row["cells"])
+    assert any("--with-peers" in w for w in data["warnings"])
+
+
+def test_compare_of_a_lone_run_without_peers_is_still_an_error(fake, isolated, capsys):
+    assert main(["run", "--quick", "--only", "method.null", "--no-programs", "--db", "r.db",
+                 "--out", "o"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", "--db", "r.db"]) == 2
+    assert "needs two runs or more" in capsys.readouterr().err
