@@ -2,7 +2,7 @@
  * System section: inter-process communication latency (LMBench lat_pipe,
  * lat_unix, lat_udp, lat_tcp, lat_connect, lat_sem). The runner and an echo
  * process (a port task created with RTB_TASK_PROCESS: forked, pinned to the
- * benchmark CPU, one real-time priority below the runner when granted,
+ * benchmark CPU, SCHED_FIFO below the runner's priority when granted,
  * killed with the harness) pass one byte back and forth; one sample is one
  * round trip, as LMBench prints it, except lat_sem, which LMBench prints per
  * semaphore hand-off (half a round trip): see 92-system-ipc.toml.
