@@ -335,3 +335,41 @@ def test_imported_run_in_compare_and_history(isolated, capsys):
     hist = capsys.readouterr().out.splitlines()
     imported = next(l for l in hist if l.startswith("| 2 "))
     assert "| 3.000 | — | 5.000 | — | 58.000 |" in imported
+
+
+# ---- the streaming histogram reader: fast path and line-by-line path agree ----
+
+def _histogram(rows: int, threads: int) -> str:
+    out = ["# /dev/cpu_dma_latency set to 0us", "# Histogram"]
+    for i in range(rows):
+        out.append(f"{i:06d} " + "\t".join(f"{(i * (t + 3)) % 7 if i < 50 else 0:06d}"
+                                            for t in range(threads)))
+    totals = [sum((i * (t + 3)) % 7 for i in range(min(rows, 50))) for t in range(threads)]
+    out += ["# Total:" + "".join(f" {v:09d}" for v in totals),
+            "# Min Latencies:" + " 00001" * threads, "# Avg Latencies:" + " 00020" * threads,
+            "# Max Latencies:" + " 00049" * threads, "# Histogram Overflows:" + " 00000" * threads,
+            "# Histogram Overflow at cycle number:"]
+    out += [f"# Thread {t}:" for t in range(threads)]
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_histogram_blocks_of_any_size_agree(cat, monkeypatch, threads):
+    text = _histogram(5000, threads)
+    whole = rttests.parse(text, catalog=cat).records[0]
+    for size in (64, 1000, 4096):
+        monkeypatch.setattr(rttests, "BLOCK_BYTES", size)
+        assert rttests.parse(text, catalog=cat).records[0] == whole
+    assert whole["source"]["threads"] == threads and whole["stats_given"][-1] == "p999"
+
+
+def test_histogram_error_deep_in_a_block_has_its_line(cat):
+    lines = _histogram(5000, 2).splitlines()
+    lines[3002] = lines[3002].replace("\t", "\t\t")  # still a row: [ \t]+ separates
+    assert rttests.parse("\n".join(lines), catalog=cat).records[0]["n"] > 0
+    lines[3002] = "003001 000000"  # one column short (2 threads)
+    with pytest.raises(ImportFormatError, match=r"^h:3003: histogram row with 1 columns"):
+        rttests.parse("\n".join(lines), name="h", catalog=cat)
+    lines[3002] = "003005 000000\t000000"  # out of order
+    with pytest.raises(ImportFormatError, match=r"^h:3003: histogram row 3005 where row 3000"):
+        rttests.parse("\n".join(lines), name="h", catalog=cat)

@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rtbench import catalog as catalog_mod
 from rtbench.catalog import Catalog
 from rtbench.importers.base import (Figure, ImportFormatError, Source, integer, map_figures,
@@ -60,16 +62,17 @@ PAIR_PROGRAMS = PROGRAMS[1:]
 # Labels the catalogue may not claim yet (sys.timer.wakeup.idle is being added).
 FALLBACK = {"cyclictest": "sys.timer.wakeup.idle"}
 MAX_JSON_BYTES = 256 * 1024 * 1024
+BLOCK_BYTES = 1 << 20  # text outputs are read in blocks of about this size
 PERCENTILES = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999))
 
 _ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_T_LINE = re.compile(r"T:\s*(\d+)\s*\(\s*(\d+)\)\s*P:\s*(-?\d+)\s*I:\s*(\d+)\s*C:\s*(\d+)\s*"
-                     r"Min:\s*(-?\d+)\s*Act:( *-?\d+)\s*Avg:\s*(-?\d+)\s*Max:\s*(-?\d+)")
-_PAIR_HEAD = re.compile(r"#(\d+):\s*ID(\d+),\s*P(-?\d+),\s*CPU(-?\d+),\s*I(\d+);\s*"
-                        r"#(\d+):\s*ID(\d+),\s*P(-?\d+),\s*CPU(-?\d+),\s*(?:TO\s*(\d+),\s*)?"
-                        r"Cycles\s*(\d+)")
-_PAIR_RESULT = re.compile(r"#(\d+)\s*->\s*#(\d+),\s*Min\s*(-?\d+),\s*Cur\s*(-?\d+),\s*"
-                          r"Avg\s*(-?\d+),\s*Max\s*(-?\d+)")
+_T_LINE = re.compile(r"T:\s*(\d{1,18})\s*\(\s*(\d{1,18})\)\s*P:\s*(-?\d{1,18})\s*I:\s*(\d{1,18})\s*C:\s*(\d{1,18})\s*"
+                     r"Min:\s*(-?\d{1,18})\s*Act:( *-?\d{1,18})\s*Avg:\s*(-?\d{1,18})\s*Max:\s*(-?\d{1,18})")
+_PAIR_HEAD = re.compile(r"#(\d{1,18}):\s*ID(\d{1,18}),\s*P(-?\d{1,18}),\s*CPU(-?\d{1,18}),\s*I(\d{1,18});\s*"
+                        r"#(\d{1,18}):\s*ID(\d{1,18}),\s*P(-?\d{1,18}),\s*CPU(-?\d{1,18}),\s*(?:TO\s*(\d{1,18}),\s*)?"
+                        r"Cycles\s*(\d{1,18})")
+_PAIR_RESULT = re.compile(r"#(\d{1,18})\s*->\s*#(\d{1,18}),\s*Min\s*(-?\d{1,18}),\s*Cur\s*(-?\d{1,18}),\s*"
+                          r"Avg\s*(-?\d{1,18}),\s*Max\s*(-?\d{1,18})")
 _HIST_ROW = re.compile(r"(\d+)((?:[ \t]+\d+)+)[ \t]*")
 _IGNORED = re.compile(r"(policy: .*|# /dev/cpu_dma_latency set to .*|)")
 
@@ -152,24 +155,39 @@ class _Text:
 
 def _read_text(src: Source, program: str | None) -> tuple[Figure, dict[str, Any]]:
     t = _Text()
-    for n, raw in src.lines():
-        line = _ESC.sub("", raw).strip()
-        if t.hist is not None and t.hist.feed(n, line):
-            continue
-        if n == 1 and re.match(r"[$#]\s*\S", line) and _program_from_text(line):
-            t.command = line[1:].strip()
-        elif line == "# Histogram":
-            if t.hist is not None:
-                raise ImportFormatError(src.name, n, "a second histogram in one output")
-            t.hist = _Hist(src.name, n)
-        elif m := _T_LINE.match(line):
-            t.tsum[int(m.group(1))] = (n, m)
-        elif m := _PAIR_RESULT.match(line):
-            t.pairs[int(m.group(2))] = (n, m)
-        elif m := _PAIR_HEAD.match(line):
-            t.heads[int(m.group(1))] = m
-        elif not _IGNORED.fullmatch(line) and not (n == 1 and t.command):
-            raise ImportFormatError(src.name, n, f"not an rt-tests output line: {line[:80]!r}")
+    for first, lines in src.blocks(BLOCK_BYTES):
+        i = t.hist.fast(first, lines) if t.hist is not None and not t.hist.rows_done else 0
+        while i < len(lines):
+            had_rows = t.hist is not None
+            _line(src, t, first + i, src.decode(first + i, lines[i]))
+            i += 1
+            if not had_rows and t.hist is not None:  # "# Histogram": rows follow
+                i += t.hist.fast(first + i, lines[i:])
+    return _result(src, t, program)
+
+
+def _line(src: Source, t: _Text, n: int, raw: str) -> None:
+    """One line of a text output, anywhere but in a run of histogram rows."""
+    line = _ESC.sub("", raw).strip()
+    if t.hist is not None and t.hist.feed(n, line):
+        return
+    if n == 1 and re.match(r"[$#]\s*\S", line) and _program_from_text(line):
+        t.command = line[1:].strip()
+    elif line == "# Histogram":
+        if t.hist is not None:
+            raise ImportFormatError(src.name, n, "a second histogram in one output")
+        t.hist = _Hist(src.name, n)
+    elif m := _T_LINE.match(line):
+        t.tsum[int(m.group(1))] = (n, m)
+    elif m := _PAIR_RESULT.match(line):
+        t.pairs[int(m.group(2))] = (n, m)
+    elif m := _PAIR_HEAD.match(line):
+        t.heads[int(m.group(1))] = m
+    elif not _IGNORED.fullmatch(line) and not (n == 1 and t.command):
+        raise ImportFormatError(src.name, n, f"not an rt-tests output line: {line[:80]!r}")
+
+
+def _result(src: Source, t: _Text, program: str | None) -> tuple[Figure, dict[str, Any]]:
     if t.hist is not None:
         return _cyclictest_hist(src, t)
     if t.tsum:
@@ -266,10 +284,43 @@ class _Hist:
         self.summary: dict[str, tuple[int, list[int]]] = {}
         self.rows_done = False
 
+    def fast(self, first: int, lines: list[bytes]) -> int:
+        """Take the leading histogram rows of a block with a few C-speed
+        passes over its bytes (a 100 MB file has millions of rows); return
+        how many lines it took. The rest go through `feed`, which also finds
+        the exact line and reason of anything wrong."""
+        if not lines:
+            return 0
+        width = self.columns + 1 if self.columns else len(lines[0].split())
+        block = b"\n".join(lines).translate(_TAB_TO_SPACE) + b"\n"
+        if width < 2 or not _rows_only(block, width, len(lines)):
+            # The rows end where the summary (`# Total:` …) starts; else find
+            # the first line that is not a row, one line at a time.
+            end = (b"\n" + block).find(b"\n#")
+            k = block.count(b"\n", 0, end) if end > 0 else next(
+                (i for i, raw in enumerate(lines) if len(raw.split()) != width or not _rows_only(
+                    raw.translate(_TAB_TO_SPACE) + b"\n", width, 1)), len(lines))
+            return self.fast(first, lines[:k]) if 0 < k < len(lines) else 0
+        k = len(lines)
+        # Digits and single-space-separated fields only (checked above): numpy
+        # parses them at C speed; a field of 19+ digits saturates, caught here.
+        values = np.fromstring(block, dtype=np.int64, sep=" ")
+        if values.size != k * width or values.max() >= 10**18:
+            return 0  # feed() refuses a count of more than 18 digits
+        rows = values.reshape(k, width)
+        if not np.array_equal(rows[:, 0], np.arange(self.next, self.next + k)):
+            return 0  # feed() names the row that is out of place
+        self.columns = width - 1
+        self.next += k
+        nonzero = np.flatnonzero(rows[:, 1])
+        self.buckets.extend([int(i) * 1000, int(i) * 1000 + 1000, int(c)]
+                            for i, c in zip(rows[nonzero, 0], rows[nonzero, 1]))
+        return k
+
     def feed(self, n: int, line: str) -> bool:
         """Take the line if it belongs to the histogram; False if it does not."""
         if not self.rows_done and (m := _HIST_ROW.fullmatch(line)):
-            idx = int(m.group(1))
+            idx = _int(m.group(1), self.name, n, "histogram row")
             counts = m.group(2).split()
             if self.columns == 0:
                 self.columns = len(counts)
@@ -280,6 +331,8 @@ class _Hist:
                 raise ImportFormatError(self.name, n, f"histogram row {idx} where row "
                                         f"{self.next} was due")
             self.next += 1
+            if max(map(len, counts)) > 18:
+                raise ImportFormatError(self.name, n, "histogram count with more than 18 digits")
             c0 = int(counts[0])
             if c0:
                 self.buckets.append([idx * 1000, idx * 1000 + 1000, c0])
@@ -299,6 +352,31 @@ class _Hist:
                 self.rows_done = True
                 return True
         return False
+
+
+_TAB_TO_SPACE = bytes.maketrans(b"\t", b" ")
+
+
+def _rows_only(block: bytes, width: int, lines: int) -> bool:
+    """`block` (tabs made spaces, each line ending in "\n") is exactly `lines`
+    lines of `width` digit fields separated by one space (cyclictest's
+    format): no other byte, no leading or trailing space, no empty line, the
+    same number of fields on every line."""
+    if block.translate(None, b"0123456789 \n") or block.startswith(b" "):
+        return False
+    if b"\n " in block or b" \n" in block:
+        return False
+    if b"  " in block or b"\n\n" in b"\n" + block:
+        return False  # double separators, empty lines: feed() reads those
+    shape = block.translate(None, b"0123456789")  # one space per separator
+    return shape == (b" " * (width - 1) + b"\n") * lines
+
+
+def _int(text: str, file: str, line: int, what: str) -> int:
+    """An integer field of a summary (optionally signed), at most 18 digits."""
+    if len(text.lstrip("+-")) > 18:
+        raise ImportFormatError(file, line, f"{what} has more than 18 digits")
+    return int(text)
 
 
 def _cyclictest_hist(src: Source, t: _Text) -> tuple[Figure, dict[str, Any]]:
