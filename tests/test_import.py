@@ -373,3 +373,17 @@ def test_histogram_error_deep_in_a_block_has_its_line(cat):
     lines[3002] = "003005 000000\t000000"  # out of order
     with pytest.raises(ImportFormatError, match=r"^h:3003: histogram row 3005 where row 3000"):
         rttests.parse("\n".join(lines), name="h", catalog=cat)
+
+
+def test_imported_run_round_trips_through_results_json(isolated, capsys):
+    db, other = isolated / "a.db", isolated / "b.db"
+    assert main(["import", "rt-tests", str(RT / "cyclictest-h200.txt"), "--db", str(db)]) == 0
+    assert main(["import", "lmbench", str(LM / "bw_mem.txt"), "--db", str(db)]) == 0
+    for run in ("1", "2"):
+        out = isolated / f"r{run}.json"
+        assert main(["report", run, "--format", "json", "--db", str(db), "-o", str(out)]) == 0
+        assert main(["import", str(out), "--db", str(other)]) == 0
+    with Store(db) as a, Store(other) as b:
+        for run in (1, 2):
+            assert a.get_run(run).metrics == b.get_run(run).metrics
+            assert b.get_run(run).session["origin"] == "import"
