@@ -51,8 +51,12 @@ def test_sheet_renders_in_chromium(browser, tmp_path):
     assert browser.title == "rtbench data sheet — Linux 6.1.0-rt on Test CPU 3000"
     rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr")
     assert len(rows) == len(cat.ids)
-    svgs = browser.find_elements(By.CSS_SELECTOR, "figure svg")
+    svgs = browser.find_elements(By.CSS_SELECTOR, "figure:not(.curve) svg")
     assert len(svgs) == len(cat.ids)
+    # the System part's curves (lat_mem_rd): one plot per series, laid out
+    curves = browser.find_elements(By.CSS_SELECTOR, "figure.curve svg")
+    assert len(curves) == len({m.curve["series"] for m in cat.metrics if m.curve}) >= 1
+    assert all(c.size["width"] > 200 and c.size["height"] > 40 for c in curves)
     for svg in svgs[:20]:
         assert svg.size["width"] > 200 and svg.size["height"] > 40
     # Tick labels are laid out by the browser: they must have a size too.

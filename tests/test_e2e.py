@@ -61,6 +61,13 @@ def test_quick_run(real, isolated, capsys):
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
                                  "profile": "rt", "cold": False}
     for m in env["metrics"]:
+        if m.get("origin") == "external":  # a standard program (stress-ng, ...) if installed
+            assert m["status"] in ("ok", "unsupported", "failed"), m
+            if m["status"] == "ok":  # the records contract: only what the program gave
+                assert m["stats_given"] and all(k in m for k in m["stats_given"]), m
+            else:
+                assert m["reason"], m
+            continue
         assert m["status"] in ("ok", "unsupported"), m
         if m["status"] == "ok":
             assert m["unit"] == "ticks" and m["tick_hz"] > 0 and 1 <= m["n"] <= 1000

@@ -24,7 +24,7 @@ PREFIX = "System: "
 BLANK = "—"
 TIME_STATS = ("min", "p50", "mean", "p99", "max")
 COLUMNS = (("n", "n"), ("min", "min"), ("p50", "median"), ("mean", "mean"), ("p99", "p99"),
-           ("max", "max"), ("rate", "MB/s at median"), ("rate_worst", "MB/s at max"))
+           ("max", "max"), ("rate", "MB/s at median"), ("rate_worst", "MB/s worst"))
 SHORT_COLUMNS = (("p50", "median"), ("p99", "p99"), ("max", "max"), ("rate", "MB/s at median"))
 
 
@@ -86,9 +86,12 @@ def figures(rec: dict) -> dict[str, str]:
             if k in have:
                 cells[k] = f"{rec[k]:.4g} {unit}"
     rate, worst = mb_per_s(rec, "p50"), mb_per_s(rec, "max")
-    if unit == "MB/s":  # an average-only bandwidth source
-        rate, worst = mb_per_s(rec, "mean"), None
-        cells["rate"] = f"{fmt_rate(rate)} (mean)" if rate is not None else BLANK
+    if unit == "MB/s":  # a bandwidth a program or file gave: its median, mean or best
+        rate, worst = None, mb_per_s(rec, "min")  # the lowest bandwidth is the worst
+        for stat, label in (("p50", ""), ("mean", " (mean)"), ("max", " (best)")):
+            if (v := mb_per_s(rec, stat)) is not None:
+                cells["rate"] = f"{fmt_rate(v)}{label}"
+                break
     elif rate is not None:
         cells["rate"] = fmt_rate(rate)
     if worst is not None:

@@ -22,12 +22,12 @@
 #define RTB_BUILD_TYPE "unknown"
 #endif
 
-#define MAX_ONLY 256
+#define MAX_ONLY 2048
 
 struct options {
     struct rtb_config cfg;
     const char *only[MAX_ONLY];
-    char only_buf[8192];
+    char only_buf[65536]; /* every id of the catalogue (~400 × ~25 bytes) with room to grow */
     int cpu, no_rt, no_pin, no_mlock, list;
 };
 
