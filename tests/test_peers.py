@@ -117,10 +117,19 @@ def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, 
         assert {r["id"] for r in linked.metrics} >= {"sys.timer.wakeup.idle"}
     assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [r["id"] for r in data["runs"]] == [1, 2]
-    row = next(r for r in data["rows"] if r["id"] == "sys.timer.wakeup.idle")
-    assert all(c["status"] == "ok" for c in row["cells"])
-    assert any("--with-peers" in w for w in data["warnings"])
+    assert data["run"]["id"] == 1 and [r["id"] for r in data["peers"]] == [2]
+    row = next(r for r in data["rows"] if r["program"] == "cyclictest")
+    assert row["id"] == "sys.timer.wakeup.idle" and row["ours_status"] == "ok"
+    assert row["peer_ns"]["mean"] > 0 and row["ours_ns"]["p50"] > 0
+    assert "cyclictest" in row["command"] and row["why"]
+    # only the statistics the program printed: the pair programs give no median
+    pair = next(r for r in data["rows"] if r["program"] == "ptsematest")
+    assert pair["peer_status"] != "ok" or pair["peer_ns"]["p50"] is None
+    sig = next(r for r in data["rows"] if r["program"] == "sigwaittest")
+    assert sig["ours_status"] == "none"  # no rtbench metric: said, not matched
+    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "beside rt-tests" in md and "why the figures differ" in md
 
 
 def test_compare_of_a_lone_run_without_peers_is_still_an_error(fake, isolated, capsys):

@@ -237,12 +237,15 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
-        if not sheet and len(stored) == 1:  # its rt-tests peers (run --with-peers) as columns
-            stored += peers.linked_runs(store, stored[0].id)
-    if not sheet and len(stored) < 2:
+        beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
+    if not sheet and len(stored) < 2 and not beside:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "or one run and --ref NAME")
     cat = catalog_mod.load()
+    if beside:  # one run and its rt-tests peers: the same metrics side by side
+        peer_cmp = compare.compare_peers(stored[0], beside, cat)
+        _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))
+        return 0
     if sheet:
         ref_cmp = compare.compare_reference(stored[0], sheet, cat)
         _emit_page(views.ref_comparison(ref_cmp), fmt, output, compare.to_jsonable(ref_cmp))

@@ -348,3 +348,60 @@ def to_jsonable(obj: Any) -> Any:
         return None
     return obj
 
+
+# ---- a run beside its rt-tests peers (`rtbench run --with-peers`) ----
+
+PEER_STATS = ("min", "p50", "mean", "p99", "max")
+
+
+@dataclass
+class PeerRow:
+    id: str  # the catalogue metric both answer, or the peer's own name if none
+    title: str
+    program: str
+    command: str
+    peer_status: str
+    peer_reason: str
+    peer_ns: dict[str, float | None]  # only the statistics the program gave
+    peer_n: int | None
+    ours_status: str  # "ok", "unsupported", "failed", or "none" (no rtbench metric)
+    ours_ns: dict[str, float | None]
+    ours_n: int | None
+    why: str
+
+
+@dataclass
+class PeerComparison:
+    run: Run
+    peers: list[Run]
+    rows: list[PeerRow]
+
+
+def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerComparison:
+    """Every peer figure beside rtbench's for the same catalogue metric."""
+    from rtbench import peers as peers_mod
+
+    ours = {}
+    for rec in run.metrics:  # the first profile that has it (rt unless the run had none)
+        ours.setdefault(rec["id"], rec)
+    rows = []
+    for pr in peer_runs:
+        for rec in pr.metrics:
+            src = rec.get("source") or {}
+            program = src.get("tool", rec["id"])
+            meta = catalog.get(rec["id"])
+            mine = ours.get(rec["id"]) if rec.get("mapped", True) else None
+            rows.append(PeerRow(
+                rec["id"], meta.title if meta else program, program, src.get("command", ""),
+                rec["status"], rec.get("reason", ""), _stats_ns(rec), rec.get("n"),
+                (mine["status"] if mine else "none"), _stats_ns(mine), (mine or {}).get("n"),
+                peers_mod.WHY.get(program, "")))
+    return PeerComparison(run, peer_runs, rows)
+
+
+def _stats_ns(rec: dict | None) -> dict[str, float | None]:
+    if not rec or rec.get("status") != "ok" or rec.get("unit") != "ticks":
+        return {k: None for k in PEER_STATS}
+    m, have = MetricRecord(rec), sysreport.given(rec)
+    return {k: (m.ns(k) if k in have else None) for k in PEER_STATS}
+

@@ -223,3 +223,29 @@ def line(rec: dict) -> str:
     figs = ", ".join(f"{k} {rec[k] / 1e3:.4g} µs" for k in ("p50", "mean", "p99", "max")
                      if k in rec.get("stats_given", []))
     return f"  peer {label:<27} [green]ok[/green]          {figs}  [dim]→ {escape(rec['id'])}[/dim]"
+
+
+# ---- why a peer's figure differs from rtbench's (shown by `rtbench compare RUN`) ----
+
+WHY = {
+    "cyclictest": "The same measurement as sys.timer.wakeup.idle (one SCHED_FIFO thread "
+                  "sleeping to an absolute CLOCK_MONOTONIC deadline on a 200 µs grid, "
+                  "wake-up minus deadline) at the same priority and CPU; cyclictest reads "
+                  "the clock with clock_gettime and prints whole µs, rtbench reads the "
+                  "counter (10 ns steps) with its read cost subtracted, and the two run one "
+                  "after the other, so their tails see different moments of the VM.",
+    "ptsematest": "ptsematest's two threads have the same priority and it times unlock -> "
+                  "the waiter's lock returning, in whole µs; at equal priority the woken "
+                  "thread runs only once the unlocker blocks, so the unlocker's path to "
+                  "blocking is inside its figure, while rtbench's waiter has the higher "
+                  "priority and preempts at the unlock (VxWorks' definition).",
+    "pmqtest": "pmqtest's sender and receiver have the same priority and it prints whole "
+               "µs; rtbench's receiver is pended at the higher priority and preempts at "
+               "the send, so rtbench times one send -> receiver-running switch only.",
+    "svsematest": "svsematest uses System V semaphores (semop, a kernel object behind a "
+                  "system call on both sides), rtbench's semaphore metrics POSIX sem_t "
+                  "(a futex: the kernel is entered only to wake or to block); its threads "
+                  "also share one priority, and it prints whole µs.",
+    "sigwaittest": "No rtbench metric: a signal sent with pthread_kill() to a thread "
+                   "blocked in sigwait(); shown as rt-tests printed it.",
+}

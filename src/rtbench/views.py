@@ -158,6 +158,33 @@ def ref_comparison(cmp: RefComparison) -> Page:
     return page
 
 
+# ---- compare RUN, when it has rt-tests peers (--with-peers) ----
+
+def peer_comparison(cmp) -> Page:
+    page = Page(f"rtbench {_run_name(cmp.run)} beside rt-tests",
+                "rt-tests programs run in the same session (`rtbench run --with-peers`), "
+                "on the same CPU at the priorities rtbench uses; figures in µs.")
+    page.p("Peers: the statistics the program printed (min, average and max; median and "
+           "p99 only where it printed a histogram); “—”: it gave none, nothing is "
+           "computed from the others. Ours: the same catalogue metric of this run.")
+    headers = ["metric", "program", "peer n", *(f"peer {k}" for k in ("min", "median", "mean",
+                                                                     "p99", "max")),
+               "ours n", *(f"ours {k}" for k in ("min", "median", "mean", "p99", "max"))]
+    rows = []
+    for r in cmp.rows:
+        peer = ([_us(r.peer_ns[k]) for k in ("min", "p50", "mean", "p99", "max")]
+                if r.peer_status == "ok" else [f"{r.peer_status}: {r.peer_reason}", *[""] * 4])
+        ours = ([_us(r.ours_ns[k]) for k in ("min", "p50", "mean", "p99", "max")]
+                if r.ours_status == "ok" else
+                ["no rtbench metric" if r.ours_status == "none" else r.ours_status, *[""] * 4])
+        rows.append([r.id, r.program, "—" if r.peer_n is None else str(r.peer_n), *peer,
+                     "—" if r.ours_n is None else str(r.ours_n), *ours])
+    page.table(Table(headers, rows, "llr" + "r" * 5 + "r" + "r" * 5))
+    page.h2("How each program measures, and why the figures differ")
+    page.bullets([f"**{r.program}** (`{r.command}`): {r.why}" for r in cmp.rows if r.why])
+    return page
+
+
 # ---- history METRIC ----
 
 def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) -> Page:
