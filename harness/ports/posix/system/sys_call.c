@@ -21,16 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary directory and its janitor: sys_proc.c. */
-struct rtb_sys_tmp {
-    char dir[256];
-    int wfd;
-    pid_t janitor;
-};
-int rtb_sys_tmp_open(struct rtb_sys_tmp *t);
-void rtb_sys_tmp_close(struct rtb_sys_tmp *t);
-int rtb_sys_tmp_path(const struct rtb_sys_tmp *t, const char *name, char *out, size_t n);
-
 /* Fail the metric with errno in the reason. */
 static void fail_errno(struct rtb_ctx *ctx, const char *what)
 {

@@ -4,12 +4,8 @@
  * runner on the benchmark CPU; the catalogue (91-system-processes.toml)
  * says where a sample differs from LMBench's batch average.
  *
- * Temporary files live in a private directory, $TMPDIR (or /tmp)
- * /rtbench-sys-XXXXXX, made per metric and guarded by a janitor process: a
- * child forked when the directory is made, which waits for end of file on
- * a pipe whose only writer is the harness. The harness closing the pipe at
- * the end of the metric, or dying (SIGKILL included), wakes the janitor,
- * which empties and removes the directory and exits. Files are also
+ * Temporary files live in a private directory that a janitor process
+ * removes even when the harness is killed (sys_tmpdir.c); files are also
  * unlinked right after opening wherever the metric allows.
  *
  * A child of fork() inherits the runner's SCHED_FIFO priority and its CPU
@@ -36,115 +32,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ---- The temporary directory and its janitor (also used by sys_call.c) -- */
-
-struct rtb_sys_tmp {
-    char dir[256];
-    int wfd;      /* the janitor's pipe, write end; -1: closed */
-    pid_t janitor;
-};
-int rtb_sys_tmp_open(struct rtb_sys_tmp *t);
-void rtb_sys_tmp_close(struct rtb_sys_tmp *t);
-int rtb_sys_tmp_path(const struct rtb_sys_tmp *t, const char *name, char *out, size_t n);
-
-/* Unlink every entry of `dir`, then the directory (files only are ever made
- * there). getdents64 and unlinkat: no allocation after fork. */
-static void remove_dir(const char *dir)
-{
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        char buf[4096] __attribute__((aligned(8)));
-        bool removed = true;
-        while (removed) { /* again from the start until a pass removes nothing */
-            removed = false;
-            lseek(dfd, 0, SEEK_SET);
-            long n;
-            while ((n = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
-                for (long off = 0; off < n;) {
-                    struct dirent64 *d = (struct dirent64 *)(buf + off);
-                    if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
-                        unlinkat(dfd, d->d_name, 0) == 0)
-                        removed = true;
-                    off += d->d_reclen;
-                }
-            }
-        }
-        close(dfd);
-    }
-    rmdir(dir);
-}
-
-static void janitor_main(const char *dir, int rfd)
-{
-    static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2};
-    for (unsigned i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
-        signal(quiet[i], SIG_IGN);
-    struct sched_param sp = {.sched_priority = 0};
-    sched_setscheduler(0, SCHED_OTHER, &sp); /* cleaning up is not real-time work */
-    for (int fd = 0; fd < 1024; fd++) /* hold nothing of the harness's: its stdout pipe */
-        if (fd != rfd)
-            close(fd);
-    char c;
-    ssize_t r;
-    while ((r = read(rfd, &c, 1)) != 0 && (r > 0 || errno == EINTR))
-        ;
-    remove_dir(dir);
-    _exit(0);
-}
-
-int rtb_sys_tmp_open(struct rtb_sys_tmp *t)
-{
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    t->wfd = -1;
-    t->janitor = 0;
-    if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/rtbench-sys-XXXXXX", base) >= sizeof t->dir)
-        return rtb_posix_fail("temporary directory: $TMPDIR too long", ENAMETOOLONG);
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
-        return rtb_posix_fail("pipe2", errno);
-    if (!mkdtemp(t->dir)) {
-        int e = errno;
-        close(p[0]);
-        close(p[1]);
-        return rtb_posix_fail("mkdtemp", e);
-    }
-    pid_t pid = fork();
-    if (pid == 0)
-        janitor_main(t->dir, p[0]);
-    int e = errno;
-    close(p[0]);
-    if (pid < 0) {
-        close(p[1]);
-        rmdir(t->dir);
-        return rtb_posix_fail("fork (temporary directory janitor)", e);
-    }
-    t->wfd = p[1];
-    t->janitor = pid;
-    return RTB_OK;
-}
-
-/* The janitor removes the directory and everything in it, then exits. */
-void rtb_sys_tmp_close(struct rtb_sys_tmp *t)
-{
-    if (t->wfd < 0)
-        return;
-    close(t->wfd);
-    t->wfd = -1;
-    while (waitpid(t->janitor, 0, 0) < 0 && errno == EINTR)
-        ;
-}
-
-int rtb_sys_tmp_path(const struct rtb_sys_tmp *t, const char *name, char *out, size_t n)
-{
-    if ((size_t)snprintf(out, n, "%s/%s", t->dir, name) >= n)
-        return rtb_posix_fail("temporary path too long", ENAMETOOLONG);
-    return RTB_OK;
-}
-
-/* A file of `size` bytes (not sparse: every page in the page cache), opened
- * read-write and already unlinked. -1 with the port's error set. */
 static int scratch_file(struct rtb_sys_tmp *t, size_t size)
 {
     char path[320];

@@ -10,6 +10,8 @@
 #define RTB_POSIX_SYSTEM_H
 
 #include <rtb/bench.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 extern const struct rtb_metric rtb_sys_call_metrics[];    /* sys_call.c: syscalls, signals, select */
 extern const struct rtb_metric rtb_sys_proc_metrics[];    /* sys_proc.c: fork/exec, page fault, mmap, files */
@@ -19,5 +21,17 @@ extern const struct rtb_metric rtb_sys_bw_metrics[];      /* sys_bw.c: pipe, AF_
 extern const struct rtb_metric rtb_sys_memlat_metrics[];  /* sys_memlat.c: lat_mem_rd */
 extern const struct rtb_metric rtb_sys_ops_metrics[];     /* sys_ops.c: lat_ops */
 extern const struct rtb_metric rtb_sys_timer_metrics[];   /* sys_timer.c: timer wake-up (cyclictest) */
+
+/* A per-metric temporary directory that is removed even when the harness is
+ * killed (sys_tmpdir.c): open it at the start of a metric, close it at the
+ * end; rtb_sys_tmp_path builds "<dir>/<name>". */
+struct rtb_sys_tmp {
+    char dir[256];
+    int wfd;      /* the janitor's pipe, write end; -1: closed */
+    pid_t janitor;
+};
+int rtb_sys_tmp_open(struct rtb_sys_tmp *t);
+void rtb_sys_tmp_close(struct rtb_sys_tmp *t);
+int rtb_sys_tmp_path(const struct rtb_sys_tmp *t, const char *name, char *out, size_t n);
 
 #endif
