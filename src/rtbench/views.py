@@ -3,7 +3,7 @@ history, runs and reference list."""
 
 from __future__ import annotations
 
-from rtbench import reference
+from rtbench import reference, sysreport
 from rtbench.compare import ALPHA, RefComparison, RunComparison
 from rtbench.pages import Page, Table
 from rtbench.records import MetricRecord
@@ -117,7 +117,7 @@ def _ours(r) -> str:
     gave no median."""
     if r.ours_status != "ok":
         return r.ours_status
-    parts = [] if r.ours_ns is None else [_us(r.ours_ns)]
+    parts = [] if r.ours_ns is None else [sysreport.fmt_time(r.ours_ns)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
     text = " = ".join(parts) or "—"
@@ -138,7 +138,8 @@ def ref_comparison(cmp: RefComparison) -> Page:
            "theirs (above 1: we are slower), in cycles and in time where both are known; "
            "for a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     if cmp.rows:
-        headers = ["metric", "profile", "published row", "ours µs", "our cycles", *cmp.columns]
+        headers = ["metric", "profile", "published row", "ours (median)", "our cycles",
+                   *cmp.columns]
         rows = [[r.id, r.profile, r.key, _ours(r),
                  "—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}",
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
