@@ -91,7 +91,11 @@ def list_command(service: str | None, coverage: bool, rows: bool,
     """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
-        _print_coverage(cat, harness.registry_support(harness.executable(harness_path)), rows)
+        from rtbench import external
+
+        support = {**harness.registry_support(harness.executable(harness_path)),
+                   **external.support()}
+        _print_coverage(cat, support, rows)
         return 0
     services = list(cat.services)
     if service is not None:

@@ -184,6 +184,16 @@ PROGRAMS: tuple[Program, ...] = (
 )
 
 
+def support() -> dict[str, tuple[bool, str]]:
+    """Each program metric id -> (its program is installed here, why not): the
+    standard programs' part of what `rtbench list --coverage` reports."""
+    out = {}
+    for prog in PROGRAMS:
+        why = prog.unavailable()
+        out.update({mid: (why is None, why or "") for mid in prog.ids})
+    return out
+
+
 def program_ids(catalog: Catalog, ids: Iterable[str]) -> list[str]:
     """The ids among `ids` that a standard program answers (measured_by "external")."""
     return [i for i in ids if (m := catalog.get(i)) and m.measured_by == "external"]
