@@ -62,3 +62,36 @@ def tree(path: Path) -> list[str]:
 
 
 os.environ.setdefault("COLUMNS", "200")  # keep rich from wrapping output in tests
+
+
+@pytest.fixture(scope="session")
+def real_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build of the real harness per test session, in a private cache."""
+    _real_build(tmp_path_factory)
+    return tmp_path_factory.getbasetemp() / "real-cache"
+
+
+@pytest.fixture(scope="session")
+def real_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real harness executable (built once per session, see real_cache)."""
+    return _real_build(tmp_path_factory)
+
+
+_BUILT: dict[str, Path] = {}
+
+
+def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if "exe" not in _BUILT:
+        from rtbench import harness
+
+        cache = tmp_path_factory.getbasetemp() / "real-cache"
+        cache.mkdir(exist_ok=True)
+        mp = pytest.MonkeyPatch()
+        mp.setenv("XDG_CACHE_HOME", str(cache))
+        mp.delenv("RTBENCH_HARNESS", raising=False)
+        mp.delenv("RTBENCH_HARNESS_SRC", raising=False)
+        try:
+            _BUILT["exe"] = harness.build()
+        finally:
+            mp.undo()
+    return _BUILT["exe"]

@@ -17,23 +17,10 @@ import pytest
 from rtbench import catalog, harness
 from rtbench.cli import main
 
+from procs import children
+
 pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None,
                                 reason="cmake and a C compiler are needed for the real harness")
-
-
-@pytest.fixture(scope="session")
-def real_cache(tmp_path_factory):
-    """One build of the real harness per test session, in a private cache."""
-    cache = tmp_path_factory.mktemp("cache")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(cache))
-    mp.delenv("RTBENCH_HARNESS", raising=False)
-    mp.delenv("RTBENCH_HARNESS_SRC", raising=False)
-    try:
-        harness.build()
-    finally:
-        mp.undo()
-    return cache
 
 
 @pytest.fixture
@@ -123,18 +110,6 @@ def test_real_harness_faults(fault, reason, real, isolated, monkeypatch):
 
 # ---- nothing left behind -----------------------------------------------------
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:  # field 4, ppid
-            kids.add(int(stat.parent.name))
-    return kids
-
-
 def _ipc_objects() -> set[str]:
     """Named POSIX message queues and shared-memory objects, where the
     system shows them (/dev/mqueue is mounted on demand when we are root)."""
@@ -158,9 +133,9 @@ def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
             if '"begin"' in line and ".process" in line:
                 break
         deadline = time.monotonic() + 10
-        while not _children(proc.pid) and time.monotonic() < deadline:
+        while not children(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        kids = _children(proc.pid)
+        kids = children(proc.pid)
         assert kids, "the process-mode scenario should have forked its tasks"
         during = _ipc_objects()
     finally:

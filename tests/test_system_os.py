@@ -15,35 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import harness
+from procs import children
 
 pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None,
                                 reason="cmake and a C compiler are needed for the real harness")
 
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory):
-    """One build of the real harness for this module, in a private cache."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-    mp.delenv("RTBENCH_HARNESS", raising=False)
-    mp.delenv("RTBENCH_HARNESS_SRC", raising=False)
-    try:
-        yield harness.build()
-    finally:
-        mp.undo()
-
-
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:  # field 4, ppid
-            kids.add(int(stat.parent.name))
-    return kids
+@pytest.fixture
+def real(real_exe):
+    return real_exe
 
 
 def _sem_sets() -> set[int]:
@@ -82,7 +62,7 @@ def _run_until(real, tmp: Path, metric: str, ready):
 
 
 def _kill(proc) -> set[int]:
-    kids = _children(proc.pid)
+    kids = children(proc.pid)
     proc.kill()
     proc.wait()
     return kids

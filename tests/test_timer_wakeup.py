@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import harness
+from procs import children
 
 pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None,
                                 reason="cmake and a C compiler are needed for the real harness")
@@ -19,16 +19,9 @@ pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("c
 IDS = ("sys.timer.wakeup.idle", "sys.timer.wakeup.load")
 
 
-@pytest.fixture(scope="module")
-def exe(tmp_path_factory) -> Path:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-    mp.delenv("RTBENCH_HARNESS", raising=False)
-    mp.delenv("RTBENCH_HARNESS_SRC", raising=False)
-    try:
-        return harness.build()
-    finally:
-        mp.undo()
+@pytest.fixture
+def exe(real_exe) -> Path:
+    return real_exe
 
 
 def _metrics(exe: Path, *extra: str) -> dict[str, dict]:
@@ -54,19 +47,6 @@ def test_wakeup_measures_late_not_early(exe, flags):
     assert "load on" in recs["sys.timer.wakeup.load"]["note"]
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                kids.append(int(entry.name))
-    return kids
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -85,7 +65,7 @@ def test_load_dies_with_a_killed_harness(exe):
         deadline = time.monotonic() + 10
         kids: list[int] = []
         while time.monotonic() < deadline and len(kids) < 3:
-            kids = _children(proc.pid)
+            kids = children(proc.pid)
             time.sleep(0.05)
         assert len(kids) >= 3  # a sweeper and a ping-pong pair per CPU at least
     finally:
