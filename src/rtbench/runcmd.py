@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, harness, load, outdir, peers, placement, report, sysinfo
+from rtbench import external, harness, load, outdir, peers, placement, report, sysinfo, sysreport
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -228,9 +228,9 @@ def _progress(console: Console) -> Progress:
 
 def _metric_line(rec: dict) -> str:
     m = MetricRecord(rec)
-    if m.ok:
-        us = {k: report.fmt_us(m.ns(k)) for k in ("p50", "p99", "max")}
-        return (f"  {escape(m.id):<32} [green]ok[/green]          median {us['p50']:>9} µs  "
-                f"p99 {us['p99']:>9} µs  max {us['max']:>9} µs")
+    if m.ok:  # the unit per figure: System metrics run from ~1 ns (a load) to ms (fork)
+        t = {k: sysreport.fmt_time(m.ns(k)) for k in ("p50", "p99", "max")}
+        return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
+                f"p99 {t['p99']:>10}  max {t['max']:>10}")
     colour = "yellow" if m.status == "unsupported" else "red"
     return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"
