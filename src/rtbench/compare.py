@@ -261,12 +261,11 @@ def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
     m = MetricRecord(rec)
     if not m.ok:
         return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [])
-    have = sysreport.given(rec)
-    stat = "p50" if "p50" in have else "mean" if "mean" in have else None
+    stat = "p50" if m.has("p50") else "mean" if m.has("mean") else None
     if stat is None:
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="")
     mb_s = sysreport.mb_per_s(rec, stat)
-    if rec.get("unit") != "ticks":  # a figure in its own unit (e.g. MB/s from a program)
+    if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
     # per operation: a sample that timed `ops` operations is divided (records.md)
     return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat),
@@ -400,8 +399,6 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
 
 
 def _stats_ns(rec: dict | None) -> dict[str, float | None]:
-    if not rec or rec.get("status") != "ok" or rec.get("unit") != "ticks":
-        return {k: None for k in PEER_STATS}
-    m, have = MetricRecord(rec), sysreport.given(rec)
-    return {k: (m.ns(k) if k in have else None) for k in PEER_STATS}
+    m = MetricRecord(rec) if rec else None
+    return {k: (m.ns_or_none(k) if m else None) for k in PEER_STATS}
 

@@ -526,13 +526,12 @@ def _histogram(it: Item, colours: dict[str, str], plotter) -> dict:
     for profile, rec in it.records.items():
         if rec is None or rec.get("status") != "ok":
             continue
-        if rec.get("unit") != "ticks" or not {"p50", "p99", "max"} <= set(
-                sysreport.given(rec)):
-            tool = (rec.get("source") or {}).get("tool") or rec.get("origin") or "the source"
-            why = f"{tool} gave {', '.join(sysreport.given(rec)) or 'no statistic'} only"
-            continue
-        g = stats.grouped(rec)
         m = MetricRecord(rec)
+        if any(m.ns_or_none(k) is None for k in ("p50", "p99", "max")):
+            tool = (rec.get("source") or {}).get("tool") or rec.get("origin") or "the source"
+            why = f"{tool} gave {', '.join(m.stats_given) or 'no statistic'} only"
+            continue  # a figure from another tool without a distribution
+        g = stats.grouped(rec)
         marks = {k: m.ns(k) for k in ("p50", "p99", "max")}
         text = (f"median {plots.fmt_time(marks['p50'])} · p99 {plots.fmt_time(marks['p99'])}"
                 f" · max {plots.fmt_time(marks['max'])}")

@@ -50,21 +50,13 @@ def fmt_rate(mb_s: float) -> str:
     return f"{mb_s:,.0f}" if mb_s >= 100 else f"{mb_s:.3g}"
 
 
-def given(rec: dict) -> tuple[str, ...]:
-    """The statistics a record really carries (harness records: all)."""
-    if "stats_given" in rec:
-        return tuple(rec["stats_given"])
-    return tuple(k for k in ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
-                 if k in rec)
-
-
 def mb_per_s(rec: dict, stat: str) -> float | None:
     """The bandwidth at one statistic of the sample time (so the max time gives
     the worst bandwidth), or the record's own figure if it is in MB/s."""
-    if rec.get("unit") == "MB/s":
-        return float(rec[stat]) if stat in given(rec) else None
     m = MetricRecord(rec)
-    if rec.get("unit") != "ticks" or not m.bytes or stat not in given(rec):
+    if m.unit == "MB/s":
+        return m.value(stat)
+    if not m.is_time or not m.bytes or not m.has(stat):
         return None
     sample_ns = m.ns(stat) * m.ops
     return m.bytes / sample_ns * 1e3 if sample_ns > 0 else None
@@ -74,17 +66,12 @@ def figures(rec: dict) -> dict[str, str]:
     """The cells of one ok record in the System tables."""
     cells = {k: BLANK for k, _h in COLUMNS}
     cells["n"] = str(rec["n"]) if rec.get("n") is not None else BLANK
-    have = given(rec)
-    unit = rec.get("unit")
-    if unit == "ticks":
-        m = MetricRecord(rec)
+    m = MetricRecord(rec)
+    unit = m.unit
+    if unit != "MB/s":  # a time, or a score shown in its unit; MB/s goes to the rate
         for k in TIME_STATS:
-            if k in have:
-                cells[k] = fmt_time(m.ns(k))
-    elif unit != "MB/s":  # a score or another unit: shown as given
-        for k in TIME_STATS:
-            if k in have:
-                cells[k] = f"{rec[k]:.4g} {unit}"
+            if (v := m.value(k)) is not None:
+                cells[k] = fmt_time(v) if m.is_time else f"{v:.4g} {unit}"
     rate, worst = mb_per_s(rec, "p50"), mb_per_s(rec, "max")
     if unit == "MB/s":  # a bandwidth a program or file gave: its median, mean or best
         rate, worst = None, mb_per_s(rec, "min")  # the lowest bandwidth is the worst
@@ -116,13 +103,12 @@ def curves(items: Sequence[Any], profile: str) -> list[Curve]:
         rec = it.records.get(profile)
         if meta is None or meta.curve is None or not rec or rec.get("status") != "ok":
             continue
-        if rec.get("unit") != "ticks" or "p50" not in given(rec):
-            continue
         m = MetricRecord(rec)
+        if m.ns_or_none("p50") is None:
+            continue
         c = out.setdefault(meta.curve["series"],
                            Curve(meta.curve["series"], meta.curve.get("x_unit", ""), []))
-        p99 = m.ns("p99") if "p99" in given(rec) else None
-        c.points.append((float(meta.curve["x"]), m.ns("p50"), p99, it.id))
+        c.points.append((float(meta.curve["x"]), m.ns("p50"), m.ns_or_none("p99"), it.id))
     for c in out.values():
         c.points.sort()
     return [c for c in out.values() if len(c.points) >= 2]
