@@ -232,7 +232,7 @@ def run_program(prog: Program, ctx: Context) -> list[dict]:
     command = shlex.join(argv)
     version = _version(prog)
     try:
-        code, text = _execute(argv, ctx.cpu, prog.timeout)
+        code, text = execute(argv, ctx.cpu, prog.timeout)
     except subprocess.TimeoutExpired:
         return [_record(prog, mid, ctx, "failed", f"{prog.exe} did not finish in "
                         f"{prog.timeout:g} s (killed)", command, version) for mid in prog.ids]
@@ -311,14 +311,14 @@ def _version(prog: Program) -> str | None:
         return None
     args, pattern = prog.version
     try:
-        _code, text = _execute([prog.exe, *args], None, 5.0)
+        _code, text = execute([prog.exe, *args], None, 5.0)
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = re.search(pattern, text)
     return m.group(1) if m else None
 
 
-def _execute(argv: list[str], cpu: int | None, timeout: float) -> tuple[int, str]:
+def execute(argv: list[str], cpu: int | None, timeout: float) -> tuple[int, str]:
     """Run argv (stdout and stderr together) in its own session, pinned to
     `cpu`, in a scratch directory; kill the session on timeout or Ctrl-C."""
     def pin() -> None:

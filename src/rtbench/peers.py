@@ -28,6 +28,7 @@ import datetime as dt
 import os
 import resource
 import shlex
+import subprocess
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -131,8 +132,8 @@ def run_peer(peer: Peer, ctx: Context, rt: bool, why_not_rt: str, catalog: Catal
         command = shlex.join(argv[:-1])  # the scratch --json path says nothing
         source = {"tool": peer.program, "command": command}
         try:
-            code, text = external._execute(argv, None, TIMEOUT_S)
-        except external.subprocess.TimeoutExpired:
+            code, text = external.execute(argv, None, TIMEOUT_S)
+        except subprocess.TimeoutExpired:
             return {**base, "status": "failed", "source": source,
                     "reason": f"{peer.program} did not finish in {TIMEOUT_S:g} s (killed)"}
         except OSError as exc:
