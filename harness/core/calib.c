@@ -21,7 +21,7 @@ static void measure_overhead(struct rtb_calib *c, struct rtb_hist *h)
     for (uint32_t i = 0; i < RTB_CALIB_PAIRS; i++) {
         rtb_ticks_t t0 = rtb_port_ts();
         rtb_ticks_t t1 = rtb_port_ts();
-        uint64_t d = t1 - t0;
+        uint64_t d = RTB_PORT_UNITS(t1 - t0); /* in the unit samples are reported in */
         rtb_stats_add(&st, d);
         rtb_hist_add(h, d);
         if (d && d < res)

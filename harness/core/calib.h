@@ -16,10 +16,12 @@
 #define RTB_CALIB_PAIRS 20000u
 #define RTB_CALIB_WINDOW_NS 100000000ull /* frequency measured over 100 ms */
 
+/* Overhead and resolution are in the reported unit (RTB_PORT_UNITS of
+ * counter ticks); hz is counter ticks per second (budgets, conversions). */
 struct rtb_calib {
-    uint64_t overhead_min;    /* ticks, smallest back-to-back interval */
-    uint64_t overhead_median; /* ticks, what is subtracted from every sample */
-    uint64_t resolution;      /* ticks, smallest non-zero step seen */
+    uint64_t overhead_min;    /* smallest back-to-back interval */
+    uint64_t overhead_median; /* what is subtracted from every sample */
+    uint64_t resolution;      /* smallest non-zero step seen */
     uint32_t samples;         /* back-to-back pairs behind the figures above */
     double hz;                /* ticks per second used for every conversion */
     bool hz_measured;         /* hz came from the reference clock, not the nominal */

@@ -20,6 +20,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->note = "";
     c->ops_per_sample = 1;
     c->bytes_per_sample = 0;
+    c->expected = 0;
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
@@ -56,8 +57,27 @@ void rtb_add(struct rtb_ctx *c, rtb_ticks_t t0, rtb_ticks_t t1)
         c->invalid++;
         return;
     }
-    rtb_stats_add(&c->stats, t1 - t0);
-    rtb_hist_add(c->hist, t1 - t0);
+    /* In the reported unit (rtb/port.h RTB_PORT_UNITS: e.g. counter ticks to
+     * emulated instructions), converted per interval so rounding never adds up. */
+    uint64_t d = RTB_PORT_UNITS(t1 - t0);
+    rtb_stats_add(&c->stats, d);
+    rtb_hist_add(c->hist, d);
+}
+
+void rtb_add_net(struct rtb_ctx *c, int64_t net)
+{
+    if (c->discarded < c->warmup) { /* a sample computed from others: no budget check */
+        c->discarded++;
+        return;
+    }
+    /* Stored raw, like every sample: the record subtracts the overhead. */
+    int64_t raw = net + (int64_t)c->overhead;
+    if (raw < 0) {
+        c->invalid++;
+        return;
+    }
+    rtb_stats_add(&c->stats, (uint64_t)raw);
+    rtb_hist_add(c->hist, (uint64_t)raw);
 }
 
 static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)
@@ -94,16 +114,35 @@ void rtb_per_sample(struct rtb_ctx *c, uint32_t ops, uint64_t bytes)
     c->bytes_per_sample = bytes;
 }
 
+void rtb_expected(struct rtb_ctx *c, uint64_t value)
+{
+    c->expected = value;
+}
+
 void rtb_emulated(struct rtb_ctx *c, const char *how)
 {
-    c->emulated = how;
+    c->emulated = how ? how : "";
+}
+
+void rtb_port_emulates(struct rtb_ctx *c, enum rtb_emulation what)
+{
+    rtb_emulated(c, rtb_port_emulation(what, rtb_task_flags(c)));
+}
+
+/* The port's rest policy (rtb_port_policy), set once by the runner. */
+static uint32_t rest_every_us, rest_us;
+
+void rtb_ctx_policy(const struct rtb_port_policy *p)
+{
+    rest_every_us = p->rest_every_us;
+    rest_us = p->rest_us;
 }
 
 void rtb_rest(struct rtb_ctx *c)
 {
-    if (rtb_port_ts() - c->rested < rtb_us_to_ticks(c, 100000))
+    if (!rest_us || rtb_port_ts() - c->rested < rtb_us_to_ticks(c, rest_every_us))
         return;
-    rtb_port_task_delay(10000);
+    rtb_port_task_delay(rest_us);
     c->rested = rtb_port_ts();
 }
 

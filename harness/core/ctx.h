@@ -22,13 +22,17 @@ struct rtb_ctx {
     const char *emulated;   /* how the measured service is emulated, "" if native */
     uint32_t ops_per_sample;   /* rtb_per_sample: operations timed by one sample */
     uint64_t bytes_per_sample; /* and the bytes they move (0: not a transfer) */
+    uint64_t expected;         /* rtb_expected: what a method check should measure, 0: none */
     double hz;              /* calibrated counter frequency */
+    uint64_t overhead;      /* calibrated timestamp overhead, reported unit (rtb_add_net) */
     bool cold;              /* evict caches before every sample (the cold profile) */
     bool cold_failed;       /* the port could not evict: said once in the note */
     struct rtb_stats stats;
     struct rtb_hist *hist;
 };
 
+/* The port's rest policy, for rtb_rest(); the runner sets it before any metric. */
+void rtb_ctx_policy(const struct rtb_port_policy *p);
 void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
                    uint32_t warmup, uint64_t budget_ticks, bool cold, struct rtb_hist *h);
 

@@ -1,7 +1,13 @@
 #include "record.h"
 #include "jsonw.h"
+#include "strutil.h"
 
 static const char *const status_names[] = {"ok", "unsupported", "failed"};
+
+bool rtb_unit_is_time(const char *unit)
+{
+    return rtb_streq(unit, "ticks") || rtb_streq(unit, "cycles");
+}
 
 void rtb_record_registry(const char *id, const char *unsupported_why)
 {
@@ -31,6 +37,8 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_u64("overhead_median_ticks", cal->overhead_median);
     jw_u64("overhead_samples", cal->samples);
     jw_str("ref_clock", info->ref_clock);
+    jw_str("unit", info->unit);
+    jw_str("unit_detail", info->unit_detail);
     jw_close('}');
     jw_obj("rt");
     jw_bool("realtime", info->realtime);
@@ -39,6 +47,11 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_bool("mlock", info->mlock);
     jw_i64("cpu", info->cpu);
     jw_i64("cpus_online", info->cpus_online);
+    jw_close('}');
+    jw_obj("target"); /* the port's facts: kernel version, tick, asserts, board... */
+    for (const char *const *f = info->facts; f && f[0] && f[1]; f += 2)
+        jw_str(f[0], f[1]);
+    jw_bool("irq_switch_at_exit", info->irq_switch_at_exit);
     jw_close('}');
     jw_obj("config");
     jw_str("profile", cfg->profile);
@@ -99,8 +112,9 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_str("id", c->metric->id);
     jw_str("status", status_names[c->status]);
     jw_str("reason", c->reason);
-    jw_str("unit", "ticks");
-    jw_u64("tick_hz", (uint64_t)(cal->hz + 0.5));
+    jw_str("unit", info->unit);
+    if (rtb_unit_is_time(info->unit)) /* instructions have no frequency */
+        jw_u64("tick_hz", (uint64_t)(cal->hz + 0.5));
     jw_u64("n", ok ? c->stats.n : 0);
     jw_u64("discarded", c->discarded);
     jw_u64("invalid", c->invalid);
@@ -108,6 +122,8 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("overhead_ticks", cal->overhead_median);
     jw_u64("ops", c->ops_per_sample);
     jw_u64("bytes", c->bytes_per_sample);
+    if (c->expected)
+        jw_u64("expected", c->expected);
     if (ok)
         write_stats(c, cal->overhead_median);
     jw_bool("realtime", info->realtime);

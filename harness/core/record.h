@@ -16,5 +16,7 @@ void rtb_record_begin(const char *id);
 void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
                        const struct rtb_port_info *info, const char *profile);
 void rtb_record_end(unsigned metrics);
+/* The port's unit is a time ("ticks", "cycles"), not a count ("instructions"). */
+bool rtb_unit_is_time(const char *unit);
 
 #endif

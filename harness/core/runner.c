@@ -12,7 +12,7 @@
 static struct rtb_hist *hist;
 static struct rtb_ctx *ctx;
 
-static const char *missing_cap(uint32_t need, uint32_t have)
+static const char *missing_cap(uint32_t need, uint32_t have, uint32_t *bit)
 {
     static const char *const names[] = {
         "reference clock", "task delete", "task suspend/resume", "preemption lock",
@@ -22,22 +22,30 @@ static const char *missing_cap(uint32_t need, uint32_t have)
         "second CPU", "interrupt masking from the benchmark", "create-without-start of tasks",
         "software-interrupt objects", "target-side log/statistics objects",
         "frame pipes", "first-fit heap with an arrangeable free list",
-        "cache disabling",
+        "cache disabling", "timer-placed interrupts", "bare interrupt handlers",
+        "kernel critical section", "system calls (tasks run in the kernel's own mode)",
     };
     for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
-        if ((need & (1u << b)) && !(have & (1u << b)))
+        if ((need & (1u << b)) && !(have & (1u << b))) {
+            *bit = 1u << b;
             return names[b];
+        }
     }
     return 0;
 }
 
-/* "port has no <service>" for the first service `m` needs and the port lacks. */
+/* For the first service `m` needs and the port lacks: the port's own words
+ * (rtb_port_unsupported_why), else "port has no <service>". NULL: none lacking. */
 static const char *unsupported_why(const struct rtb_metric *m)
 {
-    static char why[96];
-    const char *lack = missing_cap(m->caps, rtb_port_caps());
+    static char why[160];
+    uint32_t bit = 0;
+    const char *lack = missing_cap(m->caps, rtb_port_caps(), &bit);
     if (!lack)
         return 0;
+    const char *own = rtb_port_unsupported_why(bit);
+    if (own && *own)
+        return own;
     why[0] = '\0';
     rtb_strlcat(why, "port has no ", sizeof why);
     rtb_strlcat(why, lack, sizeof why);
@@ -61,6 +69,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     rtb_port_metric_begin(m->id);
     rtb_ctx_reset(ctx, m, cfg->samples, cfg->warmup, budget, cfg->cold, hist);
     ctx->hz = cal->hz;
+    ctx->overhead = cal->overhead_median;
     if (why) {
         rtb_unsupported(ctx, why);
     } else {
@@ -71,17 +80,23 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     rtb_record_metric(ctx, cal, info, cfg->profile);
 }
 
-void rtb_run(const struct rtb_config *cfg)
+int rtb_run(const struct rtb_config *cfg)
 {
     static struct rtb_calib cal;
-    struct rtb_port_info info;
+    struct rtb_port_info info = {0};
+    struct rtb_port_policy policy = {0};
     const struct rtb_metric *m;
 
     rtb_port_info(&info);
+    rtb_port_policy(&policy);
     hist = rtb_port_shared(sizeof *hist);
     ctx = rtb_port_shared(sizeof *ctx);
-    if (!hist || !ctx)
-        return; /* a port must provide at least this much: caught by its first test */
+    if (!hist || !ctx) {
+        rtb_diag("the port's shared memory region cannot hold the sample context (",
+                 "rtb_port_shared returned NULL); nothing measured", "");
+        return RTB_EXIT_FAILED;
+    }
+    rtb_ctx_policy(&policy);
     rtb_calibrate(&cal, hist, info.ts_hz_nominal);
     rtb_record_session(cfg, &cal, &info);
     unsigned done = 0;
@@ -92,8 +107,10 @@ void rtb_run(const struct rtb_config *cfg)
         if (selected) {
             run_one(m, cfg, &cal, &info);
             done++;
-            rtb_port_task_delay(5000); /* the CPU's real-time budget recovers (see rtb_rest) */
+            if (policy.between_metrics_us)
+                rtb_port_task_delay(policy.between_metrics_us);
         }
     }
     rtb_record_end(done);
+    return RTB_EXIT_OK;
 }

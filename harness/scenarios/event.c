@@ -3,9 +3,9 @@
  * wait/wait_all): set with no task waiting; wait for events already set
  * (any, all, and receive-and-clear); a no-wait wait for events not set; a
  * set that readies a lower-priority waiter (handoff.c ready_low); and the
- * two switches events cause (handoff.c). Linux has no event-flag object:
- * the POSIX port builds one from a bit mask under a process-shared mutex and
- * condition variable, and every metric says so.
+ * two switches events cause (handoff.c). A kernel without an event-flag
+ * object (Linux) has the port build one, and every metric says how
+ * (rtb_port_emulation).
  */
 #include <rtb/bench.h>
 #include "handoff.h"
@@ -13,11 +13,10 @@
 #define EV 0
 #define BIT 1u
 #define BITS (1u | 2u) /* wait_all: two events */
-#define HOW "event flags: a bit mask under a process-shared pthread mutex and condition variable"
 
 static bool make(struct rtb_ctx *ctx)
 {
-    rtb_emulated(ctx, HOW);
+    rtb_port_emulates(ctx, RTB_EMU_EVENTS);
     return rtb_ok(ctx, rtb_port_event_create(EV), "event_create");
 }
 

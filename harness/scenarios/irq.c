@@ -1,6 +1,7 @@
 /*
  * Interrupts: the sheets' key measurements, all from one interrupt source
- * (rtb_port_irq_*; on Linux a signal raised from the other CPU, see
+ * (rtb_port_irq_*: on the AN385 board a hardware timer that expires while
+ * the measured task runs; on Linux a signal raised from the other CPU, see
  * ports/posix/port_irq.c), with the instants the glossaries name:
  *
  *   raised      the port's stamp when it raises the interrupt
@@ -16,14 +17,17 @@
  * higher-priority task is pended on, so the return reschedules). Each
  * metric records one interval of its scenario. Only threads: the sheets'
  * interrupt rows have no process variant. The interrupted task spins on a
- * flag, so it is running (not idle) when the interrupt arrives.
+ * flag, so it is running (not idle) when the interrupt arrives. The handler
+ * gives with the interrupt-context call (rtb_port_sem_give_isr).
  *
- * Rows a user-space benchmark cannot reach (interrupt masking, the
- * kernel's interrupts-off regions, ISR prolog/epilog, software-interrupt
- * objects) are registered against the capability that would make them
- * measurable, so they read "unsupported" with the reason.
+ * Where the port has them (a kernel on a microcontroller): interrupt
+ * masking and the kernel's critical section, the kernel's longest
+ * interrupts-off region observed under a workload (irq_kernel.c), and bare
+ * handlers for the prolog and epilog. On a user-space port they read
+ * "unsupported" with the reason, as do software-interrupt objects.
  */
 #include <rtb/bench.h>
+#include "irq_kernel.h"
 
 enum { TASK_SPIN = 0, TASK_HIGH = 1 };
 enum { SEM = 0 };
@@ -33,7 +37,8 @@ enum interval {
     RAISED_TO_RESUME,   /* task response, no rescheduling */
     OUT_TO_RESUME,      /* return from handler to the interrupted task */
     RAISED_TO_OTHER,    /* task response with rescheduling */
-    GIVE_TO_OTHER,      /* return from handler to another task: see below */
+    OUT_TO_OTHER,       /* return from handler to another task (an RTOS) */
+    GIVE_TO_OTHER,      /* the same where the give itself switches (Linux) */
     IN_TO_OTHER,        /* handler start to the readied task */
 };
 
@@ -58,7 +63,7 @@ static void handler(void *arg)
     s->early = !s->spinning;
     if (s->give) {
         s->give_at = rtb_port_ts();
-        rtb_port_sem_give(SEM); /* sem_post: async-signal-safe */
+        rtb_port_sem_give_isr(SEM);
     }
     s->fired = 1;
     s->out = rtb_port_ts();
@@ -71,6 +76,7 @@ static rtb_ticks_t pick(const struct irq_state *s, rtb_ticks_t raised, rtb_ticks
         *t1 = s->in;
         return raised;
     case OUT_TO_RESUME:
+    case OUT_TO_OTHER:
         return s->out;
     case GIVE_TO_OTHER:
         return s->give_at;
@@ -179,20 +185,76 @@ static void response(struct rtb_ctx *c) { run(c, RAISED_TO_IN, false, 0); }
 static void task_response(struct rtb_ctx *c) { run(c, RAISED_TO_RESUME, false, 0); }
 static void return_interrupted(struct rtb_ctx *c) { run(c, OUT_TO_RESUME, false, 0); }
 static void task_response_resched(struct rtb_ctx *c) { run(c, RAISED_TO_OTHER, true, RTB_PRIO_HIGH); }
-/* On an RTOS the switch to the readied task waits for the handler's return;
- * a Linux signal handler runs in task context, so the kernel switches at the
- * give's own return from the kernel, before the handler's last instruction.
- * The interval that exists is give -> readied task, and that is measured. */
-static void return_different(struct rtb_ctx *c) { run(c, GIVE_TO_OTHER, true, RTB_PRIO_HIGH); }
+/* On an RTOS the switch to the readied task waits for the handler's return:
+ * handler's last instruction -> readied task. A Linux signal handler runs
+ * in task context, so the kernel switches at the give's own return from the
+ * kernel, before the handler's last instruction: the interval that exists
+ * there is give -> readied task, and that is measured (the note says which). */
+static void return_different(struct rtb_ctx *c)
+{
+    struct rtb_port_info pi = {0};
+    rtb_port_info(&pi);
+    if (pi.irq_switch_at_exit) {
+        rtb_note(c, "handler's last instruction to the readied task");
+        run(c, OUT_TO_OTHER, true, RTB_PRIO_HIGH);
+    } else {
+        rtb_note(c, "the handler's give switches at once on this port: give call to the readied task");
+        run(c, GIVE_TO_OTHER, true, RTB_PRIO_HIGH);
+    }
+}
 static void to_task(struct rtb_ctx *c) { run(c, IN_TO_OTHER, true, RTB_PRIO_HIGH); }
 /* The deferred handler (DSP/BIOS SWI, a Linux threaded handler): a task at
  * the top scenario priority, readied by the handler. */
 static void to_deferred(struct rtb_ctx *c) { run(c, IN_TO_OTHER, true, RTB_PRIO_RUNNER - 1); }
 
-/* Never called: the capability they need is one no user-space port has. */
+/* ---- masking and the critical section ------------------------------------ */
+/* One call timed, its counterpart outside the timed region. */
+static void pair(struct rtb_ctx *ctx, int (*timed)(void), int (*other)(void), bool other_first,
+                 const char *what)
+{
+    while (rtb_want(ctx)) {
+        if (other_first && !rtb_ok(ctx, other(), what))
+            return;
+        rtb_ticks_t t0 = rtb_port_ts();
+        int rc = timed();
+        rtb_ticks_t t1 = rtb_port_ts();
+        if (!rtb_ok(ctx, rc, what) || (!other_first && !rtb_ok(ctx, other(), what)))
+            return;
+        rtb_add(ctx, t0, t1);
+    }
+}
+
+static void mask(struct rtb_ctx *c) { pair(c, rtb_port_irq_mask, rtb_port_irq_unmask, false, "irq_mask"); }
+static void unmask(struct rtb_ctx *c) { pair(c, rtb_port_irq_unmask, rtb_port_irq_mask, true, "irq_unmask"); }
+static void crit_enter(struct rtb_ctx *c) { pair(c, rtb_port_critical_enter, rtb_port_critical_exit, false, "critical_enter"); }
+static void crit_exit(struct rtb_ctx *c) { pair(c, rtb_port_critical_exit, rtb_port_critical_enter, true, "critical_exit"); }
+
+/* ---- bare handlers: prolog and epilog -------------------------------------- */
+/* at[0] raised, [1] handler's first instruction, [2] its last, [3] the
+ * interrupted code again (rtb_port_irq_bare). */
+static void bare(struct rtb_ctx *ctx, bool c_call, bool epilog)
+{
+    rtb_ticks_t at[4];
+    while (rtb_want(ctx)) {
+        if (!rtb_ok(ctx, rtb_port_irq_bare(c_call, at), "irq_bare"))
+            return;
+        if (epilog)
+            rtb_add(ctx, at[2], at[3]);
+        else
+            rtb_add(ctx, at[0], at[1]);
+    }
+}
+
+static void prolog_min(struct rtb_ctx *c) { bare(c, false, false); }
+static void prolog_c(struct rtb_ctx *c) { bare(c, true, false); }
+static void epilog_min(struct rtb_ctx *c) { bare(c, false, true); }
+static void epilog_c(struct rtb_ctx *c) { bare(c, true, true); }
+
+/* Never called: the capability they need is one no port has yet. */
 static void out_of_reach(struct rtb_ctx *c) { rtb_unsupported(c, "not measurable here"); }
 
 #define IRQ (RTB_CAP_IRQ | RTB_CAP_SEM)
+#define KLAT (RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED | RTB_CAP_SEM | RTB_CAP_MSGQ | RTB_CAP_MUTEX)
 const struct rtb_metric rtb_irq_metrics[] = {
     {"irq.response", response, IRQ, 0},
     {"irq.task_response.no_resched", task_response, IRQ, 0},
@@ -201,13 +263,15 @@ const struct rtb_metric rtb_irq_metrics[] = {
     {"irq.return.different", return_different, IRQ, 0},
     {"irq.handler_to_task", to_task, IRQ, 0},
     {"irq.handler_to_deferred", to_deferred, IRQ, 0},
-    {"irq.kernel_latency", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.enable", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.disable", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.prolog.minimum", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.prolog.c_call", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.epilog.minimum", out_of_reach, RTB_CAP_IRQ_MASK, 0},
-    {"irq.epilog.c_call", out_of_reach, RTB_CAP_IRQ_MASK, 0},
+    {"irq.kernel_latency", rtb_irq_kernel_latency, KLAT, 0},
+    {"irq.enable", unmask, RTB_CAP_IRQ_MASK, 0},
+    {"irq.disable", mask, RTB_CAP_IRQ_MASK, 0},
+    {"irq.critical.enter", crit_enter, RTB_CAP_CRITICAL, 0},
+    {"irq.critical.exit", crit_exit, RTB_CAP_CRITICAL, 0},
+    {"irq.prolog.minimum", prolog_min, RTB_CAP_IRQ_BARE, 0},
+    {"irq.prolog.c_call", prolog_c, RTB_CAP_IRQ_BARE, 0},
+    {"irq.epilog.minimum", epilog_min, RTB_CAP_IRQ_BARE, 0},
+    {"irq.epilog.c_call", epilog_c, RTB_CAP_IRQ_BARE, 0},
     {"swi.enable", out_of_reach, RTB_CAP_SWI, 0},
     {"swi.disable", out_of_reach, RTB_CAP_SWI, 0},
     {"swi.post.again", out_of_reach, RTB_CAP_SWI, 0},

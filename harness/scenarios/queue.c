@@ -26,9 +26,7 @@ static bool make(struct rtb_ctx *ctx, unsigned kind)
 {
     if (!rtb_ok(ctx, rtb_port_queue_create(QID, kind, DEPTH), "queue_create"))
         return false;
-    rtb_emulated(ctx, "no kernel FIFO/LIFO/stack object on this port: a list (stack: array) "
-                      "under a process-shared mutex, a pshared semaphore counting the items "
-                      "(get blocks on it), alloc nodes from a node heap under its own lock");
+    rtb_port_emulates(ctx, RTB_EMU_QUEUE);
     return true;
 }
 

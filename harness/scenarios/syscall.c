@@ -19,6 +19,6 @@ static void null_syscall(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_syscall_metrics[] = {
-    {"syscall.null.overhead", null_syscall, 0, 0},
+    {"syscall.null.overhead", null_syscall, RTB_CAP_NULL_SYSCALL, 0},
     {0, 0, 0, 0},
 };

@@ -34,11 +34,6 @@ struct tstate {
 };
 static struct tstate *tstate; /* rtb_shared_state(): the tasks may be processes */
 
-static bool is_process(struct rtb_ctx *ctx)
-{
-    return (rtb_task_flags(ctx) & RTB_TASK_PROCESS) != 0;
-}
-
 static struct tstate *state(struct rtb_ctx *ctx)
 {
     struct tstate *s = rtb_shared_state(ctx, (void **)&tstate, sizeof *tstate);
@@ -108,7 +103,7 @@ static void create_ctx(struct rtb_ctx *ctx) { create_ready(ctx, RTB_PRIO_MAX); }
 
 static void create_suspended(struct rtb_ctx *ctx)
 {
-    rtb_emulated(ctx, "created waiting on a start gate (a process-shared sem_t) before its entry function");
+    rtb_port_emulates(ctx, RTB_EMU_TASK_CREATE_UNSTARTED);
     struct tstate *s = state(ctx);
     unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
     while (s && rtb_want(ctx)) {
@@ -124,7 +119,7 @@ static void create_suspended(struct rtb_ctx *ctx)
 
 static void start(struct rtb_ctx *ctx, int prio)
 {
-    rtb_emulated(ctx, "start = post of the start gate (a process-shared sem_t) the created task waits on");
+    rtb_port_emulates(ctx, RTB_EMU_TASK_START);
     struct tstate *s = state(ctx);
     unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
     bool ctx_switch = prio > RTB_PRIO_RUNNER;
@@ -149,9 +144,7 @@ static void start_ctx(struct rtb_ctx *ctx) { start(ctx, RTB_PRIO_MAX); }
 
 static void delete_ready(struct rtb_ctx *ctx)
 {
-    if (!is_process(ctx))
-        rtb_emulated(ctx, "pthread_cancel + pthread_join; the target ends at the cancellation point that "
-                          "is the first instruction of its entry");
+    rtb_port_emulates(ctx, RTB_EMU_TASK_DELETE);
     struct tstate *s = state(ctx);
     if (!s || !rtb_ok(ctx, rtb_port_sem_create(SEM, 0, 1), "sem_create"))
         return;
@@ -195,16 +188,9 @@ static void target_down(struct rtb_ctx *ctx, struct tstate *s)
     rtb_port_sem_delete(SEM);
 }
 
-static void emulated_suspend(struct rtb_ctx *ctx)
-{
-    if (!is_process(ctx))
-        rtb_emulated(ctx, "thread suspend = a signal whose handler parks the thread in sigsuspend until "
-                          "the resume signal");
-}
-
 static void suspend_in(struct rtb_ctx *ctx, enum situation sit)
 {
-    emulated_suspend(ctx);
+    rtb_port_emulates(ctx, RTB_EMU_TASK_SUSPEND);
     struct tstate *s = state(ctx);
     if (!s || !target_up(ctx, s, sit))
         return;
@@ -228,7 +214,7 @@ static void suspend_in(struct rtb_ctx *ctx, enum situation sit)
 
 static void resume_in(struct rtb_ctx *ctx, enum situation sit)
 {
-    emulated_suspend(ctx);
+    rtb_port_emulates(ctx, RTB_EMU_TASK_SUSPEND);
     struct tstate *s = state(ctx);
     if (!s || !target_up(ctx, s, sit))
         return;
@@ -273,7 +259,7 @@ static void body_self_suspend(void *arg)
         s->t1 = rtb_port_ts();
         if (rc != RTB_OK)
             s->rc = rc;
-        __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE); /* the only writer */
         if (s->stop || rc != RTB_OK)
             break;
     }
@@ -281,11 +267,7 @@ static void body_self_suspend(void *arg)
 
 static void self_suspend_pair(struct rtb_ctx *ctx, bool record_resume)
 {
-    if (!is_process(ctx))
-        emulated_suspend(ctx);
-    else
-        rtb_emulated(ctx, "a process suspending itself parks in a signal handler (sigsuspend) until "
-                          "the resume signal; SIGSTOP would lose a SIGCONT sent before it");
+    rtb_port_emulates(ctx, RTB_EMU_TASK_SELF_SUSPEND);
     struct tstate *s = state(ctx);
     if (!s)
         return;
@@ -431,8 +413,7 @@ static void prio_raise_ready_ctx(struct rtb_ctx *ctx) { prio_switch(ctx, RAISE_R
 /* ---- preemption lock ------------------------------------------------------ */
 static void sched_lock_time(struct rtb_ctx *ctx, bool lock)
 {
-    rtb_emulated(ctx, "the caller is raised to the top rtbench priority (SCHED_FIFO) until the outermost "
-                      "unlock restores its own");
+    rtb_port_emulates(ctx, RTB_EMU_SCHED_LOCK);
     while (rtb_want(ctx)) {
         int rc;
         rtb_ticks_t t0, t1;

@@ -44,6 +44,11 @@ struct rtb_metric {
 bool rtb_want(struct rtb_ctx *ctx);
 /* One sample: the interval from t0 to t1 in raw counter ticks. */
 void rtb_add(struct rtb_ctx *ctx, rtb_ticks_t t0, rtb_ticks_t t1);
+/* One sample computed from other intervals, in the reported unit and
+ * already net of the timestamp overhead (e.g. an interrupt's delay beyond
+ * its unloaded response: both intervals carried the same read cost).
+ * Warm-up applies; the time budget is rtb_want()'s. */
+void rtb_add_net(struct rtb_ctx *ctx, int64_t net);
 /* End the metric as failed: `what` and the port's last error become the reason. */
 void rtb_fail(struct rtb_ctx *ctx, const char *what);
 /* End the metric as unsupported on this port, with the reason. */
@@ -52,17 +57,25 @@ void rtb_unsupported(struct rtb_ctx *ctx, const char *why);
 void rtb_note(struct rtb_ctx *ctx, const char *note);
 /* The measured service is built from other primitives: how (into the record). */
 void rtb_emulated(struct rtb_ctx *ctx, const char *how);
-/* Call at a point where a pause breaks no sample: after 100 ms of running
- * since the metric began or the last rest, sleeps 10 ms. Linux stops a
- * CPU's real-time tasks for the rest of a second once they used 95 % of it
- * (sched_rt_runtime_us); a scenario that keeps the benchmark CPU busy must
- * rest, or 50 ms stalls land in its samples. */
+/* The same, in the port's words for a service it may emulate
+ * (rtb_port_emulation); nothing when the kernel has it natively. */
+void rtb_port_emulates(struct rtb_ctx *ctx, enum rtb_emulation what);
+/* Call at a point where a pause breaks no sample: the port's rest policy
+ * (rtb_port_policy) decides whether to pause. The POSIX port, after 100 ms
+ * of running since the metric began or the last rest, sleeps 10 ms: Linux
+ * stops a CPU's real-time tasks for the rest of a second once they used
+ * 95 % of it (sched_rt_runtime_us), and a scenario that keeps the
+ * benchmark CPU busy must rest, or 50 ms stalls land in its samples. An
+ * RTOS port never rests. */
 void rtb_rest(struct rtb_ctx *ctx);
 /* Each sample times `ops` repetitions of the operation (ops >= 1; e.g. a
  * chain of 1000 dependent loads, a token passed round N processes) moving
  * `bytes` bytes in all (0: not a transfer). The record carries both;
  * statistics stay per sample and the reader divides (docs/records.md). */
 void rtb_per_sample(struct rtb_ctx *ctx, uint32_t ops, uint64_t bytes);
+/* A method check: the value every sample should measure, in the reported
+ * unit after overhead subtraction (the record's "expected"). */
+void rtb_expected(struct rtb_ctx *ctx, uint64_t value);
 /* `us` microseconds in counter ticks, at the calibrated counter frequency. */
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *ctx, uint32_t us);
 /* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */

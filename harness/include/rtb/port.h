@@ -2,10 +2,22 @@
  * rtb/port.h — the porting layer: everything the portable core and the
  * scenarios need from a kernel, and nothing else.
  *
- * A port is one folder under ports/ that implements these functions and
- * provides the header <rtb_port_arch.h> with the inline timestamp read
- * (inline because its cost is part of every sample; it is calibrated and
- * subtracted, so it must be as small and as stable as the port can make it).
+ * A port is one folder under ports/ (docs/porting.md is the guide; the
+ * FreeRTOS port is its worked example). It has two parts:
+ *
+ *  1. REQUIRED (section A below): the timestamp, the output, memory, the
+ *     port's identity and capabilities, and tasks. Every port implements
+ *     these; nothing links without them. About fifteen functions.
+ *  2. OPTIONAL (section B): every other kernel service. The core supplies a
+ *     weak default for each (core/port_defaults.c) that answers RTB_ENOTSUP,
+ *     so a new port starts with only section A and adds services one by one:
+ *     implement the functions, set the RTB_CAP_* bit. A metric whose service
+ *     the port lacks is recorded "unsupported" with the reason, never faked.
+ *
+ * The port also owns its start-up (it initialises its kernel and calls
+ * rtb_main() from a task at priority RTB_PRIO_RUNNER, see rtb/runner.h), its
+ * build (ports/<port>/port.cmake, plus a board's toolchain file for a cross
+ * build) and its policies (rtb_port_policy(), rtb_port_emulation()).
  *
  * Conventions (after ThreadX Thread-Metric's tm_api.h):
  *  - Kernel objects are named by small integer ids (0 .. RTB_MAX_<OBJ>-1) and
@@ -13,12 +25,14 @@
  *  - Every call that can fail returns an int: RTB_OK, or a negative RTB_E*
  *    code. After a failure rtb_port_last_error() says why in words
  *    (e.g. "mq_open: Too many open files"); the scenario puts that in the record.
- *  - A service the kernel lacks returns RTB_ENOTSUP and its capability bit is
- *    clear in rtb_port_caps(): a port never fakes a service. A service the
- *    port builds from other primitives (e.g. thread suspend on Linux) sets the
- *    RTB_CAP_EMULATED_* bit so records can say so.
  *  - Priorities are 1 .. RTB_PRIO_MAX, a higher number is more urgent. Ports
  *    map them onto the kernel's range.
+ *  - Interrupt context: only the functions marked [ISR] below may be called
+ *    from an interrupt handler (the function given to rtb_port_irq_hook()).
+ *    Everything else is task context only. A kernel with separate
+ *    interrupt-safe calls (FreeRTOS's ...FromISR) uses them in the [ISR]
+ *    functions and nowhere else, so task-context figures carry no
+ *    "am I in an interrupt?" test.
  */
 #ifndef RTB_PORT_H
 #define RTB_PORT_H
@@ -27,10 +41,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Counter ticks: the unit of every raw sample. */
+/* Counter ticks: the unit of every raw timestamp. */
 typedef uint64_t rtb_ticks_t;
 
-#include <rtb_port_arch.h> /* static inline rtb_ticks_t rtb_port_ts(void); */
+/* <rtb_port_arch.h> provides, inline because their cost is in every sample:
+ *   static inline rtb_ticks_t rtb_port_ts(void);   [ISR]
+ *       the counter, monotonic, 64 bits (a 32-bit hardware counter is
+ *       extended: rtb/ts32.h);
+ * and may define
+ *   RTB_PORT_UNITS(delta)
+ *       the reported unit of an interval of `delta` counter ticks (default:
+ *       the ticks themselves). Under QEMU -icount the AN385 board turns
+ *       timer ticks into guest instructions here, per interval, so rounding
+ *       never accumulates.
+ *   RTB_PORT_KNOWN_WORK() and RTB_PORT_KNOWN_WORK_COST
+ *       a statement whose cost in the reported unit is known exactly (a
+ *       loop of K instructions in inline assembly, under an
+ *       instruction-counting emulator), and that cost: method.busywait
+ *       times it on a port without a reference clock. */
+#include <rtb_port_arch.h>
+#ifndef RTB_PORT_UNITS
+#define RTB_PORT_UNITS(delta) (delta)
+#endif
 
 /* Return codes. */
 #define RTB_OK 0
@@ -66,7 +98,7 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_CAP_MSGQ (1u << 6)          /* message queues */
 #define RTB_CAP_EVENTS (1u << 7)        /* event flags */
 #define RTB_CAP_TIMER (1u << 8)         /* callback timers */
-#define RTB_CAP_IRQ (1u << 9)           /* software-triggerable interrupt */
+#define RTB_CAP_IRQ (1u << 9)           /* an asynchronous interrupt source (rtb_port_irq_*) */
 #define RTB_CAP_RWLOCK (1u << 10)       /* reader-writer locks */
 #define RTB_CAP_COND (1u << 11)         /* condition variables */
 #define RTB_CAP_QUEUE (1u << 12)        /* FIFO/LIFO/stack queues of words */
@@ -81,52 +113,59 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_CAP_FRAME_PIPE (1u << 21)   /* pipes of in-place frames (DSP/BIOS PIP alloc/put/get/free) */
 #define RTB_CAP_FIRST_FIT_HEAP (1u << 22) /* a heap whose free list the benchmark can arrange */
 #define RTB_CAP_CACHE_DISABLE (1u << 23) /* the benchmark may switch the caches off */
-/* Bits 24..31: how a service is provided, for the records (never required). */
-#define RTB_CAP_EMULATED_SUSPEND (1u << 24) /* suspend/resume built from other primitives */
-#define RTB_CAP_EMULATED_DELETE (1u << 25)  /* delete built from other primitives */
-#define RTB_CAP_EMULATED_LOCK (1u << 26)    /* preemption lock built from other primitives */
+#define RTB_CAP_IRQ_TIMED (1u << 24)    /* the interrupt source is a timer whose expiry can be
+                                           placed (rtb_port_irq_trigger_after) */
+#define RTB_CAP_IRQ_BARE (1u << 25)     /* bare interrupt handlers: rtb_port_irq_bare() */
+#define RTB_CAP_CRITICAL (1u << 26)     /* the kernel's nesting critical section */
+#define RTB_CAP_NULL_SYSCALL (1u << 27) /* rtb_port_null_syscall(): tasks run in user mode */
 
-/* ---- Port identity and capabilities ----------------------------------- */
+/* ======================================================================== */
+/* A. REQUIRED: every port implements these.                                */
+/* ======================================================================== */
+
+/* ---- Identity, capabilities, errors ------------------------------------- */
 uint32_t rtb_port_caps(void);            /* RTB_CAP_* bits of what works */
 const char *rtb_port_last_error(void);   /* words for the last failure ("" if none) */
 
 /* Facts for the session record, filled by the port. */
 struct rtb_port_info {
-    const char *port;        /* port name, e.g. "posix" */
+    const char *port;        /* port name, e.g. "posix", "freertos" */
     const char *ts_source;   /* what rtb_port_ts() reads, e.g. "rdtsc+lfence" */
     const char *ref_clock;   /* what rtb_port_ref_ns() reads, or "" */
     uint64_t ts_hz_nominal;  /* counter frequency the port believes, 0 if unknown */
+    /* The unit of every reported figure (after RTB_PORT_UNITS):
+     *   "ticks"        ticks of a clock at the calibrated frequency (a time)
+     *   "cycles"       CPU core cycles at the calibrated frequency (a time)
+     *   "instructions" instructions executed (not a time: no frequency)
+     * and what that unit includes and leaves out, in words. */
+    const char *unit;
+    const char *unit_detail;
     bool realtime;           /* tasks run with real-time priorities */
     const char *policy;      /* scheduling policy granted, e.g. "SCHED_FIFO" */
     const char *rt_reason;   /* why not real-time ("" when realtime) */
     bool mlock;              /* memory locked and prefaulted */
     int cpu;                 /* CPU all benchmark tasks are pinned to, -1 if none */
     int cpus_online;         /* CPUs the kernel runs on */
+    /* On this kernel, a task readied by an interrupt handler runs only when
+     * the handler returns (an RTOS); false: as soon as the handler's give
+     * call returns to it (a Linux signal handler runs in task context). */
+    bool irq_switch_at_exit;
+    /* The target, for the data sheet: pairs of strings {key, value, ...,
+     * NULL} (kernel version, tick rate, asserts, heap scheme, board...).
+     * NULL: none. */
+    const char *const *facts;
 };
 void rtb_port_info(struct rtb_port_info *out);
 
-/* ---- Time -------------------------------------------------------------- */
-/* rtb_port_ts(): counter read, from <rtb_port_arch.h>.                    */
-bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if none */
-/* The kernel's clock services, for the "Clocks" section (DSP/BIOS CLK_*):
- * clock `which` = 0, 1, ... Its name, or NULL past the last clock. */
-const char *rtb_port_clock_name(int which);
-int rtb_port_clock_read(int which, uint64_t *value);
-
-/* ---- Kernel entry and caches ------------------------------------------- */
-/* The cheapest call into the kernel that returns to the caller (VxWorks
- * "System call overhead"); RTB_ENOTSUP where tasks run in kernel mode. */
-int rtb_port_null_syscall(void);
-/* Evict the caches the port can evict (the "cold" profile: DSP/BIOS
- * invalidates L1 before every call); RTB_ENOTSUP if it cannot. */
-int rtb_port_cache_evict(void);
+/* ---- Output --------------------------------------------------------------- */
+void rtb_port_write(const char *s, size_t n);   /* append record text to the output */
 
 /* ---- Memory shared by every task ---------------------------------------- */
 /* `size` bytes, zeroed, 16-byte aligned, that every task sees at the same
  * address, including tasks that are processes (RTB_TASK_PROCESS). Scenario
  * state that more than one task touches lives here. Call before creating
  * the tasks that use it; never freed; NULL when the port's region is used up
- * (at least 256 KiB). */
+ * (at least 48 KiB; the core itself takes ~22 KiB). */
 void *rtb_port_shared(size_t size);
 
 /* ---- Tasks ------------------------------------------------------------- */
@@ -139,14 +178,87 @@ typedef void (*rtb_task_fn)(void *arg);
  * otherwise. `arg` must point into rtb_port_shared() memory (or be a plain
  * value) when RTB_TASK_PROCESS is set. */
 int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg);
-int rtb_port_task_start(int id);          /* start a task created RTB_TASK_SUSPENDED */
 int rtb_port_task_join(int id);           /* wait until fn returned; frees id */
+void rtb_port_task_yield(void);           /* give the CPU to an equal-priority ready task */
+int rtb_port_task_set_prio(int id, int prio); /* id -1: the calling task */
+/* Block the caller for at least `us` microseconds. A kernel with a coarse
+ * tick must not turn a short delay (scenarios settle for 50 us) into a
+ * whole tick where it can avoid it: the FreeRTOS port serves delays
+ * shorter than a tick from a board timer. */
+int rtb_port_task_delay(uint32_t us);
+
+/* ======================================================================== */
+/* B. OPTIONAL: weak defaults answer RTB_ENOTSUP (core/port_defaults.c).    */
+/*    Implement a group and set its capability bit.                         */
+/* ======================================================================== */
+
+/* ---- Port policies -------------------------------------------------------- */
+struct rtb_port_policy {
+    /* rtb_rest(): after rest_every_us of a metric's running, the scenario
+     * sleeps rest_us between samples. Linux stops a CPU's real-time tasks
+     * for the rest of a second once they used 95 % of it (RT throttling):
+     * the POSIX port rests 10 ms in every 100 ms. 0: never rest (default). */
+    uint32_t rest_every_us, rest_us;
+    uint32_t between_metrics_us; /* the runner sleeps this long between metrics (default 0) */
+};
+void rtb_port_policy(struct rtb_port_policy *out);
+
+/* How the port builds a service its kernel lacks, in words for the record
+ * ("" or NULL: the kernel has it natively, the default). `task_flags` are the
+ * metric's RTB_TASK_* flags (an emulation may differ for processes). */
+enum rtb_emulation {
+    RTB_EMU_TASK_CREATE_UNSTARTED, /* create without starting */
+    RTB_EMU_TASK_START,            /* start a task created unstarted */
+    RTB_EMU_TASK_DELETE,           /* delete a task that has not returned */
+    RTB_EMU_TASK_SUSPEND,          /* suspend/resume another task */
+    RTB_EMU_TASK_SELF_SUSPEND,     /* a task suspending itself */
+    RTB_EMU_SCHED_LOCK,            /* preemption lock */
+    RTB_EMU_EVENTS,                /* event flags */
+    RTB_EMU_QUEUE,                 /* FIFO/LIFO/stack queues of words */
+    RTB_EMU_PIPE,                  /* byte pipes */
+    RTB_EMU_COND,                  /* condition variables */
+    RTB_EMU_RWLOCK,                /* reader-writer locks */
+};
+const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags);
+
+/* Why the port lacks the service behind capability bit `cap` (one bit), in
+ * words for the record ("FreeRTOS has no reader-writer lock"). NULL: the
+ * core says "port has no <service>" (the default). */
+const char *rtb_port_unsupported_why(uint32_t cap);
+
+/* ---- Start-up and metric hooks ------------------------------------------- */
+/* A port-specific command-line option, offered by rtb_main() for every
+ * option the core does not know: return 0 if `name` is not the port's,
+ * 1 if it is a flag (value unused), 2 if it consumed `value` (NULL when
+ * there is none), or -1 after rtb_port_last_error() says what is wrong. */
+int rtb_port_option(const char *name, const char *value);
+/* Called by rtb_main() after the options, before listing or running:
+ * the port applies what they asked (pin, real-time policy, lock memory).
+ * RTB_OK, or a failure whose words end the harness as a usage error. */
+int rtb_port_setup(bool list_only);
+void rtb_port_metric_begin(const char *id);     /* called before each metric runs */
+
+/* ---- Time -------------------------------------------------------------- */
+bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if none */
+/* The kernel's clock services, for the "Clocks" section (DSP/BIOS CLK_*):
+ * clock `which` = 0, 1, ... Its name, or NULL past the last clock. */
+const char *rtb_port_clock_name(int which);
+int rtb_port_clock_read(int which, uint64_t *value);
+
+/* ---- Kernel entry and caches ------------------------------------------- */
+/* The cheapest call into the kernel that returns to the caller (VxWorks
+ * "System call overhead"), RTB_CAP_NULL_SYSCALL; a port whose tasks run in
+ * the kernel's own mode leaves it unsupported. */
+int rtb_port_null_syscall(void);
+/* Evict the caches the port can evict (the "cold" profile: DSP/BIOS
+ * invalidates L1 before every call); RTB_ENOTSUP if it cannot. */
+int rtb_port_cache_evict(void);
+
+/* ---- More task services --------------------------------------------------- */
+int rtb_port_task_start(int id);          /* start a task created RTB_TASK_SUSPENDED */
 int rtb_port_task_delete(int id);         /* end a task that has not returned; frees id */
 int rtb_port_task_suspend(int id);        /* stop it from running until resumed */
 int rtb_port_task_resume(int id);         /* undo suspend */
-void rtb_port_task_yield(void);           /* give the CPU to an equal-priority ready task */
-int rtb_port_task_set_prio(int id, int prio); /* id -1: the calling task */
-int rtb_port_task_delay(uint32_t us);     /* block the caller for at least us */
 int rtb_port_sched_lock(void);            /* disable preemption of the caller */
 int rtb_port_sched_unlock(void);          /* enable it again */
 
@@ -154,6 +266,7 @@ int rtb_port_sched_unlock(void);          /* enable it again */
 int rtb_port_sem_create(int id, unsigned initial, unsigned max);
 int rtb_port_sem_delete(int id);
 int rtb_port_sem_give(int id);
+int rtb_port_sem_give_isr(int id);        /* [ISR] give from an interrupt handler */
 int rtb_port_sem_take(int id, int32_t timeout_us);
 
 /* ---- Mutexes ------------------------------------------------------------ */
@@ -224,21 +337,39 @@ int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us); /* peri
 int rtb_port_timer_cancel(int id);
 int rtb_port_timer_delete(int id);
 
-/* ---- Interrupt source the harness can trigger and hook ----------------- */
+/* ---- Interrupts ------------------------------------------------------------ */
 /* An interrupt the benchmark raises but does not take synchronously: the
  * source raises it from outside the benchmark CPU's instruction stream (a
- * timer, another CPU), interrupting whatever runs on the benchmark CPU. The
- * port stamps the instant it raised the interrupt with rtb_port_ts(), as
- * close to the raising write/call as it can, and reports it through
- * rtb_port_irq_raised_at(). */
+ * hardware timer, another CPU), interrupting whatever runs on the benchmark
+ * CPU. (Pending an interrupt from software on the interrupted CPU itself is
+ * taken synchronously, at a known instruction: not an interrupt source.)
+ * The port knows the instant the interrupt was raised (a timer's expiry, a
+ * stamp taken at the raising call) and reports it through
+ * rtb_port_irq_raised_at(), in rtb_port_ts() ticks. */
 typedef void (*rtb_irq_fn)(void *arg);
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg); /* fn runs in interrupt context */
 int rtb_port_irq_trigger(void);                  /* request one interrupt; returns at once */
-rtb_ticks_t rtb_port_irq_raised_at(void);        /* stamp of the last raise, 0 before */
+/* RTB_CAP_IRQ_TIMED: request one interrupt `ticks` counter ticks from now
+ * (the caller places it, e.g. at pseudo-random points of a workload). [ISR] */
+int rtb_port_irq_trigger_after(uint32_t ticks);
+rtb_ticks_t rtb_port_irq_raised_at(void);        /* [ISR] stamp of the last raise, 0 before */
 int rtb_port_irq_unhook(void);
 
-/* ---- Output and hooks --------------------------------------------------- */
-void rtb_port_write(const char *s, size_t n);   /* append record text to the output */
-void rtb_port_metric_begin(const char *id);     /* called before each metric runs */
+/* RTB_CAP_IRQ_BARE: raise one interrupt (from the same source) taken by a
+ * handler the kernel never sees, and report its instants in rtb_port_ts()
+ * ticks: [0] raised, [1] the handler's first instruction, [2] its last
+ * instruction before the exception return, [3] the interrupted code's
+ * first instruction after it. c_call false: the handler is the minimum
+ * (assembly, saves nothing the hardware did not); true: a C function
+ * entered the way the kernel's handlers are. */
+int rtb_port_irq_bare(bool c_call, rtb_ticks_t at[4]);
+
+/* RTB_CAP_IRQ_MASK: mask / unmask interrupts globally, the kernel's way
+ * (DSP/BIOS HWI_disable / HWI_enable). */
+int rtb_port_irq_mask(void);
+int rtb_port_irq_unmask(void);
+/* RTB_CAP_CRITICAL: the kernel's nesting critical section (enter / exit). */
+int rtb_port_critical_enter(void);
+int rtb_port_critical_exit(void);
 
 #endif /* RTB_PORT_H */

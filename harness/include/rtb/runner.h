@@ -1,13 +1,32 @@
 /*
- * rtb/runner.h — what a port's entry point calls: list the registry, or run
- * the selected metrics and emit their records (docs/records.md).
+ * rtb/runner.h — what a port's start-up calls.
+ *
+ * A port's entry point (POSIX main(), an RTOS's runner task) gathers its
+ * command line (argv, a semihosting command line, a string built into the
+ * image) and calls rtb_main() from a task at priority RTB_PRIO_RUNNER. The
+ * core parses the options every port shares (docs/records.md), offers the
+ * rest to rtb_port_option(), calls rtb_port_setup(), then lists the
+ * registry or runs the selected metrics and emits their records. The port
+ * ends the program with the status rtb_main() returns (0 done, 1 the
+ * harness could not measure, 2 usage error).
  */
 #ifndef RTB_RUNNER_H
 #define RTB_RUNNER_H
 
 #include <rtb/bench.h>
 
-#define RTB_HARNESS_VERSION "0.2.0"
+#define RTB_HARNESS_VERSION "0.3.0"
+
+#ifndef RTB_MAX_ONLY
+#define RTB_MAX_ONLY 2048 /* ids one --only may list: the whole catalogue and room to grow */
+#endif
+
+/* How the harness was built, for the session record. */
+struct rtb_build {
+    const char *compiler;
+    const char *cflags;
+    const char *build_type;
+};
 
 struct rtb_config {
     uint32_t samples;          /* measured samples per metric */
@@ -22,10 +41,33 @@ struct rtb_config {
     bool cold;                 /* evict caches before every sample */
 };
 
+/* Exit statuses of rtb_main(). */
+#define RTB_EXIT_OK 0
+#define RTB_EXIT_FAILED 1 /* the harness could not measure (a diagnostic says why) */
+#define RTB_EXIT_USAGE 2  /* bad command line (a diagnostic says why) */
+
+/* Parse argv (argv[0] is the program name and is skipped), then list or run.
+ * Options are separate words: "--samples 100", never "--samples=100". */
+int rtb_main(int argc, char **argv, const struct rtb_build *build);
+
 /* The i-th registered metric, or NULL past the end. */
 const struct rtb_metric *rtb_registry_at(unsigned i);
 const struct rtb_metric *rtb_registry_find(const char *id);
 void rtb_list(void);                       /* one registry record per metric */
-void rtb_run(const struct rtb_config *cfg); /* session, begin+metric per metric, end */
+/* Session, begin+metric per metric, end. RTB_EXIT_OK, or RTB_EXIT_FAILED
+ * (with a diagnostic) when the port cannot give the core its memory. */
+int rtb_run(const struct rtb_config *cfg);
+
+/* Split a command line into words at spaces, in place (a semihosting or
+ * built-in command line); returns argc, at most max. */
+int rtb_split_args(char *line, char **argv, int max);
+
+/* A diagnostic line (not a record): through rtb_port_diag(). */
+void rtb_diag(const char *a, const char *b, const char *c);
+
+/* Where diagnostics go: POSIX stderr; a board's console (the same UART as
+ * the records: a line not starting with '{' is not a record). Optional:
+ * the default writes to rtb_port_write(). */
+void rtb_port_diag(const char *line);
 
 #endif

@@ -1,4 +1,4 @@
-# POSIX port build settings, included by the harness CMakeLists.
+# POSIX port (Linux): the harness executable and the C unit tests.
 # The inline timestamp read (rtb_port_arch.h) needs CLOCK_MONOTONIC_RAW and the
 # port needs CPU affinity calls: both are GNU/Linux extensions to POSIX.
 target_compile_definitions(rtb_core PUBLIC _GNU_SOURCE)
@@ -12,3 +12,17 @@ file(GLOB RTB_POSIX_SYSTEM_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/por
 target_sources(rtb_port PRIVATE ${RTB_POSIX_SYSTEM_SRC})
 target_include_directories(rtb_port PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ports/posix
                                             ${CMAKE_CURRENT_SOURCE_DIR}/ports/posix/system)
+
+add_executable(rtbench-harness ports/posix/main.c)
+target_link_libraries(rtbench-harness PRIVATE rtb_port rtb_core)
+target_compile_definitions(rtbench-harness PRIVATE ${RTB_BUILD_DEFS})
+set(RTB_PORT_EXECUTABLE rtbench-harness)
+
+include(CTest)
+if(BUILD_TESTING)
+  foreach(t hist stats calib jsonw ts32 args port_services port_queues port_sync)
+    add_executable(test_${t} tests/test_${t}.c)
+    target_link_libraries(test_${t} PRIVATE rtb_port rtb_core m)
+    add_test(NAME ${t} COMMAND test_${t})
+  endforeach()
+endif()

@@ -73,6 +73,13 @@ int rtb_port_sem_give(int id)
     return sem_post(&sems[id].sem) ? rtb_posix_fail("sem_post", errno) : RTB_OK;
 }
 
+/* sem_post is async-signal-safe: the handler of the signal interrupt source
+ * (port_irq.c) may call it as it is. */
+int rtb_port_sem_give_isr(int id)
+{
+    return rtb_port_sem_give(id);
+}
+
 int rtb_port_sem_take(int id, int32_t timeout_us)
 {
     if (!SEM_OK(id))

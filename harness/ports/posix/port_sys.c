@@ -73,8 +73,8 @@ uint32_t rtb_port_caps(void)
                     RTB_CAP_RWLOCK | RTB_CAP_COND;
     /* port_task.c: start gate, cancel/SIGKILL, signal park/SIGSTOP, priority lock
      * (the lock answers ENOTSUP at run time without SCHED_FIFO) */
-    caps |= RTB_CAP_TASK_START | RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK |
-            RTB_CAP_EMULATED_DELETE | RTB_CAP_EMULATED_SUSPEND | RTB_CAP_EMULATED_LOCK;
+    caps |= RTB_CAP_TASK_START | RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK;
+    caps |= RTB_CAP_NULL_SYSCALL; /* getppid */
     caps |= RTB_CAP_QUEUE | RTB_CAP_PIPE; /* port_queue.c, port_pipe.c */
     if (rtb_posix.cpus_online > 1)
         caps |= RTB_CAP_SMP;
@@ -173,6 +173,58 @@ void rtb_port_info(struct rtb_port_info *out)
     out->mlock = rtb_posix.mlock;
     out->cpu = rtb_posix.cpu;
     out->cpus_online = rtb_posix.cpus_online;
+    out->unit = "ticks";
+    out->unit_detail = rtb_posix_use_tsc
+        ? "ticks of the invariant TSC (a constant-rate clock, not the core's cycles), converted to "
+          "time at the frequency measured against CLOCK_MONOTONIC_RAW"
+        : "nanoseconds of CLOCK_MONOTONIC_RAW";
+    out->irq_switch_at_exit = false; /* a signal handler's give switches at once */
+    out->facts = 0;
+}
+
+/* Linux RT throttling (sched_rt_runtime_us): a CPU's real-time tasks stop
+ * for the rest of a second once they used 95 % of it, so a scenario that
+ * keeps the benchmark CPU busy rests 10 ms in every 100 ms, and the runner
+ * 5 ms between metrics. */
+void rtb_port_policy(struct rtb_port_policy *out)
+{
+    out->rest_every_us = 100000;
+    out->rest_us = 10000;
+    out->between_metrics_us = 5000;
+}
+
+/* What Linux lacks and port_task.c, port_sync.c and port_queue.c build. */
+const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
+{
+    bool process = flags & RTB_TASK_PROCESS;
+    switch (what) {
+    case RTB_EMU_TASK_CREATE_UNSTARTED:
+        return "created waiting on a start gate (a process-shared sem_t) before its entry function";
+    case RTB_EMU_TASK_START:
+        return "start = post of the start gate (a process-shared sem_t) the created task waits on";
+    case RTB_EMU_TASK_DELETE:
+        return process ? "" : "pthread_cancel + pthread_join; the target ends at the cancellation point "
+                              "that is the first instruction of its entry";
+    case RTB_EMU_TASK_SUSPEND:
+        return process ? "" : "thread suspend = a signal whose handler parks the thread in sigsuspend "
+                              "until the resume signal";
+    case RTB_EMU_TASK_SELF_SUSPEND:
+        return process ? "a process suspending itself parks in a signal handler (sigsuspend) until the "
+                         "resume signal; SIGSTOP would lose a SIGCONT sent before it"
+                       : "thread suspend = a signal whose handler parks the thread in sigsuspend "
+                         "until the resume signal";
+    case RTB_EMU_SCHED_LOCK:
+        return "the caller is raised to the top rtbench priority (SCHED_FIFO) until the outermost "
+               "unlock restores its own";
+    case RTB_EMU_EVENTS:
+        return "event flags: a bit mask under a process-shared pthread mutex and condition variable";
+    case RTB_EMU_QUEUE:
+        return "no kernel FIFO/LIFO/stack object on this port: a list (stack: array) under a "
+               "process-shared mutex, a pshared semaphore counting the items (get blocks on it), "
+               "alloc nodes from a node heap under its own lock";
+    default:
+        return "";
+    }
 }
 
 void rtb_port_write(const char *s, size_t n)

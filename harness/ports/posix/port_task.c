@@ -12,7 +12,7 @@
  * Only the runner creates, joins and deletes process tasks (it is their
  * parent); any task may start, suspend, resume or re-prioritise them.
  *
- * What Linux lacks, built from real primitives (RTB_CAP_EMULATED_*):
+ * What Linux lacks, built from real primitives (rtb_port_emulation, port_sys.c):
  *  - create without start: the new task waits on a start gate (a
  *    process-shared sem_t) before fn; rtb_port_task_start() posts it.
  *  - thread delete: pthread_cancel + pthread_join. The thread ends at its

@@ -1,8 +1,8 @@
 /*
  * Stub port (template for a bare-metal Cortex-M port): the timestamp is the
  * DWT cycle counter, CYCCNT, read from its memory-mapped register. It is 32
- * bits wide; a real port extends it to 64 bits (count wraps in a tick hook)
- * or keeps every measured interval under 2^32 cycles.
+ * bits wide; a real port extends it to 64 bits with rtb/ts32.h (the
+ * FreeRTOS port's AN385 board does, for its TIMER0).
  */
 #ifndef RTB_PORT_ARCH_H
 #define RTB_PORT_ARCH_H
