@@ -85,7 +85,7 @@ def test_unexpected_metric_is_a_protocol_error(fake, monkeypatch):
     # fake measures what --only says, so ask for one and fake a different one.
     monkeypatch.setenv("FAKE_HARNESS_IDS", "x.y,method.null")
     runner = Runner(fake, RunOptions(ids=["x.y"], timeout=30))
-    runner.command = lambda ids: [str(fake), "--only", "method.null"]
+    runner.command = lambda ids: ["--only", "method.null"]  # harness args, no program
     with pytest.raises(RecordError, match="unexpected metric method.null"):
         runner.run()
 

@@ -63,6 +63,12 @@ def cli() -> None:
               help="Then run the installed rt-tests programs (cyclictest, ptsematest, "
                    "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
                    "`rtbench compare RUN` shows them beside rtbench's figures.")
+@click.option("--target", default="host", show_default=True,
+              help="Where to measure: host (this machine's kernel) or mps2-an385 "
+                   "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
+@click.option("--kernel", help="The RTOS on a board target: freertos.")
+@click.option("--kernel-src", type=click.Path(path_type=Path),
+              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -75,6 +81,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         argv=["rtbench", *ctx.find_root().obj["argv"]],
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
+        target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 

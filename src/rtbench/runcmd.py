@@ -19,11 +19,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, harness, load, outdir, peers, placement, report, sysinfo, sysreport
+from rtbench import external, load, outdir, peers, placement, report, sysreport, targets
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
 from rtbench.store import Store
+from rtbench.targets import Target
 
 EXIT_INTERRUPTED = 130
 
@@ -68,6 +69,9 @@ class RunRequest:
     programs: bool = True  # run the standard programs (rtbench.external) after the harness
     with_peers: bool = False  # then rt-tests as a linked run (rtbench.peers)
     quick: bool = False
+    target: str = targets.HOST  # where to measure (rtbench.targets)
+    kernel: str | None = None   # the RTOS on a board target (--kernel)
+    kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
 
 
 def now_utc() -> str:
@@ -77,13 +81,21 @@ def now_utc() -> str:
 def execute(req: RunRequest, console: Console) -> int:
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
+    target = targets.make(req.target, req.kernel, req.kernel_src, req.harness)
+    _check_target_options(req, target)
     programs = external.program_ids(cat, ids)  # measured by standard programs, not the harness
     ids = [i for i in ids if i not in programs]
-    _check_numbers(req)
-    with console.status("preparing the harness (first use builds it)…"):
-        exe = harness.executable(req.harness)
-        _check_registry(exe, ids)
-    src_hash = _source_hash(req.harness)
+    _check_numbers(req, target)
+    with console.status(f"preparing the harness for {target.name} (first use builds it)…"):
+        target.prepare()
+        ids, not_applicable = _check_registry(target, ids)
+    if not target.supports_programs:
+        not_applicable += programs
+        programs = []
+    if not ids and not programs:
+        raise RtbenchError(f"none of the selected metrics has code on {target.name} "
+                           f"({len(not_applicable)} not applicable there)")
+    src_hash = target.source_hash()
     created = outdir.CreatedDirs()
     try:
         if req.out is not None:
@@ -96,8 +108,10 @@ def execute(req: RunRequest, console: Console) -> int:
         created.rollback()
         raise
     with store:
-        host = sysinfo.collect()
+        host = target.describe()
         host["harness_source_hash"] = src_hash
+        if not_applicable:  # catalogue entries this target has no code for
+            host["not_applicable"] = not_applicable
         host["profiles"] = req.profiles
         host["load"] = load.DESCRIPTION if req.load else "none"
         started = now_utc()
@@ -109,40 +123,51 @@ def execute(req: RunRequest, console: Console) -> int:
             store.delete_run(run_id)
             created.rollback()
             raise
-        return _measure(req, exe, ids, store, run_id, out, created, console,
+        return _measure(req, target, ids, store, run_id, out, created, console,
                         programs if req.programs else [])
 
 
-def _check_numbers(req: RunRequest) -> None:
+def _check_target_options(req: RunRequest, target: Target) -> None:
+    """Options that only make sense on the host are refused elsewhere."""
+    if target.supports_cpu:
+        return
+    asked = [name for name, on in (("--load", req.load), ("--cpu", req.cpu is not None),
+                                   ("--no-rt", req.no_rt),
+                                   ("--profile", req.profiles != ["rt"])) if on]
+    if asked:
+        raise RtbenchError(f"{', '.join(asked)}: for the host target only (on {target.name} "
+                           "the kernel's own fixed-priority scheduling is what is measured)")
+
+
+def _check_numbers(req: RunRequest, target: Target) -> None:
     if req.timeout <= req.budget_ms / 1000:
         # A metric may legitimately run for its whole budget.
         raise RtbenchError(f"--timeout ({req.timeout:g} s) must be longer than the "
                            f"per-metric budget (--budget-ms {req.budget_ms})")
-    if req.cpu is not None and req.cpu not in os.sched_getaffinity(0):
+    if target.supports_cpu and req.cpu is not None and req.cpu not in os.sched_getaffinity(0):
         allowed = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
         raise RtbenchError(f"--cpu {req.cpu} is not a CPU this process may use ({allowed})")
 
 
-def _check_registry(exe: Path, ids: list[str]) -> None:
-    known = set(harness.registry(exe))
+def _check_registry(target: Target, ids: list[str]) -> tuple[list[str], list[str]]:
+    """(ids to measure, ids this target has no code for). On the host every
+    catalogue metric must be known (the two are kept in step by a test); a
+    board's port has code for a part of the catalogue (no System part), the
+    rest is not applicable there, never an error."""
+    known = target.registry()
     missing = [i for i in ids if i not in known]
-    if missing:
+    if missing and target.name == targets.HOST:
         raise RtbenchError(f"the harness does not know {', '.join(missing)} "
                            "(catalogue and harness disagree)")
+    return [i for i in ids if i in known], missing
 
 
-def _source_hash(explicit: Path | None) -> str:
-    if explicit or os.environ.get("RTBENCH_HARNESS"):
-        return "n/a (harness given explicitly)"
-    return harness.source_hash(harness.source_dir())
-
-
-def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: int,
+def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_id: int,
              out: Path, created: outdir.CreatedDirs, console: Console,
              programs: list[str] = ()) -> int:
-    cpu = placement.benchmark_cpu(req.cpu)
-    console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each, "
-                  f"profile {', '.join(req.profiles)}"
+    cpu = placement.benchmark_cpu(req.cpu) if target.supports_cpu else None
+    console.print(f"run {run_id}: {len(ids)} metrics on {target.name}, {req.samples} samples "
+                  f"each, profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
     status, code, error = "complete", 0, None
     try:
@@ -159,7 +184,7 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
                 progress.advance(task)
 
             for profile in req.profiles:
-                outcome = _measure_profile(req, exe, ids, cpu, profile, store, run_id,
+                outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
                                            progress, task, on_metric)
                 if outcome.interrupted:
                     status, code = "incomplete", EXIT_INTERRUPTED
@@ -197,12 +222,13 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
     return code
 
 
-def _measure_profile(req: RunRequest, exe: Path, ids: list[str], cpu: int, profile: str,
-                     store: Store, run_id: int, progress: Progress, task, on_metric):
+def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
+                     profile: str, store: Store, run_id: int, progress: Progress, task,
+                     on_metric):
     """One harness run over `ids` in `profile`. The run keeps the first
     profile's session record; every metric record names its own profile and
     carries its own real-time status and placement."""
-    pinned = "--no-pin" not in PROFILES[profile]
+    pinned = "--no-pin" not in PROFILES[profile] and cpu is not None
     opts = RunOptions(ids=ids, samples=req.samples, warmup=req.warmup, budget_ms=req.budget_ms,
                       cpu=cpu if pinned else None, no_rt=req.no_rt, timeout=req.timeout,
                       extra=["--profile", profile, *PROFILES[profile]])
@@ -211,7 +237,7 @@ def _measure_profile(req: RunRequest, exe: Path, ids: list[str], cpu: int, profi
         if profile == req.profiles[0]:
             store.set_session(run_id, session)
 
-    runner = Runner(exe, opts, on_session=on_session,
+    runner = Runner(target, opts, on_session=on_session,
                     on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
                     on_metric=on_metric)
     # The untuned profile runs where the kernel puts it; the others keep

@@ -1,10 +1,12 @@
-"""Run the harness as a subprocess, with a watchdog and restarts.
+"""Run the harness on a target, with a watchdog and restarts.
 
-One harness process measures the metrics it is given in order. If it hangs
-inside a metric (no `metric` record within the timeout after `begin`) or dies
-there, that metric is recorded as failed and a new harness process measures
-the rest. Every metric is handed to `on_metric` the moment it arrives so the
-caller can commit it before anything else can go wrong.
+One harness instance (a local process, or a board booted under an
+emulator: rtbench.targets) measures the metrics it is given in order. If it
+hangs inside a metric (no `metric` record within the timeout after `begin`)
+or dies there, that metric is recorded as failed and a new instance (a
+fresh boot) measures the rest. Every metric is handed to `on_metric` the
+moment it arrives so the caller can commit it before anything else can go
+wrong.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import collections
 import os
 import queue
-import signal
 import subprocess
 import threading
 import time
@@ -22,6 +23,8 @@ from typing import Any, Callable
 
 from rtbench import records
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.targets.base import Instance, Target, describe_exit  # noqa: F401 (re-exported)
+from rtbench.targets.host import HostTarget
 
 Record = dict[str, Any]
 _EOF = object()
@@ -57,11 +60,13 @@ def _noop(*_args: Any) -> None:
 
 
 class Runner:
-    def __init__(self, exe: Path, opts: RunOptions,
+    def __init__(self, target: "Target | Path", opts: RunOptions,
                  on_session: Callable[[Record], None] = _noop,
                  on_begin: Callable[[str], None] = _noop,
                  on_metric: Callable[[Record], None] = _noop):
-        self.exe, self.opts = exe, opts
+        if not isinstance(target, Target):  # a harness executable: the host target
+            target = HostTarget(Path(target))
+        self.target, self.opts = target, opts
         self.on_session, self.on_begin, self.on_metric = on_session, on_begin, on_metric
         self.outcome = Outcome()
         self._seen_begin = False
@@ -83,8 +88,9 @@ class Runner:
         return self.outcome
 
     def command(self, ids: list[str]) -> list[str]:
+        """The harness command line (docs/records.md) for `ids`, without the program."""
         o = self.opts
-        cmd = [str(self.exe), "--only", ",".join(ids), "--samples", str(o.samples),
+        cmd = ["--only", ",".join(ids), "--samples", str(o.samples),
                "--warmup", str(o.warmup), "--budget-ms", str(o.budget_ms)]
         if o.cpu is not None:
             cmd += ["--cpu", str(o.cpu)]
@@ -99,20 +105,15 @@ class Runner:
         return cmd
 
     def _instance(self, ids: list[str]) -> list[str]:
-        """Run one harness process over `ids`; return the ids still to do."""
-        try:
-            proc = subprocess.Popen(self.command(ids), stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, bufsize=1, start_new_session=True)
-        except OSError as exc:
-            raise HarnessError(f"cannot start {self.exe}: {exc.strerror}") from exc
-        stream = _Stream(proc)
+        """Run one harness instance over `ids`; return the ids still to do."""
+        inst = self.target.start(self.command(ids))
+        stream = _Stream(inst)
         try:
             current, arrived, timed_out = self._consume(stream, ids)
         finally:
-            rc = _stop(proc, kill=True) if not stream.eof else _stop(proc, kill=False)
+            rc = _stop(inst, kill=not stream.eof)
             stream.join()
-        self._after(ids, current, arrived, timed_out, rc, stream.stderr_tail())
+        self._after(ids, current, arrived, timed_out, rc, stream.diagnostic(), inst)
         return [i for i in ids if i not in self.outcome.metrics]
 
     def _consume(self, stream: "_Stream", ids: list[str]) -> tuple[str | None, int, bool]:
@@ -133,7 +134,9 @@ class Runner:
                 return current, arrived, False
             rec = records.parse_line(line)
             if rec is None:
-                continue  # a diagnostic, not a record; does not feed the watchdog
+                stream.note(line)  # a diagnostic, not a record; does not feed the watchdog
+                continue
+            stream.forget_notes()  # a diagnostic counts only if no record followed it
             kind = rec["type"]
             if kind == "session":
                 session_seen = True
@@ -167,8 +170,8 @@ class Runner:
         self.on_metric(rec)
 
     def _after(self, ids: list[str], current: str | None, arrived: int, timed_out: bool,
-               rc: int, stderr: str) -> None:
-        """Decide what a finished harness process means."""
+               rc: int, stderr: str, inst: Instance) -> None:
+        """Decide what a finished harness instance means."""
         if timed_out and current is not None:
             self._deliver(records.failed_record(current, f"timeout after {self.opts.timeout:g}s"))
         elif timed_out:
@@ -176,50 +179,40 @@ class Runner:
                                f"{max(self.opts.timeout, IDLE_LIMIT):g}s outside any metric; "
                                "stopped it")
         elif current is not None:
-            self._deliver(records.failed_record(current, f"harness crashed ({describe_exit(rc)})"))
+            why = f"harness crashed ({inst.describe_exit(rc)})"
+            self._deliver(records.failed_record(current, why + (f": {stderr}" if stderr else "")))
         elif arrived == 0 and any(i not in self.outcome.metrics for i in ids):
             # Restarting a harness that measures nothing would loop forever.
             if rc == 2 and not self._seen_begin:
                 raise HarnessUsageError(f"harness rejected its arguments: {stderr or 'exit code 2'}")
-            raise HarnessError(f"harness exited ({describe_exit(rc)}) without measuring anything"
+            raise HarnessError(f"harness exited ({inst.describe_exit(rc)}) without measuring anything"
                                + (f": {stderr}" if stderr else ""))
 
 
-def describe_exit(rc: int) -> str:
-    if rc < 0:
-        try:
-            return f"signal {signal.Signals(-rc).name}"
-        except ValueError:
-            return f"signal {-rc}"
-    return f"exit code {rc}"
-
-
-def _stop(proc: subprocess.Popen, kill: bool) -> int:
+def _stop(inst: Instance, kill: bool) -> int:
     """Reap the harness and anything left in its process group."""
     if not kill:
         try:
-            proc.wait(timeout=5)  # closed stdout: normally exiting right now
+            inst.wait(timeout=5)  # closed stdout: normally exiting right now
         except subprocess.TimeoutExpired:
-            kill = True
-    try:
-        # The harness runs in its own session (so a terminal's Ctrl-C does not
-        # reach it): kill the whole group, scenario helpers included.
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    return proc.wait()
+            pass
+    # The harness runs in its own session (so a terminal's Ctrl-C does not
+    # reach it): kill the whole group, scenario helpers included.
+    return inst.kill()
 
 
 class _Stream:
-    """stdout lines through a queue (so reads can time out); stderr kept."""
+    """stdout lines through a queue (so reads can time out); stderr kept,
+    and the diagnostics among stdout's lines (a board has one console)."""
 
-    def __init__(self, proc: subprocess.Popen):
+    def __init__(self, inst: Instance):
         self._q: queue.Queue = queue.Queue()
         self._err: collections.deque[str] = collections.deque(maxlen=50)
+        self._diag: collections.deque[str] = collections.deque(maxlen=5)
         self.eof = False
         self._threads = [
-            threading.Thread(target=self._read_out, args=(proc.stdout,), daemon=True),
-            threading.Thread(target=self._read_err, args=(proc.stderr,), daemon=True)]
+            threading.Thread(target=self._read_out, args=(inst.stdout,), daemon=True),
+            threading.Thread(target=self._read_err, args=(inst.stderr,), daemon=True)]
         for t in self._threads:
             t.start()
 
@@ -254,5 +247,18 @@ class _Stream:
         for t in self._threads:
             t.join(timeout=5)
 
+    def note(self, line: str) -> None:
+        """A non-record line of the record stream (a board's diagnostic)."""
+        if line.strip():
+            self._diag.append(line.strip())
+
+    def forget_notes(self) -> None:
+        self._diag.clear()
+
     def stderr_tail(self) -> str:
         return self._err[-1] if self._err else ""
+
+    def diagnostic(self) -> str:
+        """The last word the harness said about itself: stderr, else the
+        record stream's last diagnostic line."""
+        return self.stderr_tail() or (self._diag[-1] if self._diag else "")

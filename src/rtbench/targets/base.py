@@ -1,0 +1,83 @@
+"""What every target offers the run path (targets/__init__.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from abc import ABC, abstractmethod
+from typing import Any
+
+
+class Instance:
+    """One started harness: a process whose stdout carries the records (a
+    local harness, or an emulator relaying the board's UART). Its own
+    session, so a terminal's Ctrl-C reaches rtbench only, and `kill` takes
+    down whatever it started."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+
+    @property
+    def stdout(self):
+        return self.proc.stdout
+
+    @property
+    def stderr(self):
+        return self.proc.stderr
+
+    def wait(self, timeout: float | None = None) -> int:
+        return self.proc.wait(timeout=timeout)
+
+    def kill(self) -> int:
+        """Kill the whole process group and reap; the exit status."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        return self.proc.wait()
+
+    def describe_exit(self, rc: int) -> str:
+        """Words for an exit status that ended a metric early."""
+        return describe_exit(rc)
+
+
+def describe_exit(rc: int) -> str:
+    """A process's exit status in words ("signal SIGSEGV", "exit code 3")."""
+    if rc < 0:
+        try:
+            return f"signal {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"signal {-rc}"
+    return f"exit code {rc}"
+
+
+class Target(ABC):
+    """Builds the harness for itself, starts it, and says what it is."""
+
+    name: str = ""
+    # What the run path may offer on this target.
+    supports_profiles: bool = False   # --profile default,rt,cold (host pinning/RT policy)
+    supports_load: bool = False       # --load
+    supports_programs: bool = False   # standard programs of the System part
+    supports_cpu: bool = False        # --cpu, --no-rt
+
+    @abstractmethod
+    def prepare(self) -> None:
+        """Check the tools and build what is needed (cached); one-line
+        RtbenchError / HarnessError for what is missing."""
+
+    @abstractmethod
+    def registry(self) -> dict[str, tuple[bool, str]]:
+        """Each metric id the harness for this target knows -> (supported, why not)."""
+
+    @abstractmethod
+    def start(self, args: list[str]) -> Instance:
+        """Start the harness with the harness command line `args` (docs/records.md)."""
+
+    @abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """Facts for the run's configuration (stored as the run's `host`)."""
+
+    def source_hash(self) -> str:
+        return "unknown"
