@@ -10,7 +10,7 @@ from synth import HZ, OVERHEAD, buckets, record
 
 
 def _expand(g: stats.Grouped) -> np.ndarray:
-    return np.repeat(g.values_ns, g.counts.astype(int))
+    return np.repeat(g.values, g.counts.astype(int))
 
 
 def test_grouped_midpoints_offset_and_overflow():
@@ -20,11 +20,11 @@ def test_grouped_midpoints_offset_and_overflow():
     # Below 256 raw ticks a bucket is one tick: exact. 300 + 26 = 326 lies in
     # the bucket [326, 328) of width 2: midpoint 326.5 raw = 300.5 reported.
     expect_ticks = [0, 5, 300.5]
-    assert np.allclose(g.values_ns[:3], np.array(expect_ticks) * 1e9 / HZ)
+    assert np.allclose(g.values[:3], np.array(expect_ticks) * 1e9 / HZ)
     assert list(g.counts[:3]) == [2, 1, 2]
     rec["hist"]["overflow"] = 3  # counted at the exact maximum
     g = stats.grouped(rec)
-    at_max = np.isclose(g.values_ns, rec["max"] * 1e9 / HZ)
+    at_max = np.isclose(g.values, rec["max"] * 1e9 / HZ)
     assert g.n == 9 and g.counts[at_max].tolist() == [3]
 
 

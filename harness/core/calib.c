@@ -70,9 +70,12 @@ static bool measure_hz(double *hz)
     return *hz > 0.0;
 }
 
-void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal)
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal,
+                   uint64_t resolution)
 {
     measure_overhead(c, scratch);
+    if (resolution) /* known by construction (every reported step is one instruction) */
+        c->resolution = resolution;
     c->hz_measured = measure_hz(&c->hz);
     if (!c->hz_measured)
         c->hz = (double)hz_nominal;

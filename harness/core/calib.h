@@ -27,7 +27,9 @@ struct rtb_calib {
     bool hz_measured;         /* hz came from the reference clock, not the nominal */
 };
 
-void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal);
+/* resolution: the port's own figure (rtb_port_info), 0 to keep the measured one. */
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal,
+                   uint64_t resolution);
 
 /* Arithmetic, separate so it can be tested: ticks per second from an
  * interval of dticks ticks lasting dns nanoseconds (0 if dns is 0), and

@@ -106,7 +106,7 @@ WEAK int rtb_port_irq_trigger(void) { NOTSUP; }
 WEAK int rtb_port_irq_trigger_after(uint32_t ticks) { (void)ticks; NOTSUP; }
 WEAK rtb_ticks_t rtb_port_irq_raised_at(void) { return 0; }
 WEAK int rtb_port_irq_unhook(void) { NOTSUP; }
-WEAK int rtb_port_irq_bare(bool c_call, rtb_ticks_t at[4]) { (void)c_call, (void)at; NOTSUP; }
+WEAK int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog) { (void)c_call, (void)prolog, (void)epilog; NOTSUP; }
 WEAK int rtb_port_irq_mask(void) { NOTSUP; }
 WEAK int rtb_port_irq_unmask(void) { NOTSUP; }
 WEAK int rtb_port_critical_enter(void) { NOTSUP; }

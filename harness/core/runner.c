@@ -97,7 +97,7 @@ int rtb_run(const struct rtb_config *cfg)
         return RTB_EXIT_FAILED;
     }
     rtb_ctx_policy(&policy);
-    rtb_calibrate(&cal, hist, info.ts_hz_nominal);
+    rtb_calibrate(&cal, hist, info.ts_hz_nominal, info.resolution);
     rtb_record_session(cfg, &cal, &info);
     unsigned done = 0;
     for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {

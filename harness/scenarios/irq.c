@@ -230,18 +230,18 @@ static void crit_enter(struct rtb_ctx *c) { pair(c, rtb_port_critical_enter, rtb
 static void crit_exit(struct rtb_ctx *c) { pair(c, rtb_port_critical_exit, rtb_port_critical_enter, true, "critical_exit"); }
 
 /* ---- bare handlers: prolog and epilog -------------------------------------- */
-/* at[0] raised, [1] handler's first instruction, [2] its last, [3] the
- * interrupted code again (rtb_port_irq_bare). */
+/* The port reports both intervals from single counter loads: nothing to
+ * subtract (rtb_port_irq_bare), so they go in net. */
 static void bare(struct rtb_ctx *ctx, bool c_call, bool epilog)
 {
-    rtb_ticks_t at[4];
+    int32_t pro, epi;
+    rtb_note(ctx, c_call ? "a C handler the kernel never sees" : "an assembly handler the kernel never sees");
     while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_irq_bare(c_call, at), "irq_bare"))
+        if (!rtb_ok(ctx, rtb_port_irq_bare(c_call, &pro, &epi), "irq_bare"))
             return;
-        if (epilog)
-            rtb_add(ctx, at[2], at[3]);
-        else
-            rtb_add(ctx, at[0], at[1]);
+        int32_t t = epilog ? epi : pro; /* signed: rounding may leave a tick below 0 */
+        int64_t u = (int64_t)RTB_PORT_UNITS((rtb_ticks_t)(t < 0 ? -t : t));
+        rtb_add_net(ctx, t < 0 ? -u : u);
     }
 }
 

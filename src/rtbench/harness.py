@@ -85,14 +85,19 @@ def build(src: Path | None = None) -> Path:
 
 
 def _run_cmake(src: Path, builddir: Path) -> None:
-    builddir.mkdir(parents=True, exist_ok=True)
-    log_path = builddir / "build.log"
-    steps = [
+    _run_steps(builddir, [
         ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release"],
         # Only the harness: the C unit tests are for scripts/test.sh.
         ["cmake", "--build", str(builddir), "--target", EXE_NAME,
          "--parallel", str(os.cpu_count() or 1)],
-    ]
+    ], "harness")
+
+
+def _run_steps(builddir: Path, steps: list[list[str]], what: str) -> None:
+    """Run CMake steps with their output in builddir/build.log; a failure is
+    one line naming the step, the first compiler error and the log."""
+    builddir.mkdir(parents=True, exist_ok=True)
+    log_path = builddir / "build.log"
     with open(log_path, "w") as log:
         for cmd in steps:
             log.write("$ " + " ".join(cmd) + "\n")
@@ -100,8 +105,45 @@ def _run_cmake(src: Path, builddir: Path) -> None:
             rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL).returncode
             if rc != 0:
-                raise HarnessError(f"harness build failed ({cmd[1]} step, exit code {rc}); "
-                                   f"see {log_path}")
+                log.flush()
+                first = next((ln.strip() for ln in log_path.read_text(errors="replace")
+                              .splitlines() if "error" in ln.lower()), "")
+                raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
+                                   + (f": {first[:200]}" if first else "")
+                                   + f"; see {log_path}")
+
+
+def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path:
+    """Cross-build the harness for a board (ports/<port>/port.cmake with the
+    board's toolchain) into the cache; return the image's path.
+
+    The build directory is keyed by the harness sources and the options, and
+    CMake's own dependency tracking rebuilds when the kernel's sources (the
+    user's checkout, outside the key) change: `cmake --build` runs every time
+    and is a no-op when nothing did."""
+    src = source_dir()
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    key = hashlib.sha256((source_hash(src) + repr(sorted(opts.items()))).encode()).hexdigest()[:12]
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    builddir = cache / f"image-{port}-{board}-{key}"
+    if shutil.which("cmake") is None:
+        raise HarnessError("cmake not found on PATH (needed to build the image)")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        lock = open(cache / f"{builddir.name}.lock", "w")
+    except OSError as exc:
+        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        configure = [] if (builddir / "CMakeCache.txt").is_file() else [
+            ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release",
+             *(f"-D{k}={v}" for k, v in opts.items())]]
+        _run_steps(builddir, [*configure, ["cmake", "--build", str(builddir), "--target", image,
+                                           "--parallel", str(os.cpu_count() or 1)]], "image")
+    path = builddir / image
+    if not path.is_file():
+        raise HarnessError(f"image build produced no {image}; see {builddir / 'build.log'}")
+    return path
 
 
 def executable(explicit: str | os.PathLike | None = None) -> Path:

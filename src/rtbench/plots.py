@@ -37,7 +37,7 @@ _METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 
 @dataclass(frozen=True)
 class Series:
-    """One profile's samples and its marked statistics (ns)."""
+    """One profile's samples and its marked statistics (in the samples' unit)."""
 
     samples: Grouped
     marks: dict[str, float]
@@ -50,6 +50,17 @@ def fmt_time(ns: float) -> str:
         if abs(ns) >= scale:
             return f"{ns / scale:.3g} {unit}"
     return f"{ns:.3g} ns"
+
+
+UNIT_SHORT = {"instructions": "instr"}
+
+
+def fmt_value(v: float, unit: str) -> str:
+    """An axis label in a sample's unit: a time from ns, a count as is."""
+    if unit == "ns":
+        return fmt_time(v)
+    return f"{v:,.0f} {UNIT_SHORT.get(unit, unit)}" if abs(v) >= 1000 else \
+        f"{v:.3g} {UNIT_SHORT.get(unit, unit)}"
 
 
 def log_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[float]:
@@ -142,7 +153,7 @@ class HistogramPlotter:
 
     def svg(self, series: Sequence[Series]) -> str | None:
         """The plot of one metric (one series per profile), or None if no
-        sample is above 0 ns (a log axis cannot show it)."""
+        sample is above 0 (a log axis cannot show it)."""
         ranges = [r for r in (positive_range(s.samples) for s in series) if r]
         if not ranges:
             return None
@@ -177,7 +188,7 @@ class HistogramPlotter:
         self.count += 1
         text = buf.getvalue()
         cut = text.rindex("</svg>")
-        text = text[:cut] + self._tick_labels(ticks) + text[cut:]
+        text = text[:cut] + self._tick_labels(ticks, series[0].samples.unit) + text[cut:]
         return tidy_svg(text, f"h{self.count}")
 
     def _tick_marks(self, ticks: list[float]) -> None:
@@ -187,7 +198,7 @@ class HistogramPlotter:
         codes = [Path.MOVETO, Path.LINETO] * len(ticks)
         self.ticks.set_path(Path(verts or [(1, 0), (1, 0)], codes or None))
 
-    def _tick_labels(self, ticks: list[float]) -> str:
+    def _tick_labels(self, ticks: list[float], unit: str) -> str:
         """SVG text under each tick mark, positioned by the axes' transform
         (SVG units are points: the figure is drawn at 72 dpi)."""
         width = self.WIDTH_IN * 72
@@ -197,7 +208,7 @@ class HistogramPlotter:
             x = float(self.ax.transData.transform((t, 1.0))[0])
             anchor = "start" if x < 12 else "end" if x > width - 12 else "middle"
             out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
-                       f"{fmt_time(t)}</text>")
+                       f"{fmt_value(t, unit)}</text>")
         out.append("</g>\n")
         return "".join(out)
 

@@ -1,7 +1,9 @@
 """Harness records (docs/records.md, schema 1): parsing, checking, units.
 
-Python never guesses what a number means: statistics are in counter ticks at
-`tick_hz`, and the only conversion done here is ticks -> ns.
+Python never guesses what a number means: a harness record's statistics are
+in its `unit`: "ticks" or "cycles" of a counter at `tick_hz` (a time: the
+only conversion done here is to ns), or "instructions" (a count, under an
+instruction-counting emulator: never converted to a time).
 
 Records rtbench did not measure (docs/records.md, "Records from other
 sources": imports, peers, external programs) carry `origin`, `source` and
@@ -22,7 +24,10 @@ SCHEMA = 1
 TYPES = ("registry", "session", "begin", "metric", "end")
 STATUSES = ("ok", "unsupported", "failed")
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
-TIME_UNIT = "ticks"  # every time figure: counter ticks at `tick_hz`
+TIME_UNIT = "ticks"  # a time figure from other sources: ns ticks at `tick_hz` 1e9
+TIME_UNITS = ("ticks", "cycles")  # harness units that are times (with tick_hz)
+COUNT_UNITS = ("instructions",)    # harness units that are counts (no tick_hz)
+HARNESS_UNITS = TIME_UNITS + COUNT_UNITS
 # `origin` of records rtbench did not measure with its harness (absent: the harness)
 ORIGINS = ("import", "peer", "external", "rtbench")
 
@@ -72,11 +77,13 @@ def _check_metric(rec: dict) -> None:
         raise RecordError(f"metric {rec['id']}: unknown status {rec['status']!r}")
     if rec["status"] != "ok":
         return
-    _need(rec, "unit", "tick_hz", "n", *STATS)
-    if rec["unit"] != "ticks":
+    _need(rec, "unit", "n", *STATS)
+    if rec["unit"] not in HARNESS_UNITS:
         raise RecordError(f"metric {rec['id']}: unknown unit {rec['unit']!r}")
-    if not rec["tick_hz"] or rec["tick_hz"] <= 0:
-        raise RecordError(f"metric {rec['id']}: tick_hz must be positive")
+    if rec["unit"] in TIME_UNITS:
+        _need(rec, "tick_hz")
+        if not rec["tick_hz"] or rec["tick_hz"] <= 0:
+            raise RecordError(f"metric {rec['id']}: tick_hz must be positive")
 
 
 _CHECKS = {
@@ -143,12 +150,27 @@ class MetricRecord:
 
     @property
     def unit(self) -> str:
-        """"ticks" (a time at `tick_hz`) or the figure's own unit ("MB/s", ...)."""
+        """"ticks"/"cycles" (a time at `tick_hz`), "instructions" (a count),
+        or the figure's own unit from another source ("MB/s", ...)."""
         return self.raw.get("unit", TIME_UNIT)
 
     @property
     def is_time(self) -> bool:
-        return self.unit == TIME_UNIT
+        return self.unit in TIME_UNITS
+
+    @property
+    def is_count(self) -> bool:
+        """Instructions executed: a cost, not a time (no frequency)."""
+        return self.unit in COUNT_UNITS
+
+    @property
+    def base_unit(self) -> str:
+        """The unit `value` answers in: "ns" for a time, else the record's own."""
+        return "ns" if self.is_time else self.unit
+
+    def count(self, stat: str) -> float:
+        """A statistic of a count record (instructions) per operation."""
+        return float(self.raw[stat]) / self.ops
 
     @property
     def stats_given(self) -> tuple[str, ...]:
@@ -165,10 +187,13 @@ class MetricRecord:
         return self.ns(stat) if self.is_time and self.has(stat) else None
 
     def value(self, stat: str) -> float | None:
-        """The statistic in the record's own unit (ns for a time), or None."""
+        """The statistic in `base_unit` (ns for a time, instructions per
+        operation for a count, the source's own unit otherwise), or None."""
         if not self.has(stat):
             return None
-        return self.ns(stat) if self.is_time else float(self.raw[stat])
+        if self.is_time:
+            return self.ns(stat)
+        return self.count(stat) if self.is_count else float(self.raw[stat])
 
     @property
     def n(self) -> int | None:
@@ -211,6 +236,20 @@ class Session:
     @property
     def hz(self) -> float:
         return self.ts.get("hz_measured") or 0
+
+    @property
+    def unit(self) -> str:
+        """The unit of the run's harness figures (older harnesses: "ticks")."""
+        return self.ts.get("unit") or TIME_UNIT
+
+    @property
+    def is_count(self) -> bool:
+        return self.unit in COUNT_UNITS
+
+    @property
+    def target(self) -> dict[str, Any]:
+        """The port's facts about its target (kernel version, tick, board...)."""
+        return self.raw.get("target") or {}
 
     @property
     def source(self) -> dict[str, Any] | None:

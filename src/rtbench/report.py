@@ -21,7 +21,7 @@ from markupsafe import Markup
 import rtbench
 from rtbench import sysreport
 from rtbench.catalog import Catalog, Metric
-from rtbench.records import MetricRecord, Session
+from rtbench.records import COUNT_UNITS, MetricRecord, Session
 from rtbench.store import DEFAULT_PROFILE, Run
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json
@@ -39,6 +39,11 @@ def fmt_us(ns: float) -> str:
 def fmt_ns(ns: float) -> str:
     # One decimal where it still says something (below 100 ns), else integer.
     return f"{ns:.1f}" if abs(ns) < 100 else f"{ns:.0f}"
+
+
+def fmt_count(v: float) -> str:
+    """Instructions: whole where they are, else one decimal (a mean)."""
+    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
 def fmt_ticks(ticks: float) -> str:
@@ -76,9 +81,17 @@ def _mdinline(text: Any) -> Markup:
 # side by side.
 FULL_COLUMNS = (("n", "n"), ("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
                 ("max", "max µs"), ("p50_ns", "median ns"), ("p99_ns", "p99 ns"),
-                ("p50_ticks", "median cycles"))
+                ("p50_ticks", "median ticks"))
 SHORT_COLUMNS = (("min", "min µs"), ("p50", "median µs"), ("p99", "p99 µs"),
-                 ("max", "max µs"), ("p50_ticks", "median cycles"))
+                 ("max", "max µs"), ("p50_ticks", "median ticks"))
+# A run whose counter is the CPU's cycle counter: the last column says cycles.
+# (The POSIX port's TSC ticks at a constant rate that is not the core's clock.)
+_COUNTER_HEADER = {"ticks": "median ticks", "cycles": "median cycles"}
+# A run measured in instructions (QEMU -icount): no time, so no µs or ns.
+COUNT_COLUMNS = (("n", "n"), ("min", "min instr"), ("p50", "median instr"),
+                 ("mean", "mean instr"), ("p99", "p99 instr"), ("max", "max instr"))
+COUNT_SHORT_COLUMNS = (("min", "min instr"), ("p50", "median instr"), ("p99", "p99 instr"),
+                       ("max", "max instr"))
 _BLANK = "—"
 # Runs holding records from other sources (docs/records.md: `stats_given`):
 # a mean column (average-only sources), no cycles (their ticks are ns).
@@ -172,30 +185,51 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
     host = run.host
     session = Session(run.session or {})
     expect = expectations(run, session)
-    kernel = f"{host.get('os', 'Linux')} {host.get('kernel_release', 'unknown kernel')}"
     its = items(run, catalog)
+    if is_board_run(run):
+        title = (f"rtbench data sheet — {host.get('os', '?')} {host.get('kernel_version', '')} "
+                 f"on {host.get('board', host.get('target', '?'))}")
+        config = _target_configuration(run, session)
+    else:
+        kernel = f"{host.get('os', 'Linux')} {host.get('kernel_release', 'unknown kernel')}"
+        title = f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}"
+        config = _configuration(run, session, expect)
     return {
-        "title": f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}",
-        "config": _configuration(run, session, expect),
+        "title": title,
+        "config": config,
         "warnings": _warnings(run, session, expect),
         "methodology": _import_methodology(session) if session.source is not None else
         methodology(session, expect) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
-        "services": _service_tables(its, run.profiles, expect, catalog.services),
+        "services": _service_tables(its, run.profiles, expect, catalog.services, session.unit),
         "definitions": _definitions(its),
-        "cycles_note": _cycles_note(session),
+        "units_note": _units_note(session),
         "run": run,
         "version": rtbench.__version__,
     }
 
 
-def _cycles_note(session: Session) -> str:
+def is_board_run(run: Run) -> bool:
+    """Measured on a board target (an emulator or remote board), not this host."""
+    return bool(run.host.get("target_kind"))
+
+
+def _units_note(session: Session) -> str:
+    if session.is_count:
+        return (f"Figures are {session.unit} executed, not times (see Methodology). min and "
+                "max are exact, the median (p50) and p99 come from the histogram (exact "
+                "below 256).")
+    counter = "cycles" if session.unit == "cycles" else "ticks"
     if not session.hz:
-        return "cycles are ticks of the benchmark counter (its frequency was not reported)"
-    return (f"cycles are ticks of the benchmark counter ({session.ts.get('source', '?')}, "
-            f"measured at {session.hz / 1e6:.3f} MHz), which is not necessarily the "
-            "CPU core clock")
+        what = f"{counter} of the benchmark counter (its frequency was not reported)"
+    else:
+        what = (f"{counter} of the benchmark counter ({session.ts.get('source', '?')}, "
+                f"measured at {session.hz / 1e6:.3f} MHz)"
+                + ("" if counter == "cycles" else ", which is not the CPU core clock"))
+    return (f"Times are in microseconds (µs) unless a column says otherwise; the ns and "
+            f"{counter} columns repeat the median / p99 at a finer grain ({what}). min and "
+            "max are exact, the median (p50) and p99 come from the histogram.")
 
 
 def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
@@ -270,6 +304,46 @@ def _configuration(run: Run, session: Session,
         rows.append(("Profile", run.profiles[0]))
     if run.imported_from:
         rows.append(("Imported", f"from {run.imported_from} on {run.imported_at}"))
+    return rows
+
+
+def _target_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
+    """A board run: the target as measured, never the PC that drove it."""
+    host, ts, s, t = run.host, session.ts, session.raw, session.target
+    unknown = "unknown (no session record)"
+    size = host.get("image_size") or {}
+    status = run.status
+    if status != "complete":
+        status = f"**{status}** ({len(run.pending)} of the selected metrics not measured)"
+    rows = [
+        ("Target", f"{host.get('target', '?')}: {host.get('board', '?')}"),
+        ("CPU", host.get("cpu_model", "unknown")),
+        ("Kernel", t.get("kernel") or f"{host.get('os', '?')} {host.get('kernel_version', '')}"),
+        ("Kernel configuration", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()
+                                           if k not in ("kernel", "board", "icount_shift",
+                                                        "irq_switch_at_exit"))
+         or unknown),
+        ("Scheduling", s.get("rt", {}).get("policy") or unknown),
+        ("Timestamp source", ts.get("source", unknown)),
+        ("Unit", f"{ts.get('unit', '?')}: {ts.get('unit_detail', '')}"),
+        ("Emulator", f"{host.get('emulator', '?')}, -icount {host.get('icount', '?')}"
+         if host.get("target_kind") == "emulator" else "none (real hardware)"),
+        ("Compiler and flags", f"{s['compiler']}, {s.get('cflags', '').strip()} "
+         f"({s.get('build_type', '?')})" if "compiler" in s else unknown),
+        ("Image", (f"text {size['text']:,} B, data {size['data']:,} B, bss {size['bss']:,} B"
+                   if size else "size unknown")),
+        ("Kernel sources", host.get("kernel_src", "?")),
+        ("Harness revision", _harness_revision(host, s)),
+        ("rtbench", f"{host.get('rtbench_version', '?')} (git {host.get('git_revision', 'unknown')})"),
+        ("Driven from", host.get("runner_host", "?")),
+        ("Date", run.started),
+        ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else "")),
+        ("Status", status),
+    ]
+    na = host.get("not_applicable") or []
+    if na:
+        rows.append(("Not applicable here", f"{len(na)} catalogue metrics have no code on this "
+                     "target (e.g. the System part: an operating system's services)"))
     return rows
 
 
@@ -348,6 +422,8 @@ def _harness_revision(host: dict, session: dict) -> str:
 
 def methodology(session: Session, expect: dict[str, Expect] | None = None) -> str:
     ts, rt, cfg = session.ts, session.rt, session.config
+    if session.is_count:
+        return _count_methodology(session)
 
     def ns(ticks: Any) -> str:
         v = session.ticks_ns(ticks) if ticks is not None else None
@@ -381,9 +457,39 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
     return " ".join(parts)
 
 
+def _counter_columns(columns: tuple[tuple[str, str], ...], unit: str) -> tuple:
+    return tuple((k, _COUNTER_HEADER.get(unit, h)) if k == "p50_ticks" else (k, h)
+                 for k, h in columns)
+
+
+def _count_methodology(session: Session) -> str:
+    """An instruction-counting target: the method in its own unit."""
+    ts, rt, cfg, t = session.ts, session.rt, session.config, session.target
+    omed, res = ts.get("overhead_median_ticks"), ts.get("resolution_ticks")
+    return " ".join([
+        f"Every figure is the difference of two reads of the board's counter "
+        f"({ts.get('source', '?')}), converted per interval to {session.unit}:",
+        f"{ts.get('unit_detail', '')}",
+        f"Reading the counter costs {omed} {session.unit} (two back-to-back reads, the same",
+        f"every time: min {ts.get('overhead_min_ticks')}); that cost was subtracted from every",
+        f"sample. The resolution is {res} {session.unit[:-1] if res == 1 else session.unit}.",
+        "The same image run twice gives the same figures: nothing on the host changes a count.",
+        f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
+        f"then up to {cfg.get('samples', '?')} measured samples within a budget of "
+        f"{cfg.get('budget_ms', '?')} ms of the board's (virtual) time.",
+        f"Tasks ran under the kernel's scheduler ({rt.get('policy') or '?'}) on its one CPU; the",
+        f"kernel's tick ({t.get('tick_hz', '?')} Hz) kept running, so a sample the tick",
+        "interrupt lands in carries its cost: it shows in the max and the high percentiles,",
+        "never in the median.",
+        "Statistics: minimum, maximum, mean and standard deviation are exact; the",
+        "percentiles come from a log-linear histogram (exact below 256).",
+    ])
+
+
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-                    services: tuple[str, ...]) -> list[dict]:
+                    services: tuple[str, ...], unit: str = "ticks") -> list[dict]:
     tables: dict[str, Table] = {}
+    count = unit in COUNT_UNITS
     given_only = any(r and "stats_given" in r for it in its for r in it.records.values())
     with_rate = {it.service for it in its if sysreport.is_system(it.service) and (
         (it.meta and it.meta.unit == "bandwidth")
@@ -392,10 +498,13 @@ def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expe
         system = sysreport.is_system(it.service)
         if system:
             columns = sysreport.columns(len(profiles) > 1, it.service in with_rate)
+        elif count:
+            columns = COUNT_COLUMNS if len(profiles) == 1 else COUNT_SHORT_COLUMNS
         elif given_only:
             columns = GIVEN_COLUMNS if len(profiles) == 1 else GIVEN_SHORT_COLUMNS
         else:
-            columns = FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS
+            columns = _counter_columns(FULL_COLUMNS if len(profiles) == 1 else SHORT_COLUMNS,
+                                       unit)
         table = tables.setdefault(it.service, Table(profiles, columns))
         values, notes = [], []
         for profile in profiles:
@@ -417,8 +526,8 @@ _MISSING = object()
 def _figures(records: dict[str, dict | None], profile: str,
              expect: Expect, system: bool = False) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile, and its note."""
-    blank = {k: _BLANK for k, _h in (*FULL_COLUMNS, *GIVEN_COLUMNS, *sysreport.COLUMNS)} | {
-        "n": ""}
+    blank = {k: _BLANK for k, _h in (*FULL_COLUMNS, *GIVEN_COLUMNS, *COUNT_COLUMNS,
+                                      *sysreport.COLUMNS)} | {"n": ""}
     rec = records.get(profile, _MISSING)
     if rec is _MISSING:
         return blank, ""
@@ -446,6 +555,8 @@ def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
         return _BLANK
     if m.is_time:
         return fmt(value)
+    if m.is_count:  # the column says the unit
+        return fmt_count(value)
     return (f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}") + f" {m.unit}"
 
 
@@ -527,19 +638,19 @@ def _histogram(it: Item, colours: dict[str, str], plotter) -> dict:
         if rec is None or rec.get("status") != "ok":
             continue
         m = MetricRecord(rec)
-        if any(m.ns_or_none(k) is None for k in ("p50", "p99", "max")):
+        if not (m.is_time or m.is_count) or any(m.value(k) is None for k in ("p50", "p99", "max")):
             tool = (rec.get("source") or {}).get("tool") or rec.get("origin") or "the source"
             why = f"{tool} gave {', '.join(m.stats_given) or 'no statistic'} only"
             continue  # a figure from another tool without a distribution
         g = stats.grouped(rec)
-        marks = {k: m.ns(k) for k in ("p50", "p99", "max")}
-        text = (f"median {plots.fmt_time(marks['p50'])} · p99 {plots.fmt_time(marks['p99'])}"
-                f" · max {plots.fmt_time(marks['max'])}")
+        marks = {k: m.value(k) for k in ("p50", "p99", "max")}
+        fmt = lambda v: plots.fmt_value(v, m.base_unit)  # noqa: E731
+        text = f"median {fmt(marks['p50'])} · p99 {fmt(marks['p99'])} · max {fmt(marks['max'])}"
         if g is not None:
             series.append(plots.Series(g, marks, colours[profile]))
-            low = int(g.counts[g.values_ns <= 0].sum())
+            low = int(g.counts[g.values <= 0].sum())
             if low:
-                text += f" · {low} of {g.n} samples ≤ 0 ns, left of the log axis"
+                text += f" · {low} of {g.n} samples ≤ {fmt(0)}, left of the log axis"
         else:
             text += " · no histogram stored"
         captions.append({"profile": profile, "colour": colours[profile], "text": text})
@@ -552,8 +663,14 @@ GLOSSARY = (
     ("median (p50), p99, p99.9", "The value half (99 %, 99.9 %) of the samples are at or "
      "below, read from the log-linear histogram (≤ 0.4 % error)."),
     ("min, max", "The exact smallest and largest sample; max is the worst case observed."),
-    ("cycles", "Ticks of the benchmark counter, at the frequency measured at start-up and "
-     "stated in the configuration; not necessarily the CPU core clock."),
+    ("ticks", "Ticks of the benchmark counter, at the frequency measured at start-up and "
+     "stated in the configuration; not the CPU core clock (an x86 TSC ticks at a constant "
+     "rate whatever the core's clock)."),
+    ("cycles", "CPU core clock cycles, from the core's own cycle counter (DWT CYCCNT on a "
+     "Cortex-M)."),
+    ("instructions", "Instructions executed, counted exactly by an instruction-counting "
+     "emulator (QEMU -icount): a cost, not a time; every instruction counts 1 and exception "
+     "entry and return count 0."),
     ("timestamp overhead", "The median cost of one counter read, subtracted from every "
      "sample, so very short operations can show slightly negative times."),
     ("warm-up", "Samples run before measuring and discarded, so caches and the kernel's "

@@ -255,7 +255,8 @@ def _progress(console: Console) -> Progress:
 def _metric_line(rec: dict) -> str:
     m = MetricRecord(rec)
     if m.ok:  # the unit per figure: System metrics run from ~1 ns (a load) to ms (fork)
-        t = {k: sysreport.fmt_time(m.ns(k)) for k in ("p50", "p99", "max")}
+        t = {k: sysreport.fmt_time(m.ns(k)) if m.is_time else f"{m.value(k):,.0f} {m.unit}"
+             for k in ("p50", "p99", "max")}
         return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
                 f"p99 {t['p99']:>10}  max {t['max']:>10}")
     colour = "yellow" if m.status == "unsupported" else "red"

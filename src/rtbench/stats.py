@@ -16,15 +16,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rtbench.records import COUNT_UNITS
+
 MIN_SAMPLES_FOR_TEST = 9  # below this a rank test has no power (Google Benchmark's rule)
 
 
 @dataclass(frozen=True)
 class Grouped:
-    """A sample as distinct values (ns, ascending) with their counts."""
+    """A sample as distinct values (ascending) with their counts, in `unit`:
+    ns for a time record, instructions for a count record."""
 
-    values_ns: np.ndarray
+    values: np.ndarray
     counts: np.ndarray
+    unit: str = "ns"
 
     @property
     def n(self) -> int:
@@ -32,7 +36,8 @@ class Grouped:
 
 
 def grouped(rec: dict) -> Grouped | None:
-    """The record's histogram as (ns, count) pairs, or None without one.
+    """The record's histogram as (value, count) pairs, or None without one:
+    ns per operation for a time, instructions per operation for a count.
 
     Midpoint of `[lo, hi)` in whole ticks is `(lo + hi - 1) / 2`, plus the
     histogram's `offset_ticks` (the subtracted timestamp overhead). Samples
@@ -41,8 +46,9 @@ def grouped(rec: dict) -> Grouped | None:
     """
     hist = rec.get("hist") or {}
     buckets = hist.get("buckets") or []
+    count = rec.get("unit") in COUNT_UNITS
     hz = rec.get("tick_hz") or 0
-    if rec.get("status") != "ok" or not buckets or hz <= 0:
+    if rec.get("status") != "ok" or not buckets or (hz <= 0 and not count):
         return None
     b = np.asarray(buckets, dtype=float).reshape(-1, 3)
     ticks = (b[:, 0] + b[:, 1] - 1) / 2 + float(hist.get("offset_ticks", 0))
@@ -52,6 +58,8 @@ def grouped(rec: dict) -> Grouped | None:
         counts = np.append(counts, float(hist["overflow"]))
     order = np.argsort(ticks, kind="stable")
     ops = float(rec.get("ops") or 1)  # a sample timed `ops` operations
+    if count:
+        return Grouped(ticks[order] / ops, counts[order], rec["unit"])
     return Grouped(ticks[order] * 1e9 / hz / ops, counts[order])
 
 
@@ -66,9 +74,9 @@ def mann_whitney(a: Grouped, b: Grouped) -> tuple[float, float]:
     than a whole comparison); the tests check it against SciPy on the
     expanded samples.
     """
-    values, inverse = np.unique(np.concatenate([a.values_ns, b.values_ns]),
+    values, inverse = np.unique(np.concatenate([a.values, b.values]),
                                 return_inverse=True)
-    k = len(a.values_ns)
+    k = len(a.values)
     c1 = np.bincount(inverse[:k], weights=a.counts, minlength=len(values))
     c2 = np.bincount(inverse[k:], weights=b.counts, minlength=len(values))
     t = c1 + c2
@@ -89,15 +97,15 @@ def mann_whitney(a: Grouped, b: Grouped) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Bins:
-    """A histogram rebinned for plotting on a log axis (ns)."""
+    """A histogram rebinned for plotting on a log axis (the sample's unit)."""
 
     edges: np.ndarray  # len(counts) + 1 log-spaced edges
     counts: np.ndarray
-    nonpositive: int  # samples at or below 0 ns, which a log axis cannot show
+    nonpositive: int  # samples at or below 0, which a log axis cannot show
 
 
 def positive_range(g: Grouped) -> tuple[float, float] | None:
-    pos = g.values_ns[g.values_ns > 0]
+    pos = g.values[g.values > 0]
     return (float(pos[0]), float(pos[-1])) if len(pos) else None
 
 
@@ -106,12 +114,12 @@ def plot_bins(g: Grouped, lo: float, hi: float, nbins: int = 200) -> Bins:
     range, shared by the profiles drawn together): about two pixels per bin
     in the sheet, so no bar is narrower than the eye can see and the SVG
     stays small whatever the number of buckets."""
-    pos = g.values_ns > 0
+    pos = g.values > 0
     nonpositive = int(g.counts[~pos].sum())
     edges = np.geomspace(lo, hi * (1 + 1e-9), nbins + 1)
     if not pos.any():
         return Bins(edges, np.zeros(nbins), nonpositive)
     step = (math.log(edges[-1]) - math.log(lo)) / nbins
-    idx = np.clip(((np.log(g.values_ns[pos]) - math.log(lo)) / step).astype(np.int64),
+    idx = np.clip(((np.log(g.values[pos]) - math.log(lo)) / step).astype(np.int64),
                   0, nbins - 1)
     return Bins(edges, np.bincount(idx, weights=g.counts[pos], minlength=nbins), nonpositive)

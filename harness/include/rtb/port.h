@@ -140,6 +140,8 @@ struct rtb_port_info {
      * and what that unit includes and leaves out, in words. */
     const char *unit;
     const char *unit_detail;
+    uint64_t resolution;     /* the smallest step of the reported unit, if the port
+                                knows it (1 instruction); 0: measured at start-up */
     bool realtime;           /* tasks run with real-time priorities */
     const char *policy;      /* scheduling policy granted, e.g. "SCHED_FIFO" */
     const char *rt_reason;   /* why not real-time ("" when realtime) */
@@ -288,6 +290,7 @@ int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us);
 #define RTB_EV_ANY 0u
 #define RTB_EV_ALL (1u << 0)
 #define RTB_EV_CLEAR (1u << 1)            /* clear the bits that satisfied the wait */
+/* *got: the bits of `bits` that were set when the wait was satisfied. */
 int rtb_port_event_create(int id);
 int rtb_port_event_delete(int id);
 int rtb_port_event_set(int id, uint32_t bits);
@@ -356,13 +359,13 @@ rtb_ticks_t rtb_port_irq_raised_at(void);        /* [ISR] stamp of the last rais
 int rtb_port_irq_unhook(void);
 
 /* RTB_CAP_IRQ_BARE: raise one interrupt (from the same source) taken by a
- * handler the kernel never sees, and report its instants in rtb_port_ts()
- * ticks: [0] raised, [1] the handler's first instruction, [2] its last
- * instruction before the exception return, [3] the interrupted code's
- * first instruction after it. c_call false: the handler is the minimum
- * (assembly, saves nothing the hardware did not); true: a C function
- * entered the way the kernel's handlers are. */
-int rtb_port_irq_bare(bool c_call, rtb_ticks_t at[4]);
+ * handler the kernel never sees, and report, in counter ticks from single
+ * counter loads (so no read cost is in them and none is subtracted):
+ * *prolog = raise -> the handler's first counter read, *epilog = its last
+ * counter read -> the interrupted code's next one. c_call false: the
+ * minimum handler (assembly, saves nothing the hardware did not); true: a
+ * C function entered the way the kernel's handlers are. */
+int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog);
 
 /* RTB_CAP_IRQ_MASK: mask / unmask interrupts globally, the kernel's way
  * (DSP/BIOS HWI_disable / HWI_enable). */

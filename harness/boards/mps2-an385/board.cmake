@@ -1,0 +1,61 @@
+# Board: MPS2 AN385 (Cortex-M3, 25 MHz) as QEMU's -M mps2-an385 models it.
+# include()d by a kernel port's port.cmake. Defines
+#   rtb_board_headers  (INTERFACE) include path and options, for code built
+#                      against the board: the harness core (rtb_port_arch.h
+#                      reads the board's counter) and the kernel
+#   rtb_board          (OBJECT) the board's code; rtb_board_image(target)
+#                      links it with the start-up, linker script and flags
+#
+# Options:
+#   RTB_BOARD_COUNTER       TIMER0 (default; works under QEMU) or DWT (CPU
+#                           cycles, silicon only: QEMU does not model the DWT)
+#   RTB_ICOUNT_SHIFT        the -icount shift the image is run with (7); 0 for
+#                           silicon, where figures are printed in cycles
+set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+set(RTB_BOARD_COUNTER TIMER0 CACHE STRING "timestamp source: TIMER0 or DWT")
+set_property(CACHE RTB_BOARD_COUNTER PROPERTY STRINGS TIMER0 DWT)
+if(RTB_BOARD_COUNTER STREQUAL "DWT")
+  set(_rtb_default_shift 0)
+elseif(RTB_BOARD_COUNTER STREQUAL "TIMER0")
+  set(_rtb_default_shift 7)
+else()
+  message(FATAL_ERROR "RTB_BOARD_COUNTER must be TIMER0 or DWT, not '${RTB_BOARD_COUNTER}'")
+endif()
+set(RTB_ICOUNT_SHIFT ${_rtb_default_shift} CACHE STRING
+    "QEMU -icount shift the image assumes (0: real hardware, figures in cycles)")
+if(RTB_BOARD_COUNTER STREQUAL "TIMER0" AND RTB_ICOUNT_SHIFT LESS 7 AND NOT RTB_ICOUNT_SHIFT EQUAL 0)
+  message(FATAL_ERROR "RTB_ICOUNT_SHIFT=${RTB_ICOUNT_SHIFT}: below 7 an interval of TIMER0 ticks "
+                      "no longer converts back to an exact instruction count")
+endif()
+
+add_library(rtb_board_headers INTERFACE)
+target_include_directories(rtb_board_headers INTERFACE ${RTB_BOARD_DIR}/include)
+target_compile_definitions(rtb_board_headers INTERFACE
+  RTB_BOARD_ICOUNT_SHIFT=${RTB_ICOUNT_SHIFT}
+  $<$<STREQUAL:${RTB_BOARD_COUNTER},DWT>:RTB_BOARD_COUNTER_DWT>)
+
+add_library(rtb_board OBJECT
+  ${RTB_BOARD_DIR}/startup.c
+  ${RTB_BOARD_DIR}/fault.c
+  ${RTB_BOARD_DIR}/board.c
+  ${RTB_BOARD_DIR}/console.c
+  ${RTB_BOARD_DIR}/semihost.c
+  ${RTB_BOARD_DIR}/counter.c
+  ${RTB_BOARD_DIR}/irqsrc.c
+  ${RTB_BOARD_DIR}/oneshot.c)
+target_link_libraries(rtb_board PUBLIC rtb_board_headers)
+target_compile_options(rtb_board PRIVATE -ffunction-sections -fdata-sections)
+
+# rtb_board_image(target): link an image for this board. Start-up is the
+# board's (-nostartfiles); the C library is newlib-nano, for the mem* and
+# str* functions the kernel and the compiler call (its optimised memcpy is
+# what an application on this board links); 64-bit division from libgcc.
+function(rtb_board_image target)
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:rtb_board>)
+  target_link_libraries(${target} PRIVATE rtb_board_headers)
+  target_link_options(${target} PRIVATE -nostartfiles --specs=nano.specs
+                      -T${RTB_BOARD_DIR}/an385.ld -Wl,--gc-sections)
+  target_link_libraries(${target} PRIVATE c_nano gcc)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${RTB_BOARD_DIR}/an385.ld)
+endfunction()

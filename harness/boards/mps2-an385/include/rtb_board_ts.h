@@ -1,0 +1,181 @@
+/*
+ * rtb_board_ts.h — the timestamp counter: a 32-bit hardware count extended
+ * to a 64-bit, up-counting, wrap-safe timestamp, inline because its cost is
+ * part of every sample (it is measured and subtracted by the caller).
+ *
+ * Source (compile option):
+ *  - default: CMSDK TIMER0, free-running from 0xFFFFFFFF down at PCLK
+ *    (25 MHz), read as ~VALUE so it counts up. Works under QEMU.
+ *  - RTB_BOARD_COUNTER_DWT: the core's DWT CYCCNT, CPU cycles. For silicon
+ *    only: QEMU does not model the DWT (CYCCNT reads 0 for ever).
+ *
+ * Extension: the 32-bit count wraps every 2^32 ticks (171.8 s at 25 MHz).
+ * rtb_board_ts() keeps the last count and a wrap count ("high") and bumps
+ * high when the count went backwards. The compare-and-update must not be torn
+ * by an interrupt that also reads the counter (it would store a later "last"
+ * and the interrupted reader would see a false wrap), so the read runs with
+ * PRIMASK set, saved and restored, which makes it callable from tasks and
+ * interrupts alike and delays an interrupt by at most the few instructions
+ * inside. It needs one read per wrap period: TIMER0's wrap interrupt
+ * (counter.c) guarantees that even if nobody reads.
+ *
+ * Cost (GCC 12 -O2, QEMU -icount): 13 instructions from one counter load to
+ * the next for two back-to-back reads, which is what a window between two
+ * reads must subtract; interrupts are masked for 10 of them (CPSID to MSR),
+ * so an interrupt can be delayed by up to 10 instructions if it arrives
+ * while a task reads the counter. The raw 32-bit read, rtb_board_ts_raw(),
+ * is 3 instructions (address, load, invert) and masks nothing.
+ */
+#ifndef RTB_BOARD_TS_H
+#define RTB_BOARD_TS_H
+
+#include <stdint.h>
+
+#include "an385.h"
+
+/* Under QEMU -icount shift=N one instruction is 2^N ns of virtual time. The
+ * image is built for one N (default 7, the smallest at which every delta
+ * converts back to an exact instruction count: below it one 40 ns tick is
+ * more than half an instruction); 0 means real hardware, where ticks are
+ * printed as CPU cycles. The image cannot see N: run it with the one it was
+ * built for (the demo's known-length loop check fails otherwise). */
+#ifndef RTB_BOARD_ICOUNT_SHIFT
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_ICOUNT_SHIFT 0
+#else
+#define RTB_BOARD_ICOUNT_SHIFT 7
+#endif
+#endif
+#if defined(RTB_BOARD_COUNTER_DWT) && RTB_BOARD_ICOUNT_SHIFT != 0
+#error "DWT CYCCNT is for silicon (QEMU reads 0): build it with RTB_BOARD_ICOUNT_SHIFT=0"
+#endif
+
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_TS_HZ AN385_SYSCLK_HZ /* CPU cycles */
+#define RTB_BOARD_TS_NAME "DWT_CYCCNT"
+#else
+#define RTB_BOARD_TS_HZ AN385_SYSCLK_HZ /* PCLK ticks; PCLK = HCLK on the AN385 */
+#define RTB_BOARD_TS_NAME "CMSDK_TIMER0"
+#endif
+#define RTB_BOARD_NS_PER_TICK (1000000000u / RTB_BOARD_TS_HZ) /* 40, exact */
+
+struct rtb_board_ts_state {
+    uint32_t last; /* count at the latest read */
+    uint32_t high; /* wraps seen */
+};
+extern struct rtb_board_ts_state rtb_board_ts_state;
+
+/* The 32-bit hardware count, counting up. Only for deltas under 2^32 ticks. */
+static inline uint32_t rtb_board_ts_raw(void)
+{
+#if defined(RTB_BOARD_COUNTER_DWT)
+    return AN385_DWT_CYCCNT;
+#else
+    return ~AN385_TIMER0->value;
+#endif
+}
+
+/* 64-bit timestamp in RTB_BOARD_TS_HZ ticks. Any context.
+ *
+ * One assembly block, so the instructions around the sampling load are
+ * fixed by construction, not by the compiler's schedule: 3 before it
+ * (save PRIMASK, mask, load the extension state), then the load that
+ * samples the counter, then RTB_BOARD_TS_POST after it (TIMER0: invert the
+ * down-count; compare with the last count; the wrap as 0 or -1 from the
+ * carry; add it to the wrap count; store both; restore PRIMASK), with no
+ * branch, so every read costs the same. A computed instant (a timer's
+ * expiry, irqsrc.c) is reported as the value a read sampling at that
+ * instant would have returned, minus that tail: then subtracting the
+ * calibrated read cost from an interval that starts there is right. */
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_TS_INVERT "mov %[now], %[now]\n\t" /* keep the tail's length: CYCCNT counts up */
+#else
+#define RTB_BOARD_TS_INVERT "mvns %[now], %[now]\n\t"
+#endif
+#define RTB_BOARD_TS_POST 6u /* instructions after the sampling load */
+
+static inline uint64_t rtb_board_ts(void)
+{
+    uint32_t pm, now, last, high, wrap;
+#if defined(RTB_BOARD_COUNTER_DWT)
+    volatile uint32_t *reg = &AN385_DWT_CYCCNT;
+#else
+    volatile uint32_t *reg = &AN385_TIMER0->value;
+#endif
+    __asm volatile("mrs %[pm], primask\n\t"
+                   "cpsid i\n\t"
+                   "ldrd %[last], %[high], [%[st]]\n\t"
+                   "ldr %[now], [%[reg]]\n\t" /* the sample */
+                   RTB_BOARD_TS_INVERT
+                   "cmp %[now], %[last]\n\t"             /* carry clear: it wrapped */
+                   "sbc %[wrap], %[wrap], %[wrap]\n\t"   /* 0, or -1 on a wrap */
+                   "sub %[high], %[high], %[wrap]\n\t"
+                   "strd %[now], %[high], [%[st]]\n\t"
+                   "msr primask, %[pm]"
+                   : [pm] "=&r"(pm), [now] "=&r"(now), [last] "=&r"(last), [high] "=&r"(high),
+                     [wrap] "=&r"(wrap)
+                   : [st] "r"(&rtb_board_ts_state), [reg] "r"(reg)
+                   : "cc", "memory");
+    return ((uint64_t)high << 32) | now;
+}
+
+/* A delta of ticks in the unit figures are printed in: instructions under
+ * -icount (round(ticks * 40 / 2^N), i.e. (ticks * 5 + 8) >> 4 at N = 7; every
+ * delta is within one tick, 0.31 instruction, of the exact count, so the
+ * rounding recovers it), else CPU cycles. */
+#if RTB_BOARD_ICOUNT_SHIFT > 0
+#define RTB_BOARD_TS_UNIT "instructions"
+static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
+{
+    return (ticks * RTB_BOARD_NS_PER_TICK + (1u << (RTB_BOARD_ICOUNT_SHIFT - 1)))
+           >> RTB_BOARD_ICOUNT_SHIFT;
+}
+/* n instructions in counter ticks, rounded (for a computed instant). */
+#define RTB_BOARD_INSTR_TICKS(n) \
+    ((((uint32_t)(n) << RTB_BOARD_ICOUNT_SHIFT) + RTB_BOARD_NS_PER_TICK / 2u) / RTB_BOARD_NS_PER_TICK)
+#define RTB_STR2_(x) #x
+#define RTB_STR_(x) RTB_STR2_(x)
+#define RTB_BOARD_TS_UNIT_DETAIL                                                               \
+    "guest instructions executed, exact: QEMU -icount shift=" RTB_STR_(RTB_BOARD_ICOUNT_SHIFT)  \
+    " makes every instruction 2^shift ns of virtual time, the 25 MHz TIMER0 advances 2^shift/40" \
+    " ticks per instruction and each interval is rounded back to instructions. Every"          \
+    " instruction counts 1 (a divide as a move), and exception entry and return (the"          \
+    " hardware stacking: 12 cycles each way on a Cortex-M3) count 0. Not CPU cycles, not time."
+#else
+#define RTB_BOARD_TS_UNIT "cycles"
+static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
+{
+    return ticks;
+}
+#define RTB_BOARD_INSTR_TICKS(n) ((uint32_t)(n)) /* about one cycle each on a Cortex-M3 */
+#define RTB_BOARD_TS_UNIT_DETAIL                                                        \
+    "CPU core cycles (DWT CYCCNT at the core clock), on silicon: wait states, the"      \
+    " pipeline and exception entry/return included"
+#endif
+
+/* Where the timestamp comes from, in words for the record. */
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_TS_SOURCE "DWT CYCCNT (CPU cycles), 32 bits extended to 64"
+#else
+#define RTB_BOARD_TS_SOURCE "CMSDK TIMER0 at 25 MHz (PCLK), 32 bits extended to 64"
+#endif
+#define RTB_BOARD_NAME "MPS2 AN385 (Cortex-M3, 25 MHz)"
+
+/* A piece of work of known cost for method.busywait: a loop of exactly
+ * 1 + 2 * RTB_BOARD_KNOWN_LOOPS instructions (a move, then a subtract and a
+ * branch per pass). Exact under -icount; on silicon the branch's pipeline
+ * refill makes it longer in cycles, so it is only offered in instructions. */
+#define RTB_BOARD_KNOWN_LOOPS 1000u
+#if RTB_BOARD_ICOUNT_SHIFT > 0
+#define RTB_BOARD_KNOWN_WORK()                                              \
+    do {                                                                    \
+        uint32_t n_;                                                        \
+        __asm volatile("mov %0, %1\n\t"                                     \
+                       "1: subs %0, %0, #1\n\t"                             \
+                       "bne 1b"                                             \
+                       : "=&r"(n_) : "i"(RTB_BOARD_KNOWN_LOOPS) : "cc");    \
+    } while (0)
+#define RTB_BOARD_KNOWN_WORK_COST (1u + 2u * RTB_BOARD_KNOWN_LOOPS)
+#endif
+
+#endif /* RTB_BOARD_TS_H */

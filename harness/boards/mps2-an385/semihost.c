@@ -1,0 +1,55 @@
+/*
+ * semihost.c — the two Arm semihosting calls the board needs: end the
+ * program with a status, and read the host's command line.
+ *
+ * On M-profile a semihosting call is BKPT 0xAB with the operation in r0 and
+ * a pointer to its parameter block in r1; the result comes back in r0. QEMU
+ * answers it when started with -semihosting-config enable=on (target=native
+ * keeps it off any attached gdb). Without a host the BKPT is a debug event:
+ * HardFault on silicon with no debugger attached.
+ */
+#include <stdint.h>
+
+#include "board_internal.h"
+#include "rtb_board.h"
+
+#define SYS_GET_CMDLINE 0x15u
+#define SYS_EXIT 0x18u
+#define SYS_EXIT_EXTENDED 0x20u
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+#define ADP_STOPPED_RUNTIME_ERROR_UNKNOWN 0x20023u
+
+static int32_t semihost_call(uint32_t op, void *block)
+{
+    register uint32_t r0 __asm("r0") = op;
+    register void *r1 __asm("r1") = block;
+    __asm volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return (int32_t)r0;
+}
+
+void rtb_board_exit(int status)
+{
+    /* SYS_EXIT_EXTENDED carries any status. Plain SYS_EXIT on AArch32 takes
+     * the reason code itself in r1, so it can only say "ok" or "error": it
+     * is the fallback for a host without the extension. */
+    uint32_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status };
+    rtb_board_console_flush();
+    semihost_call(SYS_EXIT_EXTENDED, block);
+    semihost_call(SYS_EXIT, (void *)(uintptr_t)(status == 0 ? ADP_STOPPED_APPLICATION_EXIT
+                                                            : ADP_STOPPED_RUNTIME_ERROR_UNKNOWN));
+    /* No host to return to: stop here with interrupts off. */
+    for (;;)
+        __asm volatile("cpsid i\n\twfi");
+}
+
+int rtb_board_cmdline(char *buf, size_t size)
+{
+    /* In: buffer and its size. Out: the line NUL-terminated, and its length
+     * (without the NUL) in block[1]. QEMU fails the call, returning -1, when
+     * the line and its NUL do not fit: nothing is truncated silently. */
+    uint32_t block[2] = { (uint32_t)(uintptr_t)buf, (uint32_t)size };
+
+    if (size == 0 || semihost_call(SYS_GET_CMDLINE, block) != 0)
+        return -1;
+    return (int)block[1];
+}

@@ -1,0 +1,61 @@
+/*
+ * FreeRTOS port start-up: the board first (clocks, console, counter), then
+ * the runner task at rtbench's runner priority, then the scheduler. The
+ * runner reads the harness command line from the host (semihosting: QEMU's
+ * -append) or, without a host, the line built into the image
+ * (RTB_FREERTOS_ARGS), hands it to the core (rtb_main) and ends the
+ * program with its status.
+ */
+#include <rtb/runner.h>
+
+#include "rtb_freertos.h"
+
+#ifndef RTB_COMPILER
+#define RTB_COMPILER "unknown"
+#endif
+#ifndef RTB_CFLAGS
+#define RTB_CFLAGS "unknown"
+#endif
+#ifndef RTB_BUILD_TYPE
+#define RTB_BUILD_TYPE "unknown"
+#endif
+/* The command line of an image started without a host (a board flashed and
+ * reset): every metric, default samples. */
+#ifndef RTB_FREERTOS_ARGS
+#define RTB_FREERTOS_ARGS "rtbench-harness"
+#endif
+
+#define MAX_ARGS 64
+#define RUNNER_STACK_WORDS 2048u
+
+static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
+
+static void runner(void *unused)
+{
+    static const struct rtb_build build = {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE};
+    static const char builtin[] = RTB_FREERTOS_ARGS;
+    char *argv[MAX_ARGS];
+    (void)unused;
+    if (rtb_board_cmdline(cmdline, sizeof cmdline) < 0) {
+        for (size_t i = 0; i < sizeof builtin; i++)
+            cmdline[i] = builtin[i];
+    }
+    int argc = rtb_split_args(cmdline, argv, MAX_ARGS);
+    rtb_board_exit(rtb_main(argc, argv, &build));
+}
+
+int main(void)
+{
+    rtb_board_init();
+    rtb_freertos_tasks_init();
+    rtb_freertos_fine_delay_init();
+    rtb_freertos_irq_init();
+    if (xTaskCreate(runner, "runner", RUNNER_STACK_WORDS, NULL, rtb_freertos_prio(RTB_PRIO_RUNNER),
+                    NULL) != pdPASS) {
+        rtb_board_puts("rtbench-harness: cannot create the runner task\n");
+        rtb_board_exit(RTB_EXIT_FAILED);
+    }
+    vTaskStartScheduler();
+    rtb_board_puts("rtbench-harness: the FreeRTOS scheduler returned\n");
+    rtb_board_exit(RTB_FREERTOS_EXIT_SCHEDULER_RETURNED);
+}

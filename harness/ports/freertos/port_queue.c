@@ -1,0 +1,156 @@
+/*
+ * FreeRTOS port: message queues (xQueue, messages copied in and out),
+ * queues of words (a FreeRTOS queue of uintptr_t: rtb_port_emulation
+ * RTB_EMU_QUEUE), byte pipes (stream buffers: rtb_port_emulation
+ * RTB_EMU_PIPE) and the heap (pvPortMalloc from heap_4).
+ */
+#include "rtb_freertos.h"
+#include "queue.h"
+#include "stream_buffer.h"
+
+static int timed_out(int32_t timeout_us)
+{
+    return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
+}
+
+/* ---- message queues ------------------------------------------------------ */
+static QueueHandle_t msgqs[RTB_MAX_MSGQS];
+#define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id])
+
+int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth)
+{
+    if (id < 0 || id >= RTB_MAX_MSGQS || msgqs[id] || !msg_size || !depth)
+        return rtb_freertos_fail("msgq_create", "bad id or size, or id in use");
+    msgqs[id] = xQueueCreate(depth, msg_size);
+    return msgqs[id] ? RTB_OK : rtb_freertos_fail("msgq_create", "heap_4 exhausted");
+}
+
+int rtb_port_msgq_delete(int id)
+{
+    if (!MSGQ_OK(id))
+        return rtb_freertos_fail("msgq_delete", "no such queue");
+    vQueueDelete(msgqs[id]);
+    msgqs[id] = NULL;
+    return RTB_OK;
+}
+
+int rtb_port_msgq_send(int id, const void *msg, int32_t timeout_us)
+{
+    if (!MSGQ_OK(id))
+        return rtb_freertos_fail("msgq_send", "no such queue");
+    return xQueueSendToBack(msgqs[id], msg, rtb_freertos_ticks(timeout_us)) == pdTRUE
+               ? RTB_OK : timed_out(timeout_us);
+}
+
+int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us)
+{
+    if (!MSGQ_OK(id))
+        return rtb_freertos_fail("msgq_receive", "no such queue");
+    return xQueueReceive(msgqs[id], msg, rtb_freertos_ticks(timeout_us)) == pdTRUE
+               ? RTB_OK : timed_out(timeout_us);
+}
+
+/* ---- queues of words ---------------------------------------------------------- */
+static struct {
+    QueueHandle_t h;
+    unsigned kind;
+} queues[RTB_MAX_QUEUES];
+#define QUEUE_OK(id) ((id) >= 0 && (id) < RTB_MAX_QUEUES && queues[id].h)
+
+int rtb_port_queue_create(int id, unsigned kind, unsigned depth)
+{
+    if (id < 0 || id >= RTB_MAX_QUEUES || queues[id].h || kind > RTB_QUEUE_STACK || !depth)
+        return rtb_freertos_fail("queue_create", "bad id, kind or depth, or id in use");
+    queues[id].kind = kind;
+    queues[id].h = xQueueCreate(depth, sizeof(uintptr_t));
+    return queues[id].h ? RTB_OK : rtb_freertos_fail("queue_create", "heap_4 exhausted");
+}
+
+int rtb_port_queue_delete(int id)
+{
+    if (!QUEUE_OK(id))
+        return rtb_freertos_fail("queue_delete", "no such queue");
+    vQueueDelete(queues[id].h);
+    queues[id].h = NULL;
+    return RTB_OK;
+}
+
+int rtb_port_queue_put(int id, uintptr_t item, bool alloc)
+{
+    (void)alloc; /* items are copied: no node to allocate (RTB_EMU_QUEUE) */
+    if (!QUEUE_OK(id))
+        return rtb_freertos_fail("queue_put", "no such queue");
+    BaseType_t ok = queues[id].kind == RTB_QUEUE_FIFO ? xQueueSendToBack(queues[id].h, &item, 0)
+                                                      : xQueueSendToFront(queues[id].h, &item, 0);
+    return ok == pdTRUE ? RTB_OK : RTB_EWOULDBLOCK;
+}
+
+int rtb_port_queue_get(int id, uintptr_t *item, int32_t timeout_us)
+{
+    if (!QUEUE_OK(id))
+        return rtb_freertos_fail("queue_get", "no such queue");
+    return xQueueReceive(queues[id].h, item, rtb_freertos_ticks(timeout_us)) == pdTRUE
+               ? RTB_OK : timed_out(timeout_us);
+}
+
+/* ---- pipes: stream buffers ---------------------------------------------------- */
+#define PIPE_BYTES 1024u
+static StreamBufferHandle_t pipes[RTB_MAX_PIPES];
+#define PIPE_OK(id) ((id) >= 0 && (id) < RTB_MAX_PIPES && pipes[id])
+
+int rtb_port_pipe_create(int id)
+{
+    if (id < 0 || id >= RTB_MAX_PIPES || pipes[id])
+        return rtb_freertos_fail("pipe_create", "bad id, or id in use");
+    pipes[id] = xStreamBufferCreate(PIPE_BYTES, 1);
+    return pipes[id] ? RTB_OK : rtb_freertos_fail("pipe_create", "heap_4 exhausted");
+}
+
+int rtb_port_pipe_delete(int id)
+{
+    if (!PIPE_OK(id))
+        return rtb_freertos_fail("pipe_delete", "no such pipe");
+    vStreamBufferDelete(pipes[id]);
+    pipes[id] = NULL;
+    return RTB_OK;
+}
+
+/* All n bytes or nothing with no wait (the space or data is checked first);
+ * with a wait, until all n moved or the timeout. */
+int rtb_port_pipe_write(int id, const void *buf, size_t n, int32_t timeout_us)
+{
+    if (!PIPE_OK(id) || n > PIPE_BYTES)
+        return rtb_freertos_fail("pipe_write", "no such pipe, or more than it holds");
+    if (timeout_us == RTB_NO_WAIT && xStreamBufferSpacesAvailable(pipes[id]) < n)
+        return RTB_EWOULDBLOCK;
+    size_t done = xStreamBufferSend(pipes[id], buf, n, rtb_freertos_ticks(timeout_us));
+    return done == n ? RTB_OK : timed_out(timeout_us);
+}
+
+int rtb_port_pipe_read(int id, void *buf, size_t n, int32_t timeout_us)
+{
+    if (!PIPE_OK(id))
+        return rtb_freertos_fail("pipe_read", "no such pipe");
+    if (timeout_us == RTB_NO_WAIT && xStreamBufferBytesAvailable(pipes[id]) < n)
+        return RTB_EWOULDBLOCK;
+    unsigned char *b = buf;
+    size_t got = 0;
+    while (got < n) {
+        size_t r = xStreamBufferReceive(pipes[id], b + got, n - got, rtb_freertos_ticks(timeout_us));
+        if (r == 0)
+            return timed_out(timeout_us);
+        got += r;
+    }
+    return RTB_OK;
+}
+
+/* ---- heap ------------------------------------------------------------------------ */
+void *rtb_port_heap_alloc(size_t size)
+{
+    return pvPortMalloc(size);
+}
+
+void rtb_port_heap_free(void *p)
+{
+    vPortFree(p);
+}

@@ -1,0 +1,231 @@
+/* FreeRTOS port: identity, capabilities, the target's facts for the sheet,
+ * output, shared memory, errors, clocks and the port's policies. */
+#include <rtb/runner.h>
+
+#include "rtb_freertos.h"
+#include "timers.h"
+
+/* ---- errors --------------------------------------------------------------- */
+static char last_error[160];
+
+static void set_error(const char *a, const char *b)
+{
+    size_t n = 0;
+    for (const char *p = a; p && *p && n + 1 < sizeof last_error; p++)
+        last_error[n++] = *p;
+    if (b && *b) {
+        for (const char *p = ": "; *p && n + 1 < sizeof last_error; p++)
+            last_error[n++] = *p;
+        for (const char *p = b; *p && n + 1 < sizeof last_error; p++)
+            last_error[n++] = *p;
+    }
+    last_error[n] = '\0';
+}
+
+int rtb_freertos_fail(const char *what, const char *why)
+{
+    set_error(what, why);
+    return RTB_ERR;
+}
+
+int rtb_freertos_unsupported(const char *what)
+{
+    set_error(what, 0);
+    return RTB_ENOTSUP;
+}
+
+const char *rtb_port_last_error(void)
+{
+    return last_error;
+}
+
+TickType_t rtb_freertos_ticks(int32_t timeout_us)
+{
+    if (timeout_us == RTB_NO_WAIT)
+        return 0;
+    if (timeout_us < 0)
+        return portMAX_DELAY;
+    uint64_t ticks = ((uint64_t)timeout_us * configTICK_RATE_HZ + 999999u) / 1000000u;
+    return ticks >= portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)ticks;
+}
+
+/* ---- identity ---------------------------------------------------------------- */
+uint32_t rtb_port_caps(void)
+{
+    return RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK | RTB_CAP_TASK_START |
+           RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS | RTB_CAP_TIMER |
+           RTB_CAP_QUEUE | RTB_CAP_PIPE | RTB_CAP_HEAP | RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED |
+           RTB_CAP_IRQ_BARE | RTB_CAP_IRQ_MASK | RTB_CAP_CRITICAL;
+}
+
+const char *rtb_port_unsupported_why(uint32_t cap)
+{
+    switch (cap) {
+    case RTB_CAP_PROCESS:
+        return "FreeRTOS tasks share one address space (no MPU port in this build)";
+    case RTB_CAP_SMP:
+        return "one CPU: the board is a single Cortex-M3";
+    case RTB_CAP_RWLOCK:
+        return "FreeRTOS has no reader-writer lock";
+    case RTB_CAP_COND:
+        return "FreeRTOS has no condition variable";
+    case RTB_CAP_NULL_SYSCALL:
+        return "FreeRTOS tasks run privileged: there is no system call (no MPU port)";
+    case RTB_CAP_SWI:
+        return "FreeRTOS has no software-interrupt objects (the deferred handler is a task)";
+    case RTB_CAP_RTA_LOG:
+        return "FreeRTOS has no target-side log/statistics objects";
+    case RTB_CAP_FRAME_PIPE:
+        return "FreeRTOS has no frame pipes (DSP/BIOS PIP)";
+    case RTB_CAP_FIRST_FIT_HEAP:
+        return "heap_4 is first-fit, but the porting layer cannot arrange its free list";
+    case RTB_CAP_CACHE_DISABLE:
+        return "the Cortex-M3 has no caches";
+    case RTB_CAP_REF_CLOCK:
+        return "the board has no clock independent of its counter";
+    default:
+        return 0;
+    }
+}
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+static const char *const facts[] = {
+    "kernel", "FreeRTOS " tskKERNEL_VERSION_NUMBER,
+    "kernel_port", "GCC/ARM_CM3",
+    "tick_hz", STR(configTICK_RATE_HZ),
+    "preemption", configUSE_PREEMPTION ? "on" : "off",
+    "time_slicing", configUSE_TIME_SLICING ? "on" : "off",
+    "asserts", RTB_FREERTOS_ASSERT ? "on (configASSERT, stack-overflow check 2)" : "off",
+    "heap", "heap_4, " STR(configTOTAL_HEAP_SIZE) " bytes",
+    "task_allocation", "xTaskCreate: TCB and stack from heap_4",
+    "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
+    "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
+    "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
+    "board", RTB_BOARD_NAME,
+    "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
+    0, 0,
+};
+
+void rtb_port_info(struct rtb_port_info *o)
+{
+    o->port = "freertos";
+    o->ts_source = RTB_BOARD_TS_SOURCE;
+    o->ref_clock = "";
+    o->ts_hz_nominal = RTB_BOARD_TS_HZ;
+    o->unit = RTB_BOARD_TS_UNIT;
+    o->unit_detail = RTB_BOARD_TS_UNIT_DETAIL;
+    o->resolution = 1; /* one instruction (or cycle): the conversion is exact */
+    o->realtime = true; /* the kernel's own fixed-priority preemptive scheduler */
+    o->policy = "FreeRTOS fixed-priority preemptive";
+    o->rt_reason = "";
+    o->mlock = true;    /* no paging */
+    o->cpu = 0;
+    o->cpus_online = 1;
+    o->irq_switch_at_exit = true; /* portYIELD_FROM_ISR pends PendSV: the switch follows the handler */
+    o->facts = facts;
+}
+
+/* ---- output --------------------------------------------------------------- */
+void rtb_port_write(const char *s, size_t n)
+{
+    rtb_board_write(s, n);
+}
+
+/* ---- shared memory: one address space, a static arena ---------------------- */
+static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
+static size_t arena_used;
+
+void *rtb_port_shared(size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size > sizeof arena - arena_used)
+        return 0;
+    arena_used += size;
+    return arena + arena_used - size;
+}
+
+/* ---- clocks (DSP/BIOS CLK_getltime / CLK_gethtime) -------------------------- */
+const char *rtb_port_clock_name(int which)
+{
+    static const char *const names[] = {
+        "xTaskGetTickCount (the kernel tick)",
+        "board timer (TIMER0, extended to 64 bits)",
+    };
+    return which >= 0 && which < 2 ? names[which] : 0;
+}
+
+int rtb_port_clock_read(int which, uint64_t *value)
+{
+    if (which == 0)
+        *value = xTaskGetTickCount();
+    else if (which == 1)
+        *value = rtb_board_ts();
+    else
+        return rtb_freertos_fail("clock_read", "no such clock");
+    return RTB_OK;
+}
+
+/* ---- policies ---------------------------------------------------------------- */
+/* No rests: FreeRTOS never throttles a task (the default policy). */
+
+const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
+{
+    (void)flags;
+    switch (what) {
+    case RTB_EMU_TASK_CREATE_UNSTARTED:
+        return "FreeRTOS creates tasks ready: xTaskCreate then vTaskSuspend, both inside "
+               "vTaskSuspendAll so the task never runs before its start";
+    case RTB_EMU_TASK_START:
+        return "start = vTaskResume of a task created suspended";
+    case RTB_EMU_QUEUE:
+        return "a FreeRTOS queue of words: FIFO puts with xQueueSendToBack, LIFO and stack with "
+               "xQueueSendToFront; items are copied, so there is no link node to provide or "
+               "allocate (the alloc variants are the same calls)";
+    case RTB_EMU_PIPE:
+        return "a FreeRTOS stream buffer (one writer, one reader)";
+    default:
+        return "";
+    }
+}
+
+/* ---- diagnostics: the console, outside any record line ---------------------- */
+void rtb_port_diag(const char *line)
+{
+    rtb_board_puts(line);
+    rtb_board_puts("\n");
+}
+
+/* ---- the fault hook (the watchdog's tests): --fault hang:ID | crash:ID ------ */
+static const char *fault;
+
+static bool same(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+int rtb_port_option(const char *name, const char *value)
+{
+    if (!same(name, "--fault"))
+        return 0;
+    fault = value;
+    return 2;
+}
+
+/* hang: the board stops answering (interrupts off, a spin); crash: a load
+ * from an address no bus answers, a fault the board's handler reports. */
+void rtb_port_metric_begin(const char *id)
+{
+    if (!fault)
+        return;
+    if (!__builtin_strncmp(fault, "hang:", 5) && same(fault + 5, id)) {
+        taskDISABLE_INTERRUPTS();
+        for (;;)
+            ;
+    }
+    if (!__builtin_strncmp(fault, "crash:", 6) && same(fault + 6, id))
+        (void)*(volatile uint32_t *)0xF0000000u;
+}

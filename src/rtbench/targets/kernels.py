@@ -1,0 +1,72 @@
+"""RTOS kernels a board target can carry: where the user's sources are, what
+version they are, and what the harness's CMake needs to build them.
+
+The sources are the user's own checkout (`--kernel-src DIR`, else the
+kernel's environment variable); rtbench never carries or downloads a
+kernel. A wrong or missing checkout is one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtbench.errors import RtbenchError
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str            # "freertos": the harness port of the same name
+    title: str           # "FreeRTOS"
+    src: Path
+    version: str
+    cmake_defs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class _Spec:
+    name: str
+    title: str
+    env: str
+    marker: str           # a file a checkout must have, relative to its root
+    version_file: str
+    version_re: str
+    cmake_var: str
+
+
+SPECS = {
+    "freertos": _Spec("freertos", "FreeRTOS", "RTBENCH_FREERTOS_SRC", "include/FreeRTOS.h",
+                      "include/task.h", r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"',
+                      "FREERTOS_KERNEL_PATH"),
+}
+
+
+def get(name: str | None, src: Path | None) -> Kernel:
+    if name is None:
+        raise RtbenchError(f"--kernel is required on a board target (one of: {', '.join(SPECS)})")
+    spec = SPECS.get(name)
+    if spec is None:
+        raise RtbenchError(f"unknown --kernel {name!r} (one of: {', '.join(SPECS)})")
+    if src is None:
+        env = os.environ.get(spec.env)
+        if not env:
+            raise RtbenchError(f"{spec.title} sources not given: pass --kernel-src DIR (your "
+                               f"checkout of the {spec.title} kernel) or set {spec.env}")
+        src = Path(env)
+    src = src.expanduser()
+    if not (src / spec.marker).is_file():
+        raise RtbenchError(f"{src} is not a {spec.title} kernel checkout ({spec.marker} not "
+                           f"found): pass --kernel-src DIR or set {spec.env}")
+    return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
+                  ((spec.cmake_var, str(src.resolve())),))
+
+
+def _version(src: Path, spec: _Spec) -> str:
+    try:
+        text = (src / spec.version_file).read_text(errors="replace")
+    except OSError:
+        return "unknown"
+    m = re.search(spec.version_re, text)
+    return m.group(1) if m else "unknown"

@@ -1,0 +1,155 @@
+"""A board emulated by QEMU: the harness image of an RTOS port, booted under
+qemu-system-arm, its records read from the board's UART.
+
+Under `-icount shift=N` QEMU's virtual clock advances 2^N ns per guest
+instruction, so the board's timer counts instructions exactly and a run
+repeats bit for bit; the figures are guest instructions (the image is
+built for the same shift and says so in its records). The harness command
+line reaches the image as its semihosting command line (`-append`); the
+image ends QEMU with semihosting SYS_EXIT_EXTENDED carrying its exit
+status. A hung image is killed by the runner's watchdog; the next instance
+is a fresh boot.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import platform
+import re
+import socket
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import rtbench
+from rtbench import harness, records, sysinfo
+from rtbench.errors import HarnessError, RtbenchError
+from rtbench.targets.base import Instance, Target
+from rtbench.targets.kernels import Kernel
+
+ICOUNT_SHIFT = 7  # the smallest shift at which every interval converts exactly (EMBEDDED.md)
+QEMU = "qemu-system-arm"
+CC = "arm-none-eabi-gcc"
+
+# What each emulated board is (QEMU machine, CPU) and what a missing tool
+# is called in Debian.
+BOARDS = {
+    "mps2-an385": {"machine": "mps2-an385", "cpu": "Cortex-M3",
+                   "title": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU"},
+}
+PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-eabi"}
+
+
+class QemuTarget(Target):
+    def __init__(self, board: str, kernel: Kernel):
+        self.name = board
+        self.board = BOARDS[board]
+        self.kernel = kernel
+        self.image: Path | None = None
+
+    # ---- Target ----
+
+    def prepare(self) -> None:
+        for tool in (QEMU, CC):
+            if shutil.which(tool) is None:
+                raise RtbenchError(f"{tool} not found: install {PACKAGES[tool]} "
+                                   "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
+        defs = dict(self.kernel.cmake_defs)
+        defs["RTB_ICOUNT_SHIFT"] = str(ICOUNT_SHIFT)
+        self.image = harness.build_image(self.kernel.name, self.name, defs,
+                                         f"rtbench-{self.kernel.name}-{self.name}.elf")
+
+    def registry(self) -> dict[str, tuple[bool, str]]:
+        inst = self.start(["--list"])
+        try:
+            out, err = inst.proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired as exc:
+            inst.kill()
+            raise HarnessError(f"the {self.name} image did not list its metrics within 60 s") from exc
+        if inst.proc.returncode != 0:
+            tail = (err.strip() or out.strip()).splitlines()[-1:] or [
+                f"exit code {inst.proc.returncode}"]
+            raise HarnessError(f"the {self.name} image failed to list its metrics: {tail[0]}")
+        got: dict[str, tuple[bool, str]] = {}
+        for line in out.splitlines():
+            rec = records.parse_line(line)
+            if rec and rec["type"] == "registry":
+                got[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+        return got
+
+    def start(self, args: list[str]) -> Instance:
+        if self.image is None:
+            self.prepare()
+        try:
+            proc = subprocess.Popen(self.command(args), stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, bufsize=1, errors="replace",
+                                    start_new_session=True)
+        except OSError as exc:
+            raise HarnessError(f"cannot start {QEMU}: {exc.strerror}") from exc
+        return QemuInstance(proc)
+
+    def command(self, args: list[str]) -> list[str]:
+        """The QEMU command line: headless, UART0 on stdout, semihosting for
+        the command line and the exit status, no reboot on a guest reset
+        (a fault that resets the board ends the instance instead)."""
+        return [QEMU, "-M", self.board["machine"], "-nographic", "-monitor", "none",
+                "-no-reboot", "-semihosting-config", "enable=on,target=native",
+                "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off",
+                "-kernel", str(self.image), "-append", " ".join(args)]
+
+    def describe(self) -> dict[str, Any]:
+        image = self.image
+        return {
+            "target": self.name,
+            "target_kind": "emulator",
+            "board": self.board["title"],
+            "cpu_model": self.board["cpu"],
+            "os": self.kernel.title,
+            "kernel_version": self.kernel.version,
+            "kernel_src": str(self.kernel.src),
+            "emulator": _first_line([QEMU, "--version"]),
+            "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per "
+                      "guest instruction)",
+            "cross_compiler": _first_line([CC, "--version"]),
+            "image": str(image) if image else "",
+            "image_size": _size(image) if image else {},
+            "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} "
+                          f"{platform.release()} (runs QEMU; does not affect the figures)",
+            "hostname": socket.gethostname(),
+            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "rtbench_version": rtbench.__version__,
+            "git_revision": sysinfo.git_revision(),
+        }
+
+    def source_hash(self) -> str:
+        return harness.source_hash(harness.source_dir())
+
+
+class QemuInstance(Instance):
+    """QEMU's exit status is the image's (semihosting SYS_EXIT_EXTENDED)."""
+
+    def describe_exit(self, rc: int) -> str:
+        if rc >= 0:
+            return f"the image exited with status {rc}"
+        return super().describe_exit(rc)
+
+
+def _first_line(cmd: list[str]) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return (out.strip().splitlines() or ["unknown"])[0]
+
+
+def _size(image: Path) -> dict[str, int]:
+    """text, data and bss of the image (arm-none-eabi-size, Berkeley format)."""
+    try:
+        out = subprocess.run(["arm-none-eabi-size", str(image)], capture_output=True,
+                             text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    m = re.search(r"^\s*(\d+)\s+(\d+)\s+(\d+)", out, re.MULTILINE)
+    return {"text": int(m[1]), "data": int(m[2]), "bss": int(m[3])} if m else {}
