@@ -91,18 +91,24 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
+@click.option("--kernel-src", type=click.Path(path_type=Path),
+              help="With --coverage: your FreeRTOS checkout, for the FreeRTOS column "
+                   "(default: $RTBENCH_FREERTOS_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
-def list_command(service: str | None, coverage: bool, rows: bool,
+def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Path | None,
                  harness_path: Path | None) -> int:
     """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
         from rtbench import external
 
-        support = {**harness.registry_support(harness.executable(harness_path)),
-                   **external.support()}
-        _print_coverage(cat, support, rows)
+        columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
+                                    **external.support()}}
+        freertos, why = _board_support("freertos", kernel_src)
+        if freertos is not None:
+            columns["FreeRTOS (mps2-an385)"] = freertos
+        _print_coverage(cat, columns, rows, why)
         return 0
     services = list(cat.services)
     if service is not None:
@@ -122,27 +128,53 @@ def list_command(service: str | None, coverage: bool, rows: bool,
     return 0
 
 
-def _print_coverage(cat: catalog_mod.Catalog, support: dict, rows: bool) -> None:
+def _board_support(kernel: str, src: Path | None) -> tuple[dict | None, str]:
+    """The registry of the kernel's image on the emulated board, or why not
+    (no sources given, no emulator): the coverage table says so."""
+    from rtbench import targets
+
+    try:
+        target = targets.make("mps2-an385", kernel, src)
+        target.prepare()
+        return target.registry(), ""
+    except RtbenchError as exc:
+        return None, f"FreeRTOS column left out: {exc}"
+
+
+def _print_coverage(cat: catalog_mod.Catalog, columns: dict[str, dict], rows: bool,
+                    note: str = "") -> None:
     console = Console(highlight=False)
-    sheets = coverage_mod.compute(cat, support, kernel_only=False)
+    per_target = {name: {c.sheet.name: c for c in coverage_mod.compute(
+        cat, support, kernel_only=False, absent_is_na=n > 0)}
+        for n, (name, support) in enumerate(columns.items())}
+    first = next(iter(per_target.values()))
     table = Table(title="Coverage of the vendors' data sheets (distinct rows; ti-am654x is "
-                        "a system sheet, the others kernel sheets)")
-    for col in ("sheet", "rows", "measured", "unsupported", "n/a", "missing"):
-        table.add_column(col, justify="left" if col == "sheet" else "right")
-    for c in sheets:
-        table.add_row(c.sheet.name, str(len(c.rows)), *(str(c.count(s)) for s in (
-            coverage_mod.MEASURED, coverage_mod.UNSUPPORTED, coverage_mod.NA,
-            coverage_mod.MISSING)))
+                        "a system sheet, the others kernel sheets): measured / unsupported / "
+                        "n/a / missing per target")
+    table.add_column("sheet")
+    table.add_column("rows", justify="right")
+    for name in per_target:
+        table.add_column(name, justify="right")
+    statuses = (coverage_mod.MEASURED, coverage_mod.UNSUPPORTED, coverage_mod.NA,
+                coverage_mod.MISSING)
+    for sheet_name, c in first.items():
+        table.add_row(c.sheet.name, str(len(c.rows)),
+                      *(" / ".join(str(t[sheet_name].count(s)) for s in statuses)
+                        for t in per_target.values()))
     console.print(table)
+    if note:
+        console.print(f"[yellow]{note}[/yellow]", soft_wrap=True)
     if not rows:
         return
-    for c in sheets:
-        detail = Table(title=c.sheet.title, show_lines=False)
-        for col in ("row", "status", "answered by / why"):
-            detail.add_column(col, overflow="fold")
-        for r in c.rows:
-            detail.add_row(r.key, r.status, ", ".join(r.metrics) + (f" ({r.why})" if r.why else ""))
-        console.print(detail)
+    for name, sheets in per_target.items():
+        for c in sheets.values():
+            detail = Table(title=f"{c.sheet.title} — {name}", show_lines=False)
+            for col in ("row", "status", "answered by / why"):
+                detail.add_column(col, overflow="fold")
+            for r in c.rows:
+                detail.add_row(r.key, r.status,
+                               ", ".join(r.metrics) + (f" ({r.why})" if r.why else ""))
+            console.print(detail)
 
 
 @cli.command("show")
@@ -328,7 +360,8 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
     """Import results as a stored run. KIND: zephyr (latency_measure console
     output), rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
     sigwaittest), lmbench (lat_*/bw_* outputs, results files) or rtbench (a
-    results.json; `rtbench import FILE` alone means that too)."""
+    results.json; `rtbench import FILE` alone means that too) or harness (the
+    harness's JSON lines captured from a board's serial console)."""
     from rtbench.importers import KINDS
 
     if len(args) == 1 and args[0] not in KINDS:
@@ -344,7 +377,36 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
         raise RtbenchError("--program is for rt-tests imports only")
     if kind == "rtbench":
         return _import_results(files, label, db)
+    if kind == "harness":
+        return _import_harness_log(files, label, db)
     return _import_foreign(kind, files, label, program, db)
+
+
+def _import_harness_log(files: list[Path], label: str, db: Path | None) -> int:
+    """A board's console log of the harness: stored as a measured run."""
+    import uuid
+
+    from rtbench.importers import harness_log
+    from rtbench.importers.base import Source
+
+    logs = []
+    for f in files:  # every file read and checked before the database
+        if not f.is_file():
+            raise RtbenchError(f"cannot read {f}: " + ("not a file" if f.exists()
+                                                       else "no such file"))
+        logs.append(harness_log.read(Source(str(f), path=f)))
+    with Store(db) as store:
+        for f, log in zip(files, logs):
+            when = now_utc()
+            run_id = store.import_records(
+                log.metrics, origin="harness", imported_at=when, uuid=str(uuid.uuid4()),
+                source=f"harness log: {f.resolve()}", started=when, label=label,
+                argv=["rtbench", "import", "harness", str(f)], host=log.host(str(f)),
+                session=log.session, status="complete" if log.complete else "incomplete")
+            click.echo(f"imported {f} as run {run_id} ({len(log.metrics)} metric records"
+                       + ("" if log.complete else "; the log has no end record: incomplete")
+                       + ")")
+    return 0
 
 
 def _import_results(files: list[Path], label: str, db: Path | None) -> int:

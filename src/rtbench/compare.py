@@ -39,15 +39,33 @@ class Cell:
     status: str  # ok, failed, unsupported, not measured, absent
     reason: str = ""
     n: int = 0
-    p50_ns: float | None = None  # None also when the source gave no median
-    p99_ns: float | None = None
-    max_ns: float | None = None
-    mean_ns: float | None = None  # shown where the source gave only a mean
-    figure: str = ""  # a non-time figure with its unit ("812 MB/s"), else ""
+    unit: str = "ns"  # of the statistics below: "ns" for a time, "instructions" for a count
+    p50: float | None = None  # None also when the source gave no median
+    p99: float | None = None
+    max: float | None = None
+    mean: float | None = None  # shown where the source gave only a mean
+    figure: str = ""  # a figure in another unit with its unit ("812 MB/s"), else ""
     change_pct: float | None = None  # median vs the first run's
     p_value: float | None = None
     verdict: str = ""  # "" (first run), slower, faster, same, not compared
     why: str = ""  # what decided the verdict
+
+    # The statistics as times, for what only shows times (None for a count).
+    @property
+    def p50_ns(self) -> float | None:
+        return self.p50 if self.unit == "ns" else None
+
+    @property
+    def p99_ns(self) -> float | None:
+        return self.p99 if self.unit == "ns" else None
+
+    @property
+    def max_ns(self) -> float | None:
+        return self.max if self.unit == "ns" else None
+
+    @property
+    def mean_ns(self) -> float | None:
+        return self.mean if self.unit == "ns" else None
 
 
 @dataclass
@@ -106,10 +124,12 @@ def _cell(rec: Any) -> Cell:
     m = MetricRecord(rec)
     if not m.ok:
         return Cell(m.status, m.reason)
-    figure = "" if m.is_time else " / ".join(
-        f"{k} {m.value(k):.4g} {m.unit}" for k in ("p50", "mean", "max") if m.has(k))
-    return Cell("ok", n=m.n or 0, p50_ns=m.ns_or_none("p50"), p99_ns=m.ns_or_none("p99"),
-                max_ns=m.ns_or_none("max"), mean_ns=m.ns_or_none("mean"), figure=figure)
+    if not (m.is_time or m.is_count):  # a program's figure in its own unit: shown, not judged
+        figure = " / ".join(f"{k} {m.value(k):.4g} {m.unit}" for k in ("p50", "mean", "max")
+                            if m.has(k))
+        return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
+    return Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
+                max=m.value("max"), mean=m.value("mean"))
 
 
 def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
@@ -118,13 +138,19 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
         cell.verdict = "not compared"
         cell.why = f"first run: {base.status}" if base.status != "ok" else cell.status
         return
-    if base.p50_ns is None or cell.p50_ns is None:  # never a median made up from a mean
+    if base.unit != cell.unit:  # instructions on an emulator against time on a host
         cell.verdict = "not compared"
-        cell.why = ("first run: " if base.p50_ns is None else "") + "no median in the source"
+        cell.why = f"different units ({base.unit} against {cell.unit}): no ratio"
         return
-    diff = cell.p50_ns - base.p50_ns
-    if base.p50_ns > 0:
-        cell.change_pct = 100 * diff / base.p50_ns
+    if base.p50 is None or cell.p50 is None:  # never a median made up from a mean
+        cell.verdict = "not compared"
+        cell.why = ("first run: " if base.p50 is None else "") + "no median in the source"
+        return
+    diff = cell.p50 - base.p50
+    if base.p50 > 0:
+        cell.change_pct = 100 * diff / base.p50
+    # a count's step is one instruction; a time's the coarser run's counter step
+    resolution, res_unit = (1.0, base.unit) if base.unit != "ns" else (resolution_ns, "ns")
     ga = stats.grouped(base_item[1]) if base_item else None
     gb = stats.grouped(item[1]) if item else None
     if ga and gb and min(ga.n, gb.n) >= stats.MIN_SAMPLES_FOR_TEST:
@@ -134,8 +160,8 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
         cell.why = "first run's median ≤ 0: no ratio"
     elif abs(cell.change_pct) <= threshold_pct:
         cell.why = f"within ±{threshold_pct:g} %"
-    elif abs(diff) <= resolution_ns * 1.001:  # one step, whatever each run's exact clock
-        cell.why = f"within the counter's resolution ({resolution_ns:.1f} ns)"
+    elif abs(diff) <= resolution * 1.001:  # one step, whatever each run's exact clock
+        cell.why = f"within the counter's resolution ({resolution:.1f} {res_unit})"
     elif cell.p_value is None:
         cell.why = "no histograms to test (or fewer than 9 samples)"
     elif cell.p_value >= ALPHA:
@@ -154,6 +180,16 @@ def _resolution_ns(run: Run) -> float:
 def _environment_warnings(runs: list[Run]) -> list[str]:
     """Like pyperf: say when the runs did not measure under the same conditions."""
     out = []
+    targets = [f"{r.host.get('target', 'host')} ({r.host.get('os', '?')} "
+               f"{r.host.get('kernel_version' if r.host.get('target') else 'kernel_release', '')})"
+               for r in runs]
+    units = [Session(r.session or {}).unit for r in runs if r.session]
+    if len(set(targets)) > 1:
+        out.append("different targets and kernels: " + ", ".join(
+            f"run {r.id}: {t}" for r, t in zip(runs, targets)))
+    if len(set(units)) > 1:
+        out.append("different units (instructions on an emulator are not times): their figures "
+                   "stand side by side, without a ratio or a verdict")
     for key, what in (("hostname", "hosts"), ("cpu_model", "CPU models"),
                       ("kernel_release", "kernels"), ("preemption", "preemption models")):
         values = [r.host.get(key, "?") for r in runs]
@@ -190,6 +226,7 @@ class Published:
     mb_s: float | None = None  # a published bandwidth (MB/s)
     ratio_cycles: float | None = None  # our cycles / theirs, each at its own clock
     ratio_time: float | None = None  # our time / theirs
+    ratio_count: float | None = None  # our instructions / their cycles (a count run)
 
 
 @dataclass
@@ -206,6 +243,8 @@ class RefRow:
     ours_mb_s: float | None = None  # our bandwidth at the median sample (bandwidth metrics)
     ours_stat: str = "p50"  # the statistic ours is: the median, or the mean of a
                             # source that gave no median (an imported figure)
+    ours_count: float | None = None  # a count run's figure (instructions), never a time
+    ours_unit: str = ""
 
 
 @dataclass
@@ -219,6 +258,8 @@ class RefComparison:
     ours_only: list[tuple[str, str, str]]  # (metric id, profile, title)
     our_clock_hz: float
     our_clock: str
+    our_unit: str = "ticks"  # "instructions": an emulator's count, set beside their cycles
+    our_unit_detail: str = ""
 
 
 def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> RefComparison:
@@ -251,7 +292,9 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
     varying = reference.varying_fields(used or sheet.variants())
     return RefComparison(run, sheet, [v.label(varying) for v in used], used, rows,
                          published_only, ours_only, session.hz,
-                         f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown")
+                         f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown",
+                         session.unit, session.ts.get("counter_unit_detail")
+                         or session.ts.get("unit_detail", ""))
 
 
 def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
@@ -265,6 +308,9 @@ def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
     if stat is None:
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="")
     mb_s = sysreport.mb_per_s(rec, stat)
+    if m.is_count:  # instructions (an emulator): beside their cycles, never as a time
+        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], None, stat,
+                      ours_count=m.count(stat), ours_unit=m.unit)
     if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
     # per operation: a sample that timed `ops` operations is divided (records.md)
@@ -312,6 +358,8 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
         c.ratio_cycles = row.ours_cycles / c.cycles
     if c.time_ns and row.ours_ns is not None:
         c.ratio_time = row.ours_ns / c.time_ns
+    if c.cycles and row.ours_count is not None:
+        c.ratio_count = row.ours_count / c.cycles
     return c
 
 

@@ -4,7 +4,9 @@ Every distinct row of a kernel reference sheet (rtbench.reference) is, for
 this port:
   measured     a catalogue metric claims it and the port supports that metric
   unsupported  only metrics the port cannot measure claim it (the reason is theirs)
-  n/a          the catalogue lists it as not a kernel metric (with why)
+  n/a          the catalogue lists it as not a kernel metric (with why), or
+               no metric that claims it has code on this target (a board's
+               port has no System part: an operating system's services)
   missing      nothing claims it: a gap in the catalogue
 """
 
@@ -59,9 +61,11 @@ def not_applicable(cat: Catalog, sheet: reference.Sheet) -> dict[str, str]:
 
 
 def compute(cat: Catalog, support: dict[str, tuple[bool, str]],
-            kernel_only: bool = True) -> list[SheetCoverage]:
+            kernel_only: bool = True, absent_is_na: bool = False) -> list[SheetCoverage]:
     """Coverage of every (kernel) reference sheet, given the port's
-    `support` (metric id -> (supported, why not), from the harness registry)."""
+    `support` (metric id -> (supported, why not), from the harness registry).
+    absent_is_na: a metric the registry lacks has no code on this target (a
+    board's port), not a port that cannot measure it."""
     out = []
     for sheet in reference.sheets():
         if kernel_only and not sheet.kernel:
@@ -73,6 +77,8 @@ def compute(cat: Catalog, support: dict[str, tuple[bool, str]],
             ids = claimed.get(key, [])
             if any(support.get(i, (False, ""))[0] for i in ids):
                 cov.rows.append(RowCoverage(key, MEASURED, ids))
+            elif ids and absent_is_na and not any(i in support for i in ids):
+                cov.rows.append(RowCoverage(key, NA, ids, "no code for it on this target"))
             elif ids:
                 why = "; ".join(sorted({support.get(i, (False, "not in the harness"))[1]
                                         for i in ids}))

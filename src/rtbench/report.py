@@ -315,27 +315,31 @@ def _target_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
     status = run.status
     if status != "complete":
         status = f"**{status}** ({len(run.pending)} of the selected metrics not measured)"
+    logged = host.get("target_kind") != "emulator" and "log" in host
+    target = host.get("target", "?")
     rows = [
-        ("Target", f"{host.get('target', '?')}: {host.get('board', '?')}"),
-        ("CPU", host.get("cpu_model", "unknown")),
+        ("Target", target if target == host.get("board") else f"{target}: {host.get('board', '?')}"),
+        ("CPU", t.get("cpu") or host.get("cpu_model", "unknown")),
         ("Kernel", t.get("kernel") or f"{host.get('os', '?')} {host.get('kernel_version', '')}"),
         ("Kernel configuration", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()
-                                           if k not in ("kernel", "board", "icount_shift",
+                                           if k not in ("kernel", "board", "cpu", "icount_shift",
                                                         "irq_switch_at_exit"))
          or unknown),
         ("Scheduling", s.get("rt", {}).get("policy") or unknown),
         ("Timestamp source", ts.get("source", unknown)),
         ("Unit", f"{ts.get('unit', '?')}: {ts.get('unit_detail', '')}"),
         ("Emulator", f"{host.get('emulator', '?')}, -icount {host.get('icount', '?')}"
-         if host.get("target_kind") == "emulator" else "none (real hardware)"),
+         if host.get("target_kind") == "emulator" else
+         "not known (a console log)" if logged else "none (real hardware)"),
         ("Compiler and flags", f"{s['compiler']}, {s.get('cflags', '').strip()} "
          f"({s.get('build_type', '?')})" if "compiler" in s else unknown),
         ("Image", (f"text {size['text']:,} B, data {size['data']:,} B, bss {size['bss']:,} B"
-                   if size else "size unknown")),
-        ("Kernel sources", host.get("kernel_src", "?")),
+                   if size else "size not known")),
+        ("Kernel sources", host.get("kernel_src", "not known")),
         ("Harness revision", _harness_revision(host, s)),
         ("rtbench", f"{host.get('rtbench_version', '?')} (git {host.get('git_revision', 'unknown')})"),
-        ("Driven from", host.get("runner_host", "?")),
+        ("Driven from", f"not by rtbench: imported from the console log {host['log']}"
+         if logged else host.get("runner_host", "?")),
         ("Date", run.started),
         ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else "")),
         ("Status", status),

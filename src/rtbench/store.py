@@ -257,16 +257,16 @@ class Store:
     def import_records(self, records: list[dict], *, origin: str, source: str,
                        imported_at: str, uuid: str, started: str, label: str = "",
                        argv: list[str] | None = None, host: dict | None = None,
-                       session: dict | None = None) -> int:
-        """Add a complete run made of records read from other tools' files
-        (`rtbench import KIND`), in one transaction: all of it or nothing."""
+                       session: dict | None = None, status: str = "complete") -> int:
+        """Add a run made of records read from files (`rtbench import KIND`),
+        in one transaction: all of it or nothing."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at, origin) "
-                "VALUES (?, ?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?)",
-                (uuid, started, imported_at, label, json.dumps(argv or []),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (uuid, started, imported_at, status, label, json.dumps(argv or []),
                  json.dumps(host or {}), json.dumps(session) if session else None,
                  source, imported_at, origin))
             run_id = cur.lastrowid

@@ -4,6 +4,7 @@ history, runs and reference list."""
 from __future__ import annotations
 
 from rtbench import reference, sysreport
+from rtbench.plots import UNIT_SHORT
 from rtbench.compare import ALPHA, RefComparison, RunComparison
 from rtbench.pages import Page, Table
 from rtbench.records import MetricRecord
@@ -22,6 +23,8 @@ def _median(c) -> str:
         return c.status
     if c.p50_ns is not None:
         return fmt_us(c.p50_ns)
+    if c.p50 is not None:  # a count: its unit, never µs
+        return f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
     if c.figure:
         return c.figure
     return f"— (mean {fmt_us(c.mean_ns)})" if c.mean_ns is not None else "—"
@@ -108,6 +111,8 @@ def _figure(cell) -> str:
         ratios.append(f"×{cell.ratio_cycles:.2f} cyc")
     if cell.ratio_time is not None:
         ratios.append(f"×{cell.ratio_time:.2f} time")
+    if cell.ratio_count is not None:
+        ratios.append(f"×{cell.ratio_count:.2f} instr/cyc")
     text = printed + (f" ({', '.join(extra)})" if extra else "")
     return text + (" → " + ", ".join(ratios) if ratios else "")
 
@@ -117,6 +122,9 @@ def _ours(r) -> str:
     gave no median."""
     if r.ours_status != "ok":
         return r.ours_status
+    if r.ours_count is not None:
+        return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}" + (
+            " (mean)" if r.ours_stat == "mean" else "")
     parts = [] if r.ours_ns is None else [sysreport.fmt_time(r.ours_ns)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
@@ -130,18 +138,34 @@ def ref_comparison(cmp: RefComparison) -> Page:
                 f"Published figures from {s.source}.")
     page.warning("Different hardware, clock, compiler and method: this comparison is a guide, "
                  "not a verdict. " + (f"The vendor's own words: {s.caveat}" if s.caveat else ""))
-    page.p(f"Ours: the median of the run's samples; our cycles are ticks of the benchmark "
-           f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
-           f"necessarily the core clock). Theirs: as printed ({s.clock_note}), converted to "
-           "cycles at the sheet's stated clock, or left in its own unit where the sheet "
-           "states no clock. Each column is one set-up the sheet published; “×” is ours ÷ "
-           "theirs (above 1: we are slower), in cycles and in time where both are known; "
-           "for a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
+    if cmp.our_unit == "instructions":
+        page.warning("Different units: ours are instructions executed under an "
+                     "instruction-counting emulator (" + cmp.our_unit_detail + "); theirs "
+                     "are cycles or times on their hardware. A Cortex-M3 needs about 1 to 2 "
+                     "cycles per instruction, more with wait states, and exception entry and "
+                     "return are 12 cycles each that the count leaves out: “×… instr/cyc” "
+                     "(our instructions ÷ their cycles) compares the length of the code "
+                     "paths, not speed.")
+        page.p(f"Ours: the median of the run's samples, in instructions. Theirs: as printed "
+               f"({s.clock_note}), converted to cycles at the sheet's stated clock, or left "
+               "in its own unit where the sheet states no clock. Each column is one set-up "
+               "the sheet published.")
+    else:
+        page.p(f"Ours: the median of the run's samples; our ticks are ticks of the benchmark "
+               f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
+               f"the core clock unless the counter is the core's cycle counter). Theirs: as "
+               f"printed ({s.clock_note}), converted to cycles at the sheet's stated clock, or "
+               "left in its own unit where the sheet states no clock. Each column is one "
+               "set-up the sheet published; “×” is ours ÷ theirs (above 1: we are slower), "
+               "in counter ticks against their cycles and in time where both are known; for "
+               "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     if cmp.rows:
-        headers = ["metric", "profile", "published row", "ours (median)", "our cycles",
-                   *cmp.columns]
+        count = cmp.our_unit == "instructions"
+        headers = ["metric", "profile", "published row", "ours (median)",
+                   "our instructions" if count else "our ticks", *cmp.columns]
         rows = [[r.id, r.profile, r.key, _ours(r),
-                 "—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}",
+                 (f"{r.ours_count:.0f}" if r.ours_count is not None else "—") if count else
+                 ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
         page.table(Table(headers, rows, "lllrr" + "l" * len(cmp.columns)))
     else:

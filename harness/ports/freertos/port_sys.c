@@ -104,6 +104,7 @@ static const char *const facts[] = {
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
     "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
     "board", RTB_BOARD_NAME,
+    "cpu", RTB_BOARD_CPU,
     "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
     0, 0,
 };

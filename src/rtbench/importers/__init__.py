@@ -12,8 +12,9 @@ it cannot read.
 Kinds: `zephyr` (latency_measure console output), `rt-tests` (cyclictest,
 ptsematest, pmqtest, svsematest, sigwaittest; see rtbench.importers.rttests,
 which `rtbench run --with-peers` uses directly), `lmbench` (lat_*/bw_*
-outputs and results files), and `rtbench` (a results.json, imported by
-rtbench.export, not here).
+outputs and results files), `rtbench` (a results.json, imported by
+rtbench.export, not here) and `harness` (the harness's own JSON lines
+captured from a board's console: rtbench.importers.harness_log).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rtbench.catalog import Catalog
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
 from rtbench.records import STATS
 
-KINDS = ("zephyr", "rt-tests", "lmbench", "rtbench")
+KINDS = ("zephyr", "rt-tests", "lmbench", "rtbench", "harness")
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench"}
 
 __all__ = ["KINDS", "Imported", "ImportFormatError", "read_files"]

@@ -160,6 +160,7 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 #define RTB_BOARD_TS_SOURCE "CMSDK TIMER0 at 25 MHz (PCLK), 32 bits extended to 64"
 #endif
 #define RTB_BOARD_NAME "MPS2 AN385 (Cortex-M3, 25 MHz)"
+#define RTB_BOARD_CPU "Cortex-M3"
 
 /* A piece of work of known cost for method.busywait: a loop of exactly
  * 1 + 2 * RTB_BOARD_KNOWN_LOOPS instructions (a move, then a subtract and a
