@@ -5,9 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=(cmake gcc make libc6-dev python3-venv)
-# Tests also need the Cortex-M cross compiler (freestanding build) and a
-# headless browser with its WebDriver (the HTML sheet is opened in Chromium).
-[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=(gcc-arm-none-eabi binutils-arm-none-eabi
+# The emulated board target (rtbench run --target mps2-an385): QEMU and the
+# Cortex-M cross toolchain with newlib (RTBENCH_EMBEDDED=1, or for the tests).
+embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
+[ "${RTBENCH_EMBEDDED:-0}" = 1 ] && need_apt+=("${embedded[@]}")
+# Tests also need the board target's packages (the FreeRTOS image is built
+# and run under QEMU) and a headless browser with its WebDriver (the HTML
+# sheet is opened in Chromium).
+[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=("${embedded[@]}"
                                               chromium chromium-driver fonts-dejavu-core)
 # Standard programs `rtbench run` runs beside its own metrics when they are
 # installed (docs/reports.md, "Standard programs and peers"): installed as

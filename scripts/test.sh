@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # All of rtbench's tests: the C unit tests (ctest), the freestanding build of
 # the portable core, and the Python tests (pytest, which include an
-# end-to-end `rtbench run --quick` on this machine).
+# end-to-end `rtbench run --quick` on this machine and the whole FreeRTOS
+# catalogue on QEMU's emulated board). Installs what the tests need first
+# (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when all
+# is there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-py=python3
-[ -x .venv/bin/python ] && py=.venv/bin/python
+RTBENCH_TEST_DEPS=1 bash scripts/setup.sh
+py=.venv/bin/python
+# The kernel sources the board tests build (test material beside the work
+# tree, never part of rtbench), unless the caller names their own.
+if [ -z "${RTBENCH_FREERTOS_SRC:-}" ] && [ -d ../shared/third_party/FreeRTOS-Kernel ]; then
+  export RTBENCH_FREERTOS_SRC=$(cd ../shared/third_party/FreeRTOS-Kernel && pwd)
+fi
 
 echo "== C unit tests (ctest)"
 cmake -S harness -B build/harness-tests -DCMAKE_BUILD_TYPE=Release >/dev/null

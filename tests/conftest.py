@@ -18,6 +18,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
+                "RTBENCH_FREERTOS_SRC",
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
                 "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL"):
         monkeypatch.delenv(var, raising=False)
@@ -95,3 +96,43 @@ def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         finally:
             mp.undo()
     return _BUILT["exe"]
+
+
+# ---- the emulated board (rtbench run --target mps2-an385) ----
+
+REPO = Path(__file__).resolve().parents[1]
+# Test material, never part of rtbench: the kernel sources beside the work
+# tree (../shared/third_party, its README), or where RTBENCH_FREERTOS_SRC says.
+THIRD_PARTY = REPO.parent / "shared" / "third_party"
+
+
+def freertos_src() -> Path | None:
+    env = os.environ.get("RTBENCH_FREERTOS_SRC")
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / "FreeRTOS-Kernel"]:
+        if (cand / "include" / "FreeRTOS.h").is_file():
+            return cand
+    return None
+
+
+def board_tools_missing() -> str:
+    """Why the board target cannot run here ("" when it can)."""
+    import shutil
+
+    missing = [t for t in ("qemu-system-arm", "arm-none-eabi-gcc", "cmake") if not shutil.which(t)]
+    if missing:
+        return "missing " + ", ".join(missing)
+    if freertos_src() is None:
+        return "no FreeRTOS sources (RTBENCH_FREERTOS_SRC or ../shared/third_party)"
+    return ""
+
+
+@pytest.fixture(scope="session")
+def board_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One image build per test session (the build cache of every board test)."""
+    why = board_tools_missing()
+    if why:
+        # CI installs the tools and has the sources: there a skip is a failure.
+        if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
+            pytest.fail(f"the board target cannot run: {why}")
+        pytest.skip(f"board target: {why}")
+    return tmp_path_factory.mktemp("board-cache")

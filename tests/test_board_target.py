@@ -1,0 +1,249 @@
+"""The emulated board end to end: FreeRTOS on QEMU's MPS2 AN385, built from
+the kernel sources with CMake and the cross toolchain, booted under -icount.
+
+Under -icount a figure is a count of guest instructions, the same on every
+run of the same image: these tests check exact values where the method
+fixes them (the null measurement, the known loop, two runs alike), never a
+time. (CI sets RTBENCH_REQUIRE_BOARD=1: a missing tool fails there instead
+of skipping.)
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import freertos_src
+from rtbench import catalog
+from rtbench.cli import main
+from procs import children
+
+BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
+
+
+@pytest.fixture
+def board(board_cache, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
+    monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(freertos_src()))
+
+
+def qemu_children() -> list[int]:
+    """QEMU processes this test process started and did not reap."""
+    out = []
+    for pid in children(os.getpid()):
+        try:
+            comm = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            continue
+        if comm.startswith("qemu-system"):
+            out.append(pid)
+    return out
+
+
+@pytest.fixture(scope="module")
+def full(board_cache, tmp_path_factory):
+    """The whole catalogue on FreeRTOS, twice (quick): the runs the other
+    tests read."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(board_cache))
+    mp.setenv("RTBENCH_FREERTOS_SRC", str(freertos_src()))
+    work = tmp_path_factory.mktemp("full")
+    mp.chdir(work)
+    try:
+        envs = []
+        for out in ("a", "b"):
+            assert main(["run", *BOARD, "--quick", "--db", "r.db", "--out", out]) == 0
+            envs.append(json.loads((work / out / "results.json").read_text()))
+        return envs
+    finally:
+        mp.undo()
+
+
+def test_every_metric_of_the_port_is_ok_or_unsupported_with_a_reason(full):
+    env = full[0]
+    assert env["run"]["status"] == "complete"
+    cat = catalog.load()
+    got = {m["id"]: m for m in env["metrics"]}
+    assert set(got) | set(env["host"]["not_applicable"]) == set(cat.ids)
+    assert all(i.startswith("sys.") for i in env["host"]["not_applicable"])
+    for m in got.values():
+        assert m["status"] in ("ok", "unsupported"), m
+        if m["status"] == "unsupported":
+            assert m["reason"], m["id"]
+        else:
+            assert m["unit"] == "instructions" and "tick_hz" not in m, m["id"]
+            assert m["min"] <= m["p50"] <= m["p99"] <= m["max"], m["id"]
+    ok = [m for m in got.values() if m["status"] == "ok"]
+    assert len(ok) >= 140  # what the FreeRTOS port provides: see list --coverage
+    session = env["session"]
+    assert session["port"] == "freertos" and session["ts"]["unit"] == "instructions"
+    assert session["target"]["kernel"].startswith("FreeRTOS V")
+    assert env["host"]["target"] == "mps2-an385" and env["host"]["icount"].startswith("shift=7")
+
+
+def test_method_checks_are_exact(full):
+    got = {m["id"]: m for m in full[0]["metrics"]}
+    null, loop = got["method.null"], got["method.busywait"]
+    assert null["p50"] == 0 and null["min"] == 0  # the read cost, subtracted exactly
+    assert loop["expected"] == 2001
+    assert loop["min"] == loop["p50"] == loop["expected"]  # a loop of known length, exact
+
+
+def test_two_runs_of_one_image_give_identical_figures(full):
+    a, b = ({m["id"]: m for m in env["metrics"]} for env in full)
+    assert a.keys() == b.keys()
+    for mid in a:
+        for key in ("status", "n", "min", "p50", "mean", "p99", "max", "hist"):
+            assert a[mid].get(key) == b[mid].get(key), (mid, key)
+
+
+def test_interrupt_rows_come_from_the_hardware_timer(full):
+    env = full[0]
+    got = {m["id"]: m for m in env["metrics"]}
+    for mid in ("irq.response", "irq.task_response.resched", "irq.return.different",
+                "irq.handler_to_task", "irq.kernel_latency", "irq.disable",
+                "irq.prolog.minimum", "irq.epilog.c_call"):
+        assert got[mid]["status"] == "ok", mid
+    # the switch waits for the handler's exit on an RTOS: the interval starts there
+    assert "last instruction" in got["irq.return.different"]["note"]
+    # a handler readying a task costs more than one that only stamps
+    assert got["irq.task_response.resched"]["p50"] > got["irq.task_response.no_resched"]["p50"]
+    assert env["session"]["target"]["irq_switch_at_exit"] is True
+    # the kernel's masked regions delay some interrupts, most find them enabled
+    klat = got["irq.kernel_latency"]
+    assert klat["min"] == 0 and klat["max"] > 0
+
+
+def test_sheet_says_the_unit_and_the_target(full, tmp_path):
+    env = full[0]
+    from rtbench import report
+    from rtbench.store import Store
+
+    with Store(tmp_path / "x.db") as store:
+        run_id = store.import_run(env, "test", "now")
+        run = store.get_run(run_id)
+    md = report.render_markdown(run, catalog.load())
+    assert "median instr" in md and "µs" not in md.split("## Results")[1].split("## Definitions")[0]
+    assert "QEMU -icount shift=7" in md and "Not CPU cycles, not time" in md
+    assert "FreeRTOS V11" in md and "asserts off" in md and "tick hz 1000" in md
+
+
+def test_a_hanging_image_is_stopped_and_the_run_goes_on(board, isolated, monkeypatch):
+    monkeypatch.setenv("RTBENCH_INJECT_FAULT", "hang:sem.give.no_waiter")
+    rc = main(["run", *BOARD, "--quick", "--timeout", "3", "--db", "r.db", "--out", "o",
+               "--only", "method.null,sem.give.no_waiter,sem.take.available"])
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    got = {m["id"]: m for m in env["metrics"]}
+    assert rc == 0
+    assert got["sem.give.no_waiter"]["status"] == "failed"
+    assert got["sem.give.no_waiter"]["reason"] == "timeout after 3s"
+    assert got["method.null"]["status"] == got["sem.take.available"]["status"] == "ok"
+    assert qemu_children() == []
+
+
+def test_a_crashing_image_is_reported_and_the_run_goes_on(board, isolated, monkeypatch):
+    monkeypatch.setenv("RTBENCH_INJECT_FAULT", "crash:sem.give.no_waiter")
+    assert main(["run", *BOARD, "--quick", "--db", "r.db", "--out", "o",
+                 "--only", "sem.give.no_waiter,sem.take.available"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    got = {m["id"]: m for m in env["metrics"]}
+    assert "HardFault" in got["sem.give.no_waiter"]["reason"]
+    assert got["sem.take.available"]["status"] == "ok"
+
+
+def _cli(args, env):
+    return subprocess.run([sys.executable, "-m", "rtbench", *args], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("path_has, says", [
+    ((), "qemu-system-arm not found: install qemu-system-arm"),
+    (("qemu-system-arm",), "arm-none-eabi-gcc not found: install gcc-arm-none-eabi"),
+])
+def test_missing_tools_are_one_line_and_exit_2(board, isolated, tmp_path, path_has, says):
+    import shutil
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for tool in path_has:
+        (bindir / tool).symlink_to(shutil.which(tool))
+    env = {**os.environ, "PATH": str(bindir)}
+    proc = _cli(["run", *BOARD, "--db", "r.db", "--out", "o"], env)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and says in proc.stderr, proc.stderr
+    assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--kernel-src", "/nonexistent"], "/nonexistent is not a FreeRTOS kernel checkout"),
+    ([], "FreeRTOS sources not given: pass --kernel-src DIR"),
+])
+def test_missing_kernel_sources_are_one_line_and_exit_2(board, isolated, args, says):
+    env = {k: v for k, v in os.environ.items() if k != "RTBENCH_FREERTOS_SRC"}
+    proc = _cli(["run", *BOARD, "--db", "r.db", *args], env)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and says in proc.stderr
+
+
+def test_host_options_are_refused_on_the_board(board, isolated):
+    proc = _cli(["run", *BOARD, "--load", "--cpu", "0"], dict(os.environ))
+    assert proc.returncode == 2 and "for the host target only" in proc.stderr
+
+
+def test_a_console_log_from_a_board_imports_as_the_same_sheet(board, isolated, full):
+    """rtbench import harness LOG: the record lines among a console's noise."""
+    env = full[0]
+    lines = ["U-Boot-ish banner", json.dumps(env["session"])]
+    for m in env["metrics"][:5]:
+        lines += [json.dumps({"type": "begin", "id": m["id"]}), json.dumps(m), "debug: noise"]
+    lines.append(json.dumps({"type": "begin", "id": env["metrics"][5]["id"]}))  # cut here
+    (isolated / "board.log").write_text("\r\n".join(lines) + "\r\n")
+    assert main(["import", "harness", "board.log", "--db", "r.db"]) == 0
+    from rtbench.store import Store
+
+    with Store(isolated / "r.db") as store:
+        run = store.get_run("latest")
+    assert run.status == "incomplete" and len(run.metrics) == 6
+    assert run.metrics[-1]["status"] == "failed" and "log ends inside" in run.metrics[-1]["reason"]
+    assert run.host["target_kind"] == "board (serial log)"
+
+
+def test_a_malformed_console_log_is_refused_with_its_line(board, isolated):
+    (isolated / "bad.log").write_text('banner\n{"type":"metric","id":"x","status":"ok"}\n')
+    proc = _cli(["import", "harness", "bad.log", "--db", "r.db"], dict(os.environ))
+    assert proc.returncode == 2 and "bad.log:2:" in proc.stderr
+    assert not (isolated / "r.db").exists() or "runs" not in proc.stdout
+
+
+def test_coverage_has_a_freertos_column(board, capsys):
+    assert main(["list", "--coverage"]) == 0
+    out = capsys.readouterr().out
+    assert "FreeRTOS (mps2-an385)" in out and "Linux (host)" in out
+
+
+def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, capsys):
+    from rtbench.store import Store
+
+    with Store(isolated / "r.db") as store:
+        store.import_run(full[0], "test", "now")
+    assert main(["compare", "latest", "--ref", "zephyr", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert "Different units" in out and "instr/cyc" in out
+    assert "thread.yield.preemptive.ctx.k_to_k" in out  # the yield row, in instructions
+
+
+def test_a_freertos_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
+    """Instructions beside times: side by side, never a ratio or a verdict."""
+    from rtbench.store import Store
+
+    with Store(isolated / "r.db") as store:
+        store.import_run(full[0], "test", "now")
+    assert main(["run", "--quick", "--no-programs", "--db", "r.db", "--out", "o",
+                 "--only", "sched.yield.ctx.thread,sem.give.no_waiter"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
+    out = capsys.readouterr().out
+    assert "different units" in out and "different targets and kernels" in out
+    assert "57 instr" in out  # the FreeRTOS yield, in its own unit
+    assert "slower" not in out and "faster" not in out
