@@ -40,7 +40,7 @@ _Noreturn void rtb_board_exit(int status);
 /* Copy the host's command line into buf (NUL-terminated) and return its
  * length, or -1 if the host has none or it does not fit in size bytes.
  * QEMU's line is "IMAGE ARG1 ARG2…": the -kernel path, then the words of
- * -append (see README: Command line). */
+ * -append (README.md, "Command line"). */
 int rtb_board_cmdline(char *buf, size_t size);
 
 /* ---- Asynchronous interrupt source: CMSDK TIMER1, IRQ 9 -----------------

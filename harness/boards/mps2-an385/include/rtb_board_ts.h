@@ -19,12 +19,12 @@
  * inside. It needs one read per wrap period: TIMER0's wrap interrupt
  * (counter.c) guarantees that even if nobody reads.
  *
- * Cost (GCC 12 -O2, QEMU -icount): 13 instructions from one counter load to
- * the next for two back-to-back reads, which is what a window between two
- * reads must subtract; interrupts are masked for 10 of them (CPSID to MSR),
- * so an interrupt can be delayed by up to 10 instructions if it arrives
- * while a task reads the counter. The raw 32-bit read, rtb_board_ts_raw(),
- * is 3 instructions (address, load, invert) and masks nothing.
+ * Cost (QEMU -icount, measured as two back-to-back reads): 10 instructions
+ * from one sampling load to the next, which is what a window between two
+ * reads subtracts; interrupts are masked for 8 of them (after CPSID, up to
+ * MSR), so an interrupt arriving while a task reads the counter can wait
+ * that long. The raw 32-bit read, rtb_board_ts_raw(), is 3 instructions
+ * (address, load, invert) and masks nothing.
  */
 #ifndef RTB_BOARD_TS_H
 #define RTB_BOARD_TS_H

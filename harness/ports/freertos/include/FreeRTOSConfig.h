@@ -22,7 +22,7 @@
  * switch; a task that spins waiting for an interrupt would hand the CPU to
  * its peer). With it off, equal-priority tasks switch only when the running
  * one blocks or yields, which is what the scenarios measure; the tick still
- * runs (its cost is visible as the outliers, README "SysTick"). Zephyr's
+ * runs (its cost is visible as the outliers: boards/mps2-an385/README.md, "SysTick in samples"). Zephyr's
  * latency_measure also runs without time slicing. */
 #define configUSE_PREEMPTION 1
 #define configUSE_TIME_SLICING 0
@@ -93,7 +93,7 @@
 
 /* ---- Hooks and checks ------------------------------------------------------
  * Idle hook: counts idle iterations and, if RTB_FREERTOS_IDLE_WFI, sleeps in
- * WFI (ports/freertos/hooks.c; README "Idle and icount"). */
+ * WFI (ports/freertos/hooks.c; boards/mps2-an385/README.md, "Sleep and virtual time"). */
 #define configUSE_IDLE_HOOK 1
 #define configUSE_TICK_HOOK 0
 #define configUSE_TRACE_FACILITY 0
