@@ -18,13 +18,23 @@
 #define RECURSIVE RTB_MUTEX_RECURSIVE
 #define INHERIT RTB_MUTEX_INHERIT
 
+/* A kernel whose every mutex inherits priority says so on the rows that
+ * ask for one without inheritance. */
+static void say_inheritance(struct rtb_ctx *ctx, unsigned flags)
+{
+    if (!(flags & INHERIT))
+        rtb_port_emulates(ctx, RTB_EMU_MUTEX_NO_INHERIT);
+}
+
 static bool make(struct rtb_ctx *ctx, unsigned flags)
 {
+    say_inheritance(ctx, flags);
     return rtb_ok(ctx, rtb_port_mutex_create(MUTEX, flags), "mutex_create");
 }
 
 static void create(struct rtb_ctx *ctx, unsigned flags)
 {
+    say_inheritance(ctx, flags);
     while (rtb_want(ctx)) {
         rtb_ticks_t t0 = rtb_port_ts();
         int rc = rtb_port_mutex_create(MUTEX, flags);

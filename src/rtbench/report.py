@@ -579,6 +579,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
             notes.append("tasks not pinned to one CPU")
     elif rec.get("cpu") is not None and rec["cpu"] != expect.cpu:
         notes.append(f"tasks on CPU {rec['cpu']}")
+    if rec.get("emulated"):  # the port built the service, or differs from the row: how
+        notes.append(f"how: {rec['emulated']}")
     if rec.get("note"):
         notes.append(rec["note"])
     return notes

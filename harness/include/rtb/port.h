@@ -220,6 +220,7 @@ enum rtb_emulation {
     RTB_EMU_PIPE,                  /* byte pipes */
     RTB_EMU_COND,                  /* condition variables */
     RTB_EMU_RWLOCK,                /* reader-writer locks */
+    RTB_EMU_MUTEX_NO_INHERIT,      /* a mutex without priority inheritance */
 };
 const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags);
 

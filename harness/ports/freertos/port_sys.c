@@ -186,6 +186,9 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
                "allocate (the alloc variants are the same calls)";
     case RTB_EMU_PIPE:
         return "a FreeRTOS stream buffer (one writer, one reader)";
+    case RTB_EMU_MUTEX_NO_INHERIT:
+        return "every FreeRTOS mutex inherits priority: a mutex without inheritance does not "
+               "exist, so this row measures the inheriting one";
     default:
         return "";
     }
