@@ -359,7 +359,8 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
                    db: Path | None) -> int:
     """Import results as a stored run. KIND: zephyr (latency_measure console
     output), rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
-    sigwaittest), lmbench (lat_*/bw_* outputs, results files) or rtbench (a
+    sigwaittest), lmbench (lat_*/bw_* outputs, results files), rtos-benchmark
+    (its bench_all console output) or rtbench (a
     results.json; `rtbench import FILE` alone means that too) or harness (the
     harness's JSON lines captured from a board's serial console)."""
     from rtbench.importers import KINDS

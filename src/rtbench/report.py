@@ -202,7 +202,8 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         methodology(session, expect) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
-        "services": _service_tables(its, run.profiles, expect, catalog.services, session.unit),
+        "services": _service_tables(its, run.profiles, expect, catalog.services,
+                                    _figures_unit(session)),
         "definitions": _definitions(its),
         "units_note": _units_note(session),
         "run": run,
@@ -215,7 +216,20 @@ def is_board_run(run: Run) -> bool:
     return bool(run.host.get("target_kind"))
 
 
+def _figures_unit(session: Session) -> str:
+    """The unit of the run's figures: the harness's, or for an import the
+    source's when it counted instructions (rtos-benchmark on an emulated
+    board: docs/records.md)."""
+    src = session.source
+    if src is not None and src.get("unit") in COUNT_UNITS:
+        return src["unit"]
+    return session.unit
+
+
 def _units_note(session: Session) -> str:
+    if session.source is not None and _figures_unit(session) in COUNT_UNITS:
+        return (f"Figures are {_figures_unit(session)} executed, not times, as the source "
+                "printed them.")
     if session.is_count:
         return (f"Figures are {session.unit} executed, not times (see Methodology). min and "
                 "max are exact, the median (p50) and p99 come from the histogram (exact "
