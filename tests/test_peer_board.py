@@ -206,7 +206,7 @@ def test_run_with_peers_on_the_board_stores_a_linked_run_compare_shows_it(board,
     # rtos-benchmark subtracts nothing, rtbench its read cost: its figure is the larger
     assert rows["sem.give.wake_ctx.thread"]["peer"]["min"] > rows[
         "sem.give.wake_ctx.thread"]["ours"]["min"]
-    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    assert main(["compare", "latest", "--db", "r.db", "--format", "md"]) == 0  # the peer run
     md = capsys.readouterr().out
     assert "beside rtos-benchmark" in md and "figures in instructions" in md
     assert "why the figures differ" in md and "It ran 100 iterations per figure" in md

@@ -286,6 +286,9 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
+        if not sheet and len(stored) == 1 and stored[0].linked_to:
+            # a peer run (`latest` right after --with-peers): the run it was measured beside
+            stored = [store.get_run(stored[0].linked_to)]
         beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
     if not sheet and len(stored) < 2 and not beside:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
