@@ -11,8 +11,10 @@ iterations take a fraction of a second, and no QEMU may outlive a test."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import shutil
 import sqlite3
 from pathlib import Path
@@ -55,11 +57,19 @@ def board_cache(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def board(board_cache, monkeypatch):
+    """The shared build cache; afterwards, pass or fail, no process this test
+    started (QEMU, a build) may be left: any is killed by its pid, then the
+    test fails."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
     monkeypatch.delenv(peers_board.SRC_ENV, raising=False)
     before = children(os.getpid())
     yield
-    assert children(os.getpid()) <= before, "a QEMU (or build) outlived the test"
+    left = children(os.getpid()) - before
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    assert not left, f"processes outlived the test: {sorted(left)}"
 
 
 def _target():
