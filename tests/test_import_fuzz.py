@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtbench import catalog
-from rtbench.importers import base, lmbench, rttests, zephyr
+from rtbench.importers import base, lmbench, rtosbench, rttests, zephyr
 from rtbench.importers.base import ImportFormatError, Source
 from rtbench.records import STATS
 
@@ -24,6 +24,7 @@ FIXTURES = {
     "rt-tests": sorted((DATA / "rt-tests").glob("*.txt")) + sorted(
         (DATA / "rt-tests").glob("*.json")),
     "lmbench": sorted((DATA / "lmbench").glob("*.txt")),
+    "rtos-benchmark": sorted((DATA / "rtos-benchmark").glob("*.txt")),
 }
 TEXTS = {k: [(p.name, p.read_text()) for p in v] for k, v in FIXTURES.items()}
 ALL_LINES = [line for texts in TEXTS.values() for _n, t in texts for line in t.splitlines()]
@@ -34,6 +35,7 @@ READERS = {
     "zephyr": zephyr.read,
     "rt-tests": lambda src: (lambda fig_info: ([fig_info[0]], fig_info[1]))(rttests.read(src)),
     "lmbench": lmbench.read,
+    "rtos-benchmark": rtosbench.read,
 }
 FUZZ = settings(max_examples=150, deadline=2000, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -56,13 +58,17 @@ def _check(kind: str, name: str, text: str) -> None:
         return
     assert records, "accepted an input without any figure"
     for rec in records:
-        assert set(rec["stats_given"]) <= set(STATS) and rec["stats_given"]
+        # a figure the source printed as not available: a status with a reason
+        assert rec["status"] == "ok" or (rec["status"] == "unsupported" and rec["reason"]
+                                         and not rec["stats_given"])
+        assert set(rec["stats_given"]) <= set(STATS)
+        assert rec["stats_given"] or rec["status"] != "ok"
         for stat in STATS:
             assert (stat in rec) == (stat in rec["stats_given"])
             if stat in rec:
                 assert isinstance(rec[stat], (int, float)) and rec[stat] == rec[stat]
         assert rec["origin"] == "import" and rec["id"]
-        assert (rec["unit"] == "ticks") == ("tick_hz" in rec)
+        assert (rec["unit"] in ("ticks", "cycles")) == ("tick_hz" in rec)
 
 
 @st.composite

@@ -60,15 +60,20 @@ def cli() -> None:
               help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
                    "STREAM) after the harness; docs/reports.md.")
 @click.option("--with-peers", is_flag=True,
-              help="Then run the installed rt-tests programs (cyclictest, ptsematest, "
-                   "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
-                   "`rtbench compare RUN` shows them beside rtbench's figures.")
+              help="Then run the peers as a run linked to this one (`rtbench compare RUN` "
+                   "shows them beside rtbench's figures): on the host the installed rt-tests "
+                   "programs (cyclictest, ptsematest, pmqtest, svsematest, sigwaittest); on "
+                   "mps2-an385 rtos-benchmark's FreeRTOS port (see --peer-src).")
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel) or mps2-an385 "
                    "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
 @click.option("--kernel", help="The RTOS on a board target: freertos.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
+@click.option("--peer-src", type=click.Path(path_type=Path),
+              help="With --with-peers on a board target: your checkout of rtos-benchmark "
+                   "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
+                   "$RTBENCH_RTOS_BENCHMARK_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -82,6 +87,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
+        peer_src=kw["peer_src"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 
@@ -280,6 +286,9 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
+        if not sheet and len(stored) == 1 and stored[0].linked_to:
+            # a peer run (`latest` right after --with-peers): the run it was measured beside
+            stored = [store.get_run(stored[0].linked_to)]
         beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
     if not sheet and len(stored) < 2 and not beside:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
@@ -359,7 +368,8 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
                    db: Path | None) -> int:
     """Import results as a stored run. KIND: zephyr (latency_measure console
     output), rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
-    sigwaittest), lmbench (lat_*/bw_* outputs, results files) or rtbench (a
+    sigwaittest), lmbench (lat_*/bw_* outputs, results files), rtos-benchmark
+    (its bench_all console output) or rtbench (a
     results.json; `rtbench import FILE` alone means that too) or harness (the
     harness's JSON lines captured from a board's serial console)."""
     from rtbench.importers import KINDS

@@ -17,7 +17,7 @@ known, with the ratio ours / theirs. Rows either side lacks are listed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rtbench import coverage, reference, stats, sysreport
@@ -396,7 +396,7 @@ def to_jsonable(obj: Any) -> Any:
     return obj
 
 
-# ---- a run beside its rt-tests peers (`rtbench run --with-peers`) ----
+# ---- a run beside its peers (`rtbench run --with-peers`): rt-tests, rtos-benchmark ----
 
 PEER_STATS = ("min", "p50", "mean", "p99", "max")
 
@@ -405,16 +405,26 @@ PEER_STATS = ("min", "p50", "mean", "p99", "max")
 class PeerRow:
     id: str  # the catalogue metric both answer, or the peer's own name if none
     title: str
-    program: str
+    program: str  # the peer program (rt-tests' cyclictest…, rtos-benchmark)
+    label: str  # the peer's own name for the figure (the program, or rtos-benchmark's row)
     command: str
     peer_status: str
     peer_reason: str
-    peer_ns: dict[str, float | None]  # only the statistics the program gave
+    peer_unit: str  # "ns" for a time, else the figures' unit ("instructions")
+    peer: dict[str, float | None]  # only the statistics the program gave, in peer_unit
     peer_n: int | None
     ours_status: str  # "ok", "unsupported", "failed", or "none" (no rtbench metric)
-    ours_ns: dict[str, float | None]
+    ours_unit: str
+    ours: dict[str, float | None]
     ours_n: int | None
     why: str
+    # The same statistics as times, for what only shows times (None for a count).
+    peer_ns: dict[str, float | None] = field(init=False)
+    ours_ns: dict[str, float | None] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.peer_ns = _as_ns(self.peer, self.peer_unit)
+        self.ours_ns = _as_ns(self.ours, self.ours_unit)
 
 
 @dataclass
@@ -422,31 +432,57 @@ class PeerComparison:
     run: Run
     peers: list[Run]
     rows: list[PeerRow]
+    families: list[str]  # "rt-tests", "rtos-benchmark": the suites of the peer runs
+    methods: list[str]  # how a suite measured beside rtbench, a paragraph each
+
+    @property
+    def units(self) -> list[str]:
+        """The units the figures are in ("ns", "instructions"), first seen first."""
+        seen = [r.peer_unit for r in self.rows if r.peer_status == "ok"]
+        seen += [r.ours_unit for r in self.rows if r.ours_status == "ok"]
+        return list(dict.fromkeys(seen))
 
 
 def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerComparison:
-    """Every peer figure beside rtbench's for the same catalogue metric."""
+    """Every peer figure beside rtbench's for the same catalogue metric, each
+    side in its own unit (ns for rt-tests on Linux, instructions for
+    rtos-benchmark on an emulated board, as rtbench's there)."""
     from rtbench import peers as peers_mod
+    from rtbench import peers_board
 
     ours = {}
     for rec in run.metrics:  # the first profile that has it (rt unless the run had none)
         ours.setdefault(rec["id"], rec)
-    rows = []
+    rows, families, methods = [], [], []
     for pr in peer_runs:
         for rec in pr.metrics:
             src = rec.get("source") or {}
             program = src.get("tool", rec["id"])
             meta = catalog.get(rec["id"])
             mine = ours.get(rec["id"]) if rec.get("mapped", True) else None
+            (p_unit, p_stats), (o_unit, o_stats) = _stats(rec), _stats(mine)
             rows.append(PeerRow(
-                rec["id"], meta.title if meta else program, program, src.get("command", ""),
-                rec["status"], rec.get("reason", ""), _stats_ns(rec), rec.get("n"),
-                (mine["status"] if mine else "none"), _stats_ns(mine), (mine or {}).get("n"),
-                peers_mod.WHY.get(program, "")))
-    return PeerComparison(run, peer_runs, rows)
+                rec["id"], meta.title if meta else src.get("label", program), program,
+                src.get("label", program), src.get("command", ""),
+                rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
+                (mine["status"] if mine else "none"), o_unit, o_stats, (mine or {}).get("n"),
+                peers_mod.why(rec)))
+            fam = peers_mod.family(rec)
+            if fam not in families:
+                families.append(fam)
+                if fam == "rtos-benchmark":
+                    methods.append(peers_board.method(pr.session, run.session))
+    return PeerComparison(run, peer_runs, rows, families, methods)
 
 
-def _stats_ns(rec: dict | None) -> dict[str, float | None]:
-    m = MetricRecord(rec) if rec else None
-    return {k: (m.ns_or_none(k) if m else None) for k in PEER_STATS}
+def _stats(rec: dict | None) -> tuple[str, dict[str, float | None]]:
+    """(unit, the statistics in it): ns for a time, else the record's unit."""
+    if not rec:
+        return "ns", {k: None for k in PEER_STATS}
+    m = MetricRecord(rec)
+    return m.base_unit, {k: m.value(k) for k in PEER_STATS}
+
+
+def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]:
+    return {k: (v if unit == "ns" else None) for k, v in stats.items()}
 

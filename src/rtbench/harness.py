@@ -93,12 +93,12 @@ def _run_cmake(src: Path, builddir: Path) -> None:
     ], "harness")
 
 
-def _run_steps(builddir: Path, steps: list[list[str]], what: str) -> None:
+def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False) -> None:
     """Run CMake steps with their output in builddir/build.log; a failure is
     one line naming the step, the first compiler error and the log."""
     builddir.mkdir(parents=True, exist_ok=True)
     log_path = builddir / "build.log"
-    with open(log_path, "w") as log:
+    with open(log_path, "a" if append else "w") as log:
         for cmd in steps:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
@@ -121,13 +121,33 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path
     CMake's own dependency tracking rebuilds when the kernel's sources (the
     user's checkout, outside the key) change: `cmake --build` runs every time
     and is a no-op when nothing did."""
-    src = source_dir()
     opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
-    key = hashlib.sha256((source_hash(src) + repr(sorted(opts.items()))).encode()).hexdigest()[:12]
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, image, "image")
+
+
+def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) -> Path:
+    """Cross-build a peer benchmark for a board (harness/peers/<peer>: its own
+    CMake project, the user's checkout of the peer compiled in place) into
+    the cache, the same way as build_image; return the image's path."""
+    src = source_dir()
+    peer_src = src / "peers" / peer
+    if not (peer_src / "CMakeLists.txt").is_file():
+        raise HarnessError(f"no peer {peer!r} in {src / 'peers'}")
+    return _build_in_cache(peer_src, f"peer-{peer}-{board}", {"RTB_BOARD": board, **defs},
+                           image, f"{peer} image", key_src=src)
+
+
+def _build_in_cache(src: Path, name: str, opts: dict[str, str], image: str, what: str,
+                    key_src: Path | None = None) -> Path:
+    """Configure (once per key) and build `image` of the CMake project `src`
+    in the cache, under a lock; a failed configure leaves no cache behind,
+    so the next attempt configures again."""
+    key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items())))
+                         .encode()).hexdigest()[:12]
     cache = Path(platformdirs.user_cache_dir("rtbench"))
-    builddir = cache / f"image-{port}-{board}-{key}"
+    builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
-        raise HarnessError("cmake not found on PATH (needed to build the image)")
+        raise HarnessError(f"cmake not found on PATH (needed to build the {what})")
     try:
         cache.mkdir(parents=True, exist_ok=True)
         lock = open(cache / f"{builddir.name}.lock", "w")
@@ -135,14 +155,19 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path
         raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        configure = [] if (builddir / "CMakeCache.txt").is_file() else [
-            ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release",
-             *(f"-D{k}={v}" for k, v in opts.items())]]
-        _run_steps(builddir, [*configure, ["cmake", "--build", str(builddir), "--target", image,
-                                           "--parallel", str(os.cpu_count() or 1)]], "image")
+        if not (builddir / "CMakeCache.txt").is_file():
+            try:
+                _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),
+                                       "-DCMAKE_BUILD_TYPE=Release",
+                                       *(f"-D{k}={v}" for k, v in opts.items())]], what)
+            except HarnessError:
+                (builddir / "CMakeCache.txt").unlink(missing_ok=True)
+                raise
+        _run_steps(builddir, [["cmake", "--build", str(builddir), "--target", image,
+                               "--parallel", str(os.cpu_count() or 1)]], what, append=True)
     path = builddir / image
     if not path.is_file():
-        raise HarnessError(f"image build produced no {image}; see {builddir / 'build.log'}")
+        raise HarnessError(f"{what} build produced no {image}; see {builddir / 'build.log'}")
     return path
 
 

@@ -40,6 +40,7 @@ from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.importers import rttests
 from rtbench.importers.base import vendor_index
+from rtbench.records import MetricRecord
 from rtbench.store import Run, Store
 
 PACKAGE = "Debian package rt-tests"
@@ -190,12 +191,13 @@ def beside(store: Store, run_id: int, catalog: Catalog, ctx: Context,
 
 
 def store_run(store: Store, run_id: int, records: list[dict], host: dict,
-              argv: list[str]) -> int:
+              argv: list[str], label: str | None = None, session: dict | None = None) -> int:
     """Store `records` as a complete peer run linked to run `run_id`."""
     now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     peer_id = store.import_records(records, origin="peer", source=f"rtbench run {run_id}",
                                    imported_at=now, uuid=str(uuid.uuid4()), started=now,
-                                   label=f"rt-tests beside run {run_id}", argv=argv, host=host)
+                                   label=label or f"rt-tests beside run {run_id}", argv=argv,
+                                   host=host, session=session)
     link(store, peer_id, run_id)
     return peer_id
 
@@ -216,17 +218,41 @@ def line(rec: dict) -> str:
     """The console line of a peer record (rich markup)."""
     from rich.markup import escape
 
-    label = escape(rec.get("source", {}).get("tool", rec["id"]))
+    src = rec.get("source", {})
+    name = src.get("label") if src.get("label") not in (None, src.get("tool")) else None
+    label = escape(name or src.get("tool", rec["id"]))  # rtos-benchmark: its row's name
     if rec["status"] != "ok":
         colour = "yellow" if rec["status"] == "unsupported" else "red"
         return (f"  peer {label:<27} [{colour}]{rec['status']:<11}[/{colour}] "
                 f"{escape(rec['reason'])}")
-    figs = ", ".join(f"{k} {rec[k] / 1e3:.4g} µs" for k in ("p50", "mean", "p99", "max")
-                     if k in rec.get("stats_given", []))
+    m = MetricRecord(rec)
+    if m.is_time:
+        figs = ", ".join(f"{k} {m.value(k) / 1e3:.4g} µs" for k in ("p50", "mean", "p99", "max")
+                         if m.has(k))
+    else:  # a count (instructions under -icount): its own unit, never µs
+        figs = ", ".join(f"{k} {m.value(k):,.0f} {m.unit}"
+                         for k in ("min", "p50", "mean", "p99", "max") if m.has(k))
     return f"  peer {label:<27} [green]ok[/green]          {figs}  [dim]→ {escape(rec['id'])}[/dim]"
 
 
 # ---- why a peer's figure differs from rtbench's (shown by `rtbench compare RUN`) ----
+
+def why(rec: dict) -> str:
+    """Why this peer record's figure differs from rtbench's for its metric:
+    per rt-tests program (WHY below), per rtos-benchmark row (peers_board.WHY)."""
+    src = rec.get("source") or {}
+    if src.get("tool") == "rtos-benchmark":
+        from rtbench import peers_board
+
+        return peers_board.WHY.get(src.get("label", ""), "")
+    return WHY.get(src.get("tool", rec["id"]), "")
+
+
+def family(rec: dict) -> str:
+    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
+    tool = (rec.get("source") or {}).get("tool", "")
+    return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"
+
 
 WHY = {
     "cyclictest": "The same measurement as sys.timer.wakeup.idle (one SCHED_FIFO thread "

@@ -253,8 +253,13 @@ class Session:
 
     @property
     def source(self) -> dict[str, Any] | None:
-        """What an imported run was read from (`rtbench import KIND`), else None."""
-        return self.raw.get("source") if self.raw.get("origin") == "import" else None
+        """What an imported run was read from (`rtbench import KIND`), or what
+        a peer run ran (`--with-peers` on a board: rtbench.peers_board), else None."""
+        return self.raw.get("source") if self.raw.get("origin") in ("import", "peer") else None
+
+    @property
+    def is_peer(self) -> bool:
+        return self.raw.get("origin") == "peer"
 
     def ticks_ns(self, ticks: float) -> float | None:
         return ticks_to_ns(ticks, self.hz) if self.hz else None

@@ -202,7 +202,8 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         methodology(session, expect) if run.session else
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
-        "services": _service_tables(its, run.profiles, expect, catalog.services, session.unit),
+        "services": _service_tables(its, run.profiles, expect, catalog.services,
+                                    _figures_unit(session)),
         "definitions": _definitions(its),
         "units_note": _units_note(session),
         "run": run,
@@ -215,7 +216,20 @@ def is_board_run(run: Run) -> bool:
     return bool(run.host.get("target_kind"))
 
 
+def _figures_unit(session: Session) -> str:
+    """The unit of the run's figures: the harness's, or for an import the
+    source's when it counted instructions (rtos-benchmark on an emulated
+    board: docs/records.md)."""
+    src = session.source
+    if src is not None and src.get("unit") in COUNT_UNITS:
+        return src["unit"]
+    return session.unit
+
+
 def _units_note(session: Session) -> str:
+    if session.source is not None and _figures_unit(session) in COUNT_UNITS:
+        return (f"Figures are {_figures_unit(session)} executed, not times, as the source "
+                "printed them.")
     if session.is_count:
         return (f"Figures are {session.unit} executed, not times (see Methodology). min and "
                 "max are exact, the median (p50) and p99 come from the histogram (exact "
@@ -234,7 +248,7 @@ def _units_note(session: Session) -> str:
 
 def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
     if session.source is not None:
-        return _import_warnings(session.source)
+        return _import_warnings(session.source, session.is_peer)
     out = []
     if len(expect) == 1:
         if run.session and not session.rt.get("realtime", False):
@@ -259,7 +273,7 @@ def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str
 def _configuration(run: Run, session: Session,
                    expect: dict[str, Expect]) -> list[tuple[str, str]]:
     if session.source is not None:
-        return _import_configuration(run, session.source)
+        return _import_configuration(run, session.source, session.is_peer)
     host, ts, rt, s = run.host, session.ts, session.rt, session.raw
     unknown = "unknown (no session record)"
     freq = f"{ts['hz_measured'] / 1e6:.3f} MHz" if ts.get("hz_measured") else unknown
@@ -358,12 +372,26 @@ def _stats_phrase(given: list[str]) -> str:
     return f"{text} only" if len(given) == 1 else text
 
 
-def _import_configuration(run: Run, src: dict) -> list[tuple[str, str]]:
-    """An imported run (`rtbench import KIND`): where it came from and what
-    the source gave, never this machine's facts."""
+def _import_configuration(run: Run, src: dict, peer: bool = False) -> list[tuple[str, str]]:
+    """An imported run (`rtbench import KIND`), or a peer rtbench ran beside
+    a run on a board: where it came from and what the source gave, never
+    this machine's facts."""
     host = run.host
     files = "; ".join(f"{f.get('file', '?')} ({f.get('tool', src.get('tool', '?'))}, "
                       f"{f.get('format', 'text')})" for f in src.get("files", []))
+    if peer:
+        rows = [("Source", f"{src.get('tool', '?')} output, run by rtbench beside run "
+                           f"{run.linked_to} (`rtbench run --with-peers`)"),
+                ("Command", f"`{src.get('command', '?')}`"),
+                ("Built from", src.get("src", "?")),
+                ("Kernel", src.get("kernel", "?")),
+                ("Unit", f"{src.get('unit', 'ns')}"
+                 + (f", {src['iterations']} iterations per figure" if src.get("iterations")
+                    else "")),
+                ("Statistics the source gave", _stats_phrase(src.get("stats_given", []))
+                 + "; absent ones are shown as —")]
+        return rows + [("Run", f"{run.id} ({run.uuid})"
+                        + (f", label “{run.label}”" if run.label else ""))]
     rows = [("Source", f"{src.get('tool', '?')} output, imported by rtbench "
                        f"(`rtbench import {src.get('kind', '?')}`)"),
             ("Files", files or "?"),
@@ -385,8 +413,9 @@ def _import_configuration(run: Run, src: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _import_warnings(src: dict) -> list[str]:
-    out = [f"**Imported, not measured by rtbench:** figures as {src.get('tool', 'the source')} "
+def _import_warnings(src: dict, peer: bool = False) -> list[str]:
+    what = "A peer, not rtbench's harness" if peer else "Imported, not measured by rtbench"
+    out = [f"**{what}:** figures as {src.get('tool', 'the source')} "
            f"printed them (statistics given: {_stats_phrase(src.get('stats_given', []))})."]
     if src.get("execution_successful") is False:
         out.append("**The output never says PROJECT EXECUTION SUCCESSFUL:** the Zephyr run "

@@ -19,7 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, load, outdir, peers, placement, report, sysreport, targets
+from rtbench import (external, load, outdir, peers, peers_board, placement, report,
+                     sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -72,6 +73,7 @@ class RunRequest:
     target: str = targets.HOST  # where to measure (rtbench.targets)
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
+    peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
 
 
 def now_utc() -> str:
@@ -129,6 +131,9 @@ def execute(req: RunRequest, console: Console) -> int:
 
 def _check_target_options(req: RunRequest, target: Target) -> None:
     """Options that only make sense on the host are refused elsewhere."""
+    if req.peer_src is not None and (target.supports_cpu or not req.with_peers):
+        raise RtbenchError("--peer-src: the rtos-benchmark checkout for --with-peers on a board "
+                           "target (--target mps2-an385)")
     if target.supports_cpu:
         return
     asked = [name for name, on in (("--load", req.load), ("--cpu", req.cpu is not None),
@@ -206,10 +211,15 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
             status, code = "incomplete", EXIT_INTERRUPTED
     if req.with_peers and status != "incomplete":
         tuned = "--no-pin" not in PROFILES[req.profiles[0]]
+        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
         try:
-            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
-                cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
-                lambda text: console.print(text, soft_wrap=True))
+            if target.name == targets.HOST:  # rt-tests beside the Linux run
+                peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+                    cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
+                    say)
+            else:  # rtos-benchmark on the same emulated board
+                peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
+                    req.peer_src, req.samples, req.profiles[0]), say)
         except KeyboardInterrupt:
             status, code = "incomplete", EXIT_INTERRUPTED
     store.finish_run(run_id, status, now_utc())

@@ -8,7 +8,7 @@ from rtbench.plots import UNIT_SHORT
 from rtbench.compare import ALPHA, RefComparison, RunComparison
 from rtbench.pages import Page, Table
 from rtbench.records import MetricRecord
-from rtbench.report import figure_cell, fmt_us
+from rtbench.report import figure_cell, fmt_count, fmt_us
 from rtbench.store import HistoryPoint, Run, RunSummary
 
 
@@ -183,30 +183,70 @@ def ref_comparison(cmp: RefComparison) -> Page:
     return page
 
 
-# ---- compare RUN, when it has rt-tests peers (--with-peers) ----
+# ---- compare RUN, when it has peers (--with-peers): rt-tests, rtos-benchmark ----
+
+_PEER_WHERE = {
+    "rt-tests": "rt-tests programs run in the same session, on the same CPU at the priorities "
+                "rtbench uses",
+    "rtos-benchmark": "rtos-benchmark's FreeRTOS port run in the same session, on the same "
+                      "emulated board with the same kernel build and -icount",
+}
+
+
+def _peer_unit_phrase(units: list[str]) -> str:
+    if not units or units == ["ns"]:
+        return "figures in µs"
+    if len(units) == 1:
+        return (f"figures in {units[0]}" + (" executed (QEMU -icount: a count, not a time)"
+                                            if units[0] == "instructions" else ""))
+    return "each figure in the unit its row names"
+
+
+def _peer_cell(v: float | None, unit: str) -> str:
+    if v is None:
+        return "—"
+    return fmt_us(v) if unit == "ns" else fmt_count(v)
+
 
 def peer_comparison(cmp) -> Page:
-    page = Page(f"rtbench {_run_name(cmp.run)} beside rt-tests",
-                "rt-tests programs run in the same session (`rtbench run --with-peers`), "
-                "on the same CPU at the priorities rtbench uses; figures in µs.")
+    fams = cmp.families or ["rt-tests"]
+    units = cmp.units
+    page = Page(f"rtbench {_run_name(cmp.run)} beside {' and '.join(fams)}",
+                "; ".join(_PEER_WHERE.get(f, f) for f in fams)
+                + f" (`rtbench run --with-peers`); {_peer_unit_phrase(units)}.")
     page.p("Peers: the statistics the program printed (min, average and max; median and "
            "p99 only where it printed a histogram); “—”: it gave none, nothing is "
            "computed from the others. Ours: the same catalogue metric of this run.")
-    headers = ["metric", "program", "peer n", *(f"peer {k}" for k in ("min", "median", "mean",
-                                                                     "p99", "max")),
+    mixed = len(units) > 1
+    keys = ("min", "p50", "mean", "p99", "max")
+    headers = ["metric", "peer's name", *(["unit"] if mixed else []), "peer n",
+               *(f"peer {k}" for k in ("min", "median", "mean", "p99", "max")),
                "ours n", *(f"ours {k}" for k in ("min", "median", "mean", "p99", "max"))]
     rows = []
     for r in cmp.rows:
-        peer = ([_us(r.peer_ns[k]) for k in ("min", "p50", "mean", "p99", "max")]
+        peer = ([_peer_cell(r.peer[k], r.peer_unit) for k in keys]
                 if r.peer_status == "ok" else [f"{r.peer_status}: {r.peer_reason}", *[""] * 4])
-        ours = ([_us(r.ours_ns[k]) for k in ("min", "p50", "mean", "p99", "max")]
+        ours = ([_peer_cell(r.ours[k], r.ours_unit) for k in keys]
                 if r.ours_status == "ok" else
                 ["no rtbench metric" if r.ours_status == "none" else r.ours_status, *[""] * 4])
-        rows.append([r.id, r.program, "—" if r.peer_n is None else str(r.peer_n), *peer,
+        unit = [r.peer_unit if r.peer_unit == r.ours_unit or r.ours_status != "ok"
+                else f"{r.peer_unit} / {r.ours_unit}"] if mixed else []
+        rows.append([r.id, r.label, *unit, "—" if r.peer_n is None else str(r.peer_n), *peer,
                      "—" if r.ours_n is None else str(r.ours_n), *ours])
-    page.table(Table(headers, rows, "llr" + "r" * 5 + "r" + "r" * 5))
+    page.table(Table(headers, rows, "ll" + "l" * mixed + "r" * 12))
     page.h2("How each program measures, and why the figures differ")
-    page.bullets([f"**{r.program}** (`{r.command}`): {r.why}" for r in cmp.rows if r.why])
+    for text in cmp.methods:
+        page.p(text)
+    shared = {}
+    for r in cmp.rows:
+        shared.setdefault((r.program, r.command), []).append(r)
+    for (program, command), group in shared.items():
+        if len(group) == 1 and group[0].label == program:  # one program, one figure
+            if group[0].why:
+                page.bullets([f"**{program}** (`{command}`): {group[0].why}"])
+            continue
+        page.p(f"**{program}**" + (f" (`{command}`)" if command else "") + ", per figure:")
+        page.bullets([f"**{r.label}** → `{r.id}`: {r.why}" for r in group if r.why])
     return page
 
 
@@ -255,7 +295,7 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
                                      host.get("kernel_release", ""),
                                      host.get("preemption", "")) if x)
         rt = (r.session or {}).get("rt", {})
-        imported = (r.session or {}).get("origin") == "import"  # the source says nothing
+        imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
         if r.session and len(s.profiles) <= 1 and not imported:  # several profiles: each has its own
             env += " · RT" if rt.get("realtime") else " · not RT"
         counts = f"{c.get('ok', 0)} ok" + "".join(
@@ -280,7 +320,7 @@ def _origin(r: Run) -> str:
         return "measured here"
     if r.origin == "rtbench":
         return f"imported from {r.imported_from}"
-    if r.origin in ("zephyr", "rt-tests", "lmbench"):
+    if r.origin in ("zephyr", "rt-tests", "lmbench", "rtos-benchmark"):
         from pathlib import PurePath
 
         files = [PurePath(a).name for a in r.argv[3:]] if r.argv[1:2] == ["import"] else []

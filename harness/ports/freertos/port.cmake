@@ -7,10 +7,7 @@
 #         [-DRTB_BOARD=mps2-an385] [-DRTB_FREERTOS_ASSERT=ON] [-DRTB_ICOUNT_SHIFT=7]
 #
 # Options:
-#   RTB_FREERTOS_ASSERT    configASSERT + stack-overflow checks (OFF: figures
-#                          as vendors publish them; the sheet says which)
-#   RTB_FREERTOS_IDLE_WFI  idle task sleeps in WFI (OFF: under QEMU a WFI
-#                          moves virtual time; see ports/freertos/hooks.c)
+#   RTB_FREERTOS_ASSERT, RTB_FREERTOS_IDLE_WFI: see kernel.cmake
 #   RTB_FREERTOS_ARGS      command line of an image started without a host
 set(RTB_FREERTOS_DIR ${CMAKE_CURRENT_LIST_DIR})
 if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/boards/${RTB_BOARD}/board.cmake)
@@ -18,35 +15,8 @@ if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/boards/${RTB_BOARD}/board.cmake)
 endif()
 include(${CMAKE_CURRENT_SOURCE_DIR}/boards/${RTB_BOARD}/board.cmake)
 
-if(NOT FREERTOS_KERNEL_PATH AND DEFINED ENV{FREERTOS_KERNEL_PATH})
-  set(FREERTOS_KERNEL_PATH $ENV{FREERTOS_KERNEL_PATH})
-endif()
-set(FREERTOS_KERNEL_PATH "${FREERTOS_KERNEL_PATH}" CACHE PATH "FreeRTOS-Kernel checkout")
-if(NOT EXISTS "${FREERTOS_KERNEL_PATH}/tasks.c"
-   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/ARM_CM3/port.c")
-  message(FATAL_ERROR "FREERTOS_KERNEL_PATH='${FREERTOS_KERNEL_PATH}' is not a FreeRTOS-Kernel "
-                      "checkout (no tasks.c or portable/GCC/ARM_CM3/port.c): pass "
-                      "-DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
-endif()
-option(RTB_FREERTOS_ASSERT "configASSERT and stack-overflow checks" OFF)
-option(RTB_FREERTOS_IDLE_WFI "the idle task sleeps in WFI" OFF)
+include(${RTB_FREERTOS_DIR}/kernel.cmake)
 set(RTB_FREERTOS_ARGS "rtbench-harness" CACHE STRING "command line without a host")
-
-# The kernel: third-party code, compiled as the user's checkout has it.
-set(_k ${FREERTOS_KERNEL_PATH})
-add_library(rtb_freertos_kernel STATIC
-  ${_k}/tasks.c ${_k}/queue.c ${_k}/list.c ${_k}/timers.c
-  ${_k}/event_groups.c ${_k}/stream_buffer.c
-  ${_k}/portable/GCC/ARM_CM3/port.c
-  ${_k}/portable/MemMang/heap_4.c)
-target_include_directories(rtb_freertos_kernel PUBLIC
-  ${RTB_FREERTOS_DIR}/include ${_k}/include ${_k}/portable/GCC/ARM_CM3)
-target_compile_definitions(rtb_freertos_kernel PUBLIC
-  RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
-  RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>)
-target_link_libraries(rtb_freertos_kernel PUBLIC rtb_board_headers)
-target_compile_options(rtb_freertos_kernel PRIVATE -w -ffunction-sections -fdata-sections)
-unset(_k)
 
 # The harness core reads the board's counter (rtb_port_arch.h).
 target_link_libraries(rtb_core PUBLIC rtb_board_headers)

@@ -27,8 +27,9 @@ from rtbench.catalog import Catalog
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
 from rtbench.records import STATS
 
-KINDS = ("zephyr", "rt-tests", "lmbench", "rtbench", "harness")
-TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench"}
+KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness")
+TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",
+         "rtos-benchmark": "rtos-benchmark"}
 
 __all__ = ["KINDS", "Imported", "ImportFormatError", "read_files"]
 
@@ -51,7 +52,7 @@ class Imported:
 def read_files(kind: str, paths: list[Path], catalog: Catalog,
                program: str | None = None) -> Imported:
     """Read every file of `kind` into one run's records (nothing is stored)."""
-    from rtbench.importers import lmbench, rttests, zephyr
+    from rtbench.importers import lmbench, rtosbench, rttests, zephyr
 
     figures: list[Figure] = []
     files: list[dict[str, Any]] = []
@@ -65,6 +66,8 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
             figs, fallback = [fig], rttests.FALLBACK
         elif kind == "lmbench":
             figs, info = lmbench.read(src)
+        elif kind == "rtos-benchmark":
+            figs, info = rtosbench.read(src)
         else:
             raise ValueError(kind)
         figures.extend(figs)
@@ -73,7 +76,8 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
     records = map_figures(figures, catalog, fallback)
     given = [s for s in STATS if any(s in r.get("stats_given", ()) for r in records)]
     source = {"kind": kind, "tool": TOOLS[kind], "files": files, "stats_given": given}
-    for key in ("version", "board", "execution_successful"):
+    for key in ("version", "board", "execution_successful", "unit", "iterations", "kernel",
+                "build", "empty_window", "capabilities", "asserts", "complete"):
         values = [f[key] for f in files if f.get(key) is not None]
         if values:
             source[key] = values[0]
@@ -98,6 +102,14 @@ def _host(kind: str, files: list[dict[str, Any]]) -> dict[str, Any]:
                             ("machine", "machine"), ("hostname", "nodename")):
             if isinstance(sysinfo.get(theirs), str):
                 host[key] = sysinfo[theirs]
+        return host
+    if kind == "rtos-benchmark":  # what rtbench's AN385 build says (rtbench-shim lines)
+        f = next((f for f in files if f.get("kernel")), {})
+        host: dict[str, Any] = {}
+        if f.get("kernel"):
+            host["os"], _, host["kernel_version"] = f["kernel"].partition(" ")
+        if " on " in f.get("build", ""):
+            host["cpu_model"] = f["build"].split(" on ", 1)[1].split(", built by")[0]
         return host
     f = next((f for f in files if f.get("host")), {})
     return dict(f.get("host") or {})

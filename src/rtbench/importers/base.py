@@ -38,13 +38,15 @@ class Source:
 
     def lines(self) -> Iterator[tuple[int, str]]:
         """(line number from 1, line without its end), never holding more
-        than one line; a line longer than MAX_LINE is an error."""
+        than one line; a line longer than MAX_LINE is an error. Lines end at
+        "\n" only (as `blocks` and `grep -n` count them): a console's "\r"
+        (rtos-benchmark ends its lines "\n\r") stays in the line."""
         if self.text is not None:
             yield from _numbered(self.name, io.StringIO(self.text))
             return
         assert self.path is not None
         try:
-            fh = open(self.path, encoding="utf-8", errors="replace", newline=None)
+            fh = open(self.path, encoding="utf-8", errors="replace", newline="\n")
         except OSError as exc:
             raise ImportFormatError(self.name, 0, f"cannot read: {exc.strerror or exc}") from exc
         with fh:

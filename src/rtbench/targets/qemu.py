@@ -91,13 +91,7 @@ class QemuTarget(Target):
         return QemuInstance(proc)
 
     def command(self, args: list[str]) -> list[str]:
-        """The QEMU command line: headless, UART0 on stdout, semihosting for
-        the command line and the exit status, no reboot on a guest reset
-        (a fault that resets the board ends the instance instead)."""
-        return [QEMU, "-M", self.board["machine"], "-nographic", "-monitor", "none",
-                "-no-reboot", "-semihosting-config", "enable=on,target=native",
-                "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off",
-                "-kernel", str(self.image), "-append", " ".join(args)]
+        return command(self.board["machine"], self.image, args)
 
     def describe(self) -> dict[str, Any]:
         image = self.image
@@ -125,6 +119,17 @@ class QemuTarget(Target):
 
     def source_hash(self) -> str:
         return harness.source_hash(harness.source_dir())
+
+
+def command(machine: str, image: Path, args: list[str] | None = None) -> list[str]:
+    """The QEMU command line of an image (the harness's, or a peer's built
+    for the same board): headless, UART0 on stdout, semihosting for the
+    command line and the exit status, no reboot on a guest reset (a fault
+    that resets the board ends the instance instead), -icount shift=7."""
+    return [QEMU, "-M", machine, "-nographic", "-monitor", "none",
+            "-no-reboot", "-semihosting-config", "enable=on,target=native",
+            "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off",
+            "-kernel", str(image), *(["-append", " ".join(args)] if args is not None else [])]
 
 
 class QemuInstance(Instance):

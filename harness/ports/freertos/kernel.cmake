@@ -1,0 +1,42 @@
+# The FreeRTOS kernel for a board, compiled in place from the user's checkout
+# (FREERTOS_KERNEL_PATH: a FreeRTOS-Kernel V11 tree; never copied into
+# rtbench) with this port's FreeRTOSConfig.h: the static library
+# rtb_freertos_kernel. include()d by port.cmake (the harness image) and by
+# peers/rtos-benchmark (the peer built beside it), after the board's
+# board.cmake, so both images link the same kernel built the same way.
+#
+# Options:
+#   RTB_FREERTOS_ASSERT    configASSERT + stack-overflow checks (OFF: figures
+#                          as vendors publish them; the sheet says which)
+#   RTB_FREERTOS_IDLE_WFI  idle task sleeps in WFI (OFF: under QEMU a WFI
+#                          moves virtual time; see ports/freertos/hooks.c)
+set(RTB_FREERTOS_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+if(NOT FREERTOS_KERNEL_PATH AND DEFINED ENV{FREERTOS_KERNEL_PATH})
+  set(FREERTOS_KERNEL_PATH $ENV{FREERTOS_KERNEL_PATH})
+endif()
+set(FREERTOS_KERNEL_PATH "${FREERTOS_KERNEL_PATH}" CACHE PATH "FreeRTOS-Kernel checkout")
+if(NOT EXISTS "${FREERTOS_KERNEL_PATH}/tasks.c"
+   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/ARM_CM3/port.c")
+  message(FATAL_ERROR "FREERTOS_KERNEL_PATH='${FREERTOS_KERNEL_PATH}' is not a FreeRTOS-Kernel "
+                      "checkout (no tasks.c or portable/GCC/ARM_CM3/port.c): pass "
+                      "-DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
+endif()
+option(RTB_FREERTOS_ASSERT "configASSERT and stack-overflow checks" OFF)
+option(RTB_FREERTOS_IDLE_WFI "the idle task sleeps in WFI" OFF)
+
+# The kernel: third-party code, compiled as the user's checkout has it.
+set(_k ${FREERTOS_KERNEL_PATH})
+add_library(rtb_freertos_kernel STATIC
+  ${_k}/tasks.c ${_k}/queue.c ${_k}/list.c ${_k}/timers.c
+  ${_k}/event_groups.c ${_k}/stream_buffer.c
+  ${_k}/portable/GCC/ARM_CM3/port.c
+  ${_k}/portable/MemMang/heap_4.c)
+target_include_directories(rtb_freertos_kernel PUBLIC
+  ${RTB_FREERTOS_DIR}/include ${_k}/include ${_k}/portable/GCC/ARM_CM3)
+target_compile_definitions(rtb_freertos_kernel PUBLIC
+  RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
+  RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>)
+target_link_libraries(rtb_freertos_kernel PUBLIC rtb_board_headers)
+target_compile_options(rtb_freertos_kernel PRIVATE -w -ffunction-sections -fdata-sections)
+unset(_k)
