@@ -71,7 +71,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     rtb_record_metric(ctx, cal, info, cfg->profile);
 }
 
-void rtb_run(const struct rtb_config *cfg)
+int rtb_run(const struct rtb_config *cfg)
 {
     static struct rtb_calib cal;
     struct rtb_port_info info;
@@ -81,7 +81,7 @@ void rtb_run(const struct rtb_config *cfg)
     hist = rtb_port_shared(sizeof *hist);
     ctx = rtb_port_shared(sizeof *ctx);
     if (!hist || !ctx)
-        return; /* a port must provide at least this much: caught by its first test */
+        return RTB_ERR; /* nothing can be measured; rtb_port_last_error() says why */
     rtb_calibrate(&cal, hist, info.ts_hz_nominal);
     rtb_record_session(cfg, &cal, &info);
     unsigned done = 0;
@@ -96,4 +96,5 @@ void rtb_run(const struct rtb_config *cfg)
         }
     }
     rtb_record_end(done);
+    return RTB_OK;
 }

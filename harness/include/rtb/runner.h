@@ -26,6 +26,9 @@ struct rtb_config {
 const struct rtb_metric *rtb_registry_at(unsigned i);
 const struct rtb_metric *rtb_registry_find(const char *id);
 void rtb_list(void);                       /* one registry record per metric */
-void rtb_run(const struct rtb_config *cfg); /* session, begin+metric per metric, end */
+/* Session, begin+metric per metric, end; RTB_OK, or RTB_ERR before any
+ * record when the port cannot give the runner its shared memory
+ * (rtb_port_last_error() says why). */
+int rtb_run(const struct rtb_config *cfg);
 
 #endif

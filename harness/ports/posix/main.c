@@ -134,8 +134,12 @@ int main(int argc, char **argv)
     rtb_posix_ts_init();
     if (o.no_pin && o.cpu >= 0)
         usage_error("--no-pin and --cpu contradict each other");
-    if (rtb_posix_setup(o.no_pin ? -2 : o.cpu, o.no_rt, o.no_mlock, err, sizeof err) != 0)
+    /* --no-rt: neither SCHED_FIFO nor locked memory (the README's promise) */
+    if (rtb_posix_setup(o.no_pin ? -2 : o.cpu, o.no_rt, o.no_mlock || o.no_rt, err, sizeof err) != 0)
         usage_error("%s", err);
-    rtb_run(&o.cfg);
+    if (rtb_run(&o.cfg) != RTB_OK) { /* nothing measured: say why, never a silent exit 0 */
+        fprintf(stderr, "rtbench-harness: cannot run: %s\n", rtb_port_last_error());
+        return 1;
+    }
     return 0;
 }
