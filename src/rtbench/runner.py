@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from rtbench import records
+from rtbench import lifetime, records
 from rtbench.errors import HarnessError, RtbenchError
 
 Record = dict[str, Any]
@@ -101,9 +101,9 @@ class Runner:
     def _instance(self, ids: list[str]) -> list[str]:
         """Run one harness process over `ids`; return the ids still to do."""
         try:
-            proc = subprocess.Popen(self.command(ids), stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, bufsize=1, start_new_session=True)
+            proc = lifetime.popen(self.command(ids), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, bufsize=1)
         except OSError as exc:
             raise HarnessError(f"cannot start {self.exe}: {exc.strerror}") from exc
         stream = _Stream(proc)
@@ -201,13 +201,9 @@ def _stop(proc: subprocess.Popen, kill: bool) -> int:
             proc.wait(timeout=5)  # closed stdout: normally exiting right now
         except subprocess.TimeoutExpired:
             kill = True
-    try:
-        # The harness runs in its own session (so a terminal's Ctrl-C does not
-        # reach it): kill the whole group, scenario helpers included.
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    return proc.wait()
+    # The harness runs in its own session (so a terminal's Ctrl-C does not
+    # reach it): kill the whole group, scenario helpers included.
+    return lifetime.end(proc)
 
 
 class _Stream:
