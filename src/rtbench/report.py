@@ -216,6 +216,9 @@ def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str
     if run.status == "incomplete":
         out.append(f"**Incomplete run:** interrupted before every metric was measured "
                    f"({len(run.pending)} not measured).")
+    elif run.status == "running":
+        out.append(f"**Running:** this run is being measured now ({len(run.pending)} metrics "
+                   "still to come); the figures below are those stored so far.")
     elif run.status == "failed":
         out.append("**Failed run:** the harness stopped before every metric was measured; "
                    "the figures below are partial.")
@@ -574,7 +577,9 @@ def envelope(run: Run, catalog: Catalog) -> dict[str, Any]:
     return {
         "schema_version": ENVELOPE_SCHEMA,
         "rtbench_version": rtbench.__version__,
-        "run": {"id": run.id, "uuid": run.uuid, "label": run.label, "status": run.status,
+        # a live run's file is a snapshot: incomplete (the schema knows no "running")
+        "run": {"id": run.id, "uuid": run.uuid, "label": run.label,
+                "status": "incomplete" if run.status == "running" else run.status,
                 "started": run.started, "finished": run.finished, "argv": run.argv,
                 "profiles": run.profiles, "imported_from": run.imported_from},
         "host": run.host,
