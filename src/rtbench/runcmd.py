@@ -19,13 +19,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, harness, load, outdir, peers, placement, report, sysinfo, sysreport
+from rtbench import (external, harness, lifetime, load, locks, outdir, peers, placement, report,
+                     sysinfo, sysreport)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
 from rtbench.store import Store
 
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.lifetime)
 
 
 # Measurement profiles (VxWorks "Default Build / Maximal Performance",
@@ -84,7 +85,33 @@ def execute(req: RunRequest, console: Console) -> int:
         exe = harness.executable(req.harness)
         _check_registry(exe, ids)
     src_hash = _source_hash(req.harness)
+    cpu = placement.benchmark_cpu(req.cpu)
+    if req.out is not None:
+        outdir.check_existing(req.out)
+    run_uuid = str(uuid.uuid4())
+    with lifetime.guarded(), \
+            locks.benchmark_cpu(cpu, lambda text: console.print(escape(text), soft_wrap=True)), \
+            locks.hold_run(run_uuid):  # the run reads as running, not killed, until the end
+        run = _start(req, ids, src_hash, run_uuid)
+        with run.store:
+            return _measure(req, exe, ids, run.store, run.id, run.out, run.created, console,
+                            cpu, programs if req.programs else [])
+
+
+@dataclass
+class _Started:
+    store: Store
+    id: int
+    uuid: str
+    out: Path
+    created: outdir.CreatedDirs
+
+
+def _start(req: RunRequest, ids: list[str], src_hash: str, run_uuid: str) -> _Started:
+    """The output directory and the run's row. Whatever goes wrong here
+    (bad --out or --db, an interrupt, anything) takes back all of it."""
     created = outdir.CreatedDirs()
+    store, run_id = None, None
     try:
         if req.out is not None:
             outdir.check_existing(req.out)
@@ -92,25 +119,24 @@ def execute(req: RunRequest, console: Console) -> int:
         else:
             created.make(outdir.DEFAULT_PARENT, "results directory")
         store = Store(req.db)
-    except RtbenchError:
-        created.rollback()
-        raise
-    with store:
         host = sysinfo.collect()
         host["harness_source_hash"] = src_hash
         host["profiles"] = req.profiles
         host["load"] = load.DESCRIPTION if req.load else "none"
         started = now_utc()
-        run_id = store.create_run(str(uuid.uuid4()), started, ids, req.label, req.argv, host)
-        out = req.out or outdir.default_dir(started, run_id)
-        try:
-            created.make(out, "--out directory")
-        except RtbenchError:
-            store.delete_run(run_id)
+        run_id = store.create_run(run_uuid, started, ids, req.label, req.argv, host)
+        out = req.out or created.make_new(outdir.default_dir(started, run_id),
+                                          "results directory")
+        return _Started(store, run_id, run_uuid, out, created)
+    except BaseException:
+        with lifetime.interrupts_deferred():
+            if run_id is not None:
+                with contextlib.suppress(Exception):
+                    store.delete_run(run_id)
+            if store is not None:
+                store.close()
             created.rollback()
-            raise
-        return _measure(req, exe, ids, store, run_id, out, created, console,
-                        programs if req.programs else [])
+        raise
 
 
 def _check_numbers(req: RunRequest) -> None:
@@ -138,61 +164,84 @@ def _source_hash(explicit: Path | None) -> str:
 
 
 def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: int,
-             out: Path, created: outdir.CreatedDirs, console: Console,
+             out: Path, created: outdir.CreatedDirs, console: Console, cpu: int,
              programs: list[str] = ()) -> int:
-    cpu = placement.benchmark_cpu(req.cpu)
+    """Measure, then store the run's end and write its sheet. An interrupt
+    (Ctrl-C, SIGTERM, SIGHUP, a closed stdout) anywhere while measuring
+    keeps what was stored and marks the run incomplete; while the end is
+    written, further signals wait (rtbench.lifetime)."""
     console.print(f"run {run_id}: {len(ids)} metrics, {req.samples} samples each, "
                   f"profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
-    status, code, error = "complete", 0, None
+    status, error = "complete", None
     try:
-        with _progress(console) as progress, \
-                (load.background(cpu) if req.load else contextlib.nullcontext()):
-            task = progress.add_task("starting", total=len(ids) * len(req.profiles))
+        status, error = _measure_harness(req, exe, ids, cpu, store, run_id, console)
+        if programs and status != "incomplete":  # standard programs (docs/reports.md)
+            external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
+                         lambda rec: (store.add_metric(run_id, rec),
+                                      console.print(external.line(rec), soft_wrap=True)))
+        if req.with_peers and status != "incomplete":
+            tuned = "--no-pin" not in PROFILES[req.profiles[0]]
+            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+                cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
+                lambda text: console.print(text, soft_wrap=True))
+    except KeyboardInterrupt:  # what was measured is kept
+        status = "incomplete"
+    except HarnessUsageError:
+        with lifetime.interrupts_deferred():
+            store.delete_run(run_id)  # it never started: leave nothing behind
+            created.rollback()
+        raise
+    code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
+        lifetime.exit_code()
+    with lifetime.interrupts_deferred():
+        return _finish(store, run_id, status, code, error, out, console)
 
-            def on_metric(rec: dict) -> None:
-                store.add_metric(run_id, rec)  # commit first: it must survive a crash
-                line = _metric_line(rec)
-                if len(req.profiles) > 1:
-                    line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
-                progress.console.print(line, soft_wrap=True)
-                progress.advance(task)
 
+def _measure_harness(req: RunRequest, exe: Path, ids: list[str], cpu: int, store: Store,
+                     run_id: int, console: Console) -> tuple[str, Exception | None]:
+    """Every profile through the harness: (run status, the harness error if any)."""
+    with _progress(console) as progress, \
+            (load.background(cpu) if req.load else contextlib.nullcontext()):
+        task = progress.add_task("starting", total=len(ids) * len(req.profiles))
+
+        def on_metric(rec: dict) -> None:
+            store.add_metric(run_id, rec)  # commit first: it must survive a crash
+            line = _metric_line(rec)
+            if len(req.profiles) > 1:
+                line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
+            progress.console.print(line, soft_wrap=True)
+            progress.advance(task)
+
+        try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, exe, ids, cpu, profile, store, run_id,
                                            progress, task, on_metric)
                 if outcome.interrupted:
-                    status, code = "incomplete", EXIT_INTERRUPTED
-                    break
-    except KeyboardInterrupt:
-        status, code = "incomplete", EXIT_INTERRUPTED
-    except HarnessUsageError:
-        store.delete_run(run_id)  # it never started: leave nothing behind
-        created.rollback()
-        raise
-    except HarnessError as exc:
-        status, code, error = "failed", 1, exc
-    if programs and status != "incomplete":  # standard programs (docs/reports.md)
-        try:
-            external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
-                         lambda rec: (store.add_metric(run_id, rec),
-                                      console.print(external.line(rec), soft_wrap=True)))
-        except KeyboardInterrupt:  # the program was killed; what it measured is kept
-            status, code = "incomplete", EXIT_INTERRUPTED
-    if req.with_peers and status != "incomplete":
-        tuned = "--no-pin" not in PROFILES[req.profiles[0]]
-        try:
-            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
-                cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
-                lambda text: console.print(text, soft_wrap=True))
-        except KeyboardInterrupt:
-            status, code = "incomplete", EXIT_INTERRUPTED
+                    return "incomplete", None
+        except HarnessError as exc:
+            return "failed", exc
+    return "complete", None
+
+
+def _finish(store: Store, run_id: int, status: str, code: int, error: Exception | None,
+            out: Path, console: Console) -> int:
+    """Store the run's end and write its sheet (signals deferred by the caller)."""
     store.finish_run(run_id, status, now_utc())
-    sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    try:
+        sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    except OSError as exc:
+        click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
+                   f"cannot be written into {out}: {exc.strerror or exc}", err=True)
+        return code or 1
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
     if status == "incomplete":
-        console.print("[yellow]interrupted: the run is incomplete[/yellow]")
+        why = lifetime.signal_name()
+        console.print(f"[yellow]interrupted ({why}): the run is incomplete[/yellow]")
+        if why == "SIGPIPE":  # nobody reads stdout any more: say it where it is seen
+            click.echo(f"rtbench: error: output closed: run {run_id} kept as incomplete, "
+                       f"data sheet {sheet}", err=True)
     console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
     return code
 
@@ -211,9 +260,13 @@ def _measure_profile(req: RunRequest, exe: Path, ids: list[str], cpu: int, profi
         if profile == req.profiles[0]:
             store.set_session(run_id, session)
 
+    def in_profile(rec: dict) -> None:
+        rec.setdefault("profile", profile)  # the runner's own failure records name none
+        on_metric(rec)
+
     runner = Runner(exe, opts, on_session=on_session,
                     on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
-                    on_metric=on_metric)
+                    on_metric=in_profile)
     # The untuned profile runs where the kernel puts it; the others keep
     # rtbench itself off the benchmark CPU.
     with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():
