@@ -95,3 +95,38 @@ def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         finally:
             mp.undo()
     return _BUILT["exe"]
+
+
+@pytest.fixture(scope="session")
+def normal_user():
+    """A way to run rtbench as a normal user (tests/faults.py, User); the
+    test is skipped where there is none (not root and allowed SCHED_FIFO,
+    or root without useradd and setpriv)."""
+    import shutil
+
+    from faults import find_normal_user, private_dir
+
+    base = private_dir()
+    try:
+        user = find_normal_user(base)
+        if user is None:
+            pytest.skip("no way to run as a normal user here")
+        yield user
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def user_dir(normal_user):
+    """A fresh directory the normal user may write, removed afterwards."""
+    import shutil
+
+    from faults import private_dir
+
+    path = private_dir()
+    (path / "tmp").mkdir()
+    for p in (path, path / "tmp"):
+        p.chmod(0o777 if normal_user.uid is None else 0o755)
+        normal_user.chown(p)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
