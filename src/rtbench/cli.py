@@ -8,7 +8,6 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 from __future__ import annotations
 
 import io
-import json
 import math
 import signal
 import sqlite3
@@ -26,6 +25,7 @@ from rtbench import harness
 from rtbench import lifetime
 from rtbench import report
 from rtbench.errors import RtbenchError
+from rtbench.records import strict_json
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
 from rtbench.store import Store
 
@@ -207,7 +207,7 @@ def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
     from rtbench import pages
 
     if fmt == "json":
-        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
+        _emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
     elif fmt == "text":
         buf = io.StringIO()
         console = Console(file=buf if output else None, highlight=False)
@@ -370,16 +370,20 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
 def _import_results(files: list[Path], label: str, db: Path | None) -> int:
     from rtbench import export
 
-    envs = [export.load_results(f) for f in files]  # all checked before the database
+    # Every file checked whole before the database is opened; then read
+    # again, record by record, into one transaction per file.
+    results = [export.ResultsFile(f) for f in files]
+    for r in results:
+        r.check()
     with Store(db) as store:
-        for file, env in zip(files, envs):
+        for file, r in zip(files, results):
+            env = r.head
             if label:
                 env["run"]["label"] = label
             host = (env.get("host") or {}).get("hostname") or "unknown host"
             source = f"{file.resolve()} (run {env['run']['id']} on {host})"
-            run_id = store.import_run(env, source, now_utc())
-            click.echo(f"imported {file} as run {run_id} "
-                       f"({len(env['metrics'])} metric records)")
+            run_id = store.import_run(env, source, now_utc(), metrics=r.metrics())
+            click.echo(f"imported {file} as run {run_id} ({r.count} metric records)")
     return 0
 
 

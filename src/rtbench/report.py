@@ -8,7 +8,6 @@ templates only lay it out, and the HTML adds a histogram per metric.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +20,7 @@ from markupsafe import Markup
 import rtbench
 from rtbench import sysreport
 from rtbench.catalog import Catalog, Metric
-from rtbench.records import MetricRecord, Session
+from rtbench.records import MetricRecord, Session, strict_json
 from rtbench.store import DEFAULT_PROFILE, Run
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json
@@ -595,7 +594,7 @@ def write_outputs(run: Run, catalog: Catalog, out_dir: Path) -> tuple[Path, Path
     return the paths of the Markdown sheet and the results file."""
     sheet = out_dir / "datasheet.md"
     results = out_dir / "results.json"
-    atomic_write(results, json.dumps(envelope(run, catalog), indent=2) + "\n")
+    atomic_write(results, strict_json(envelope(run, catalog), indent=2) + "\n")
     atomic_write(sheet, render_markdown(run, catalog))
     atomic_write(out_dir / "datasheet.html", render_html(run, catalog))
     return sheet, results

@@ -21,7 +21,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import platformdirs
 
@@ -245,8 +245,11 @@ class Store:
             (run_id, record["id"], record.get("profile", DEFAULT_PROFILE), record["status"],
              record.get("reason", ""), json.dumps(record)))
 
-    def import_run(self, env: dict, source: str, imported_at: str) -> int:
-        """Add a run from a results envelope (already checked against the schema).
+    def import_run(self, env: dict, source: str, imported_at: str,
+                   metrics: Iterable[dict] | None = None) -> int:
+        """Add a run from a results envelope (already checked against the
+        schema); its records are `metrics` (an iterable: they may be read
+        from the file one at a time) or else env["metrics"].
 
         One transaction: the run lands whole or not at all. A run whose uuid
         is already stored is refused (importing the same file twice).
@@ -265,7 +268,7 @@ class Store:
                  json.dumps(env["session"]) if env.get("session") else None,
                  source, imported_at))
             run_id = cur.lastrowid
-            for rec in env["metrics"]:
+            for rec in env["metrics"] if metrics is None else metrics:
                 self._insert_metric(run_id, rec)
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "
