@@ -44,8 +44,26 @@ def fmt_ticks(ticks: float) -> str:
     return str(int(ticks)) if float(ticks).is_integer() else f"{ticks:.1f}"
 
 
+_MD_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]",
+                         **{chr(c): " " for c in range(32)}, "\x7f": " "})
+
+
+def _mdtext(text: Any) -> str:
+    """Free text (a label, a host name, a reason, an imported figure's name)
+    as Markdown text: on one line, no raw HTML, no link or image."""
+    return str(text).translate(_MD_TEXT)
+
+
 def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _mdtext(text).replace("|", "\\|")
+
+
+def _mdcode(text: Any) -> str:
+    """An id inside a table cell's `code span`: one line, no backtick, no bar."""
+    return str(text).translate(_MD_CODE).replace("|", "\\|")
+
+
+_MD_CODE = str.maketrans({"`": "'", **{chr(c): " " for c in range(32)}, "\x7f": " "})
 
 
 @lru_cache(maxsize=None)
@@ -58,6 +76,8 @@ def template_env() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True)
     env.filters["cell"] = _cell
+    env.filters["mdtext"] = _mdtext
+    env.filters["mdcode"] = _mdcode
     env.filters["mdinline"] = _mdinline
     return env
 
