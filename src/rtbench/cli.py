@@ -436,7 +436,10 @@ def reference_list_command(fmt: str) -> int:
 
 
 def _error(message: str) -> None:
-    click.echo(f"rtbench: error: {message}", err=True)
+    try:
+        click.echo(f"rtbench: error: {message}", err=True)
+    except OSError:
+        pass  # stderr is gone too (a hung-up terminal): the exit status says it
 
 
 def main(argv: list[str] | None = None) -> int:
