@@ -66,8 +66,11 @@ def test_a_signal_while_measuring_ends_the_run_like_ctrl_c(name, isolated, left)
 
 
 def test_sigkill_of_rtbench_takes_the_harness_down(isolated, left):
-    r = spawn(["run", "--quick", "--db", "r.db", "--out", "o"], isolated,
-              _env(left, FAKE_HARNESS_DELAY="0.2"))
+    """The harness hangs in its second metric, so it writes nothing that
+    could kill it with SIGPIPE: only rtbench's guard can end it."""
+    r = spawn(["run", "--quick", "--only", "method.*", "--timeout", "600", "--db", "r.db",
+               "--out", "o"], isolated,
+              _env(left, RTBENCH_INJECT_FAULT="hang:method.busywait"))
     wait_for("a stored record", lambda: stored(isolated / "r.db"), proc=r.proc)
     r.signal(signal.SIGKILL)
     r.finish()
@@ -172,8 +175,10 @@ def real(real_cache, monkeypatch):
 
 
 def _long(only: str) -> list[str]:
-    return ["run", "--only", only, "--samples", "10000000", "--budget-ms", "60000",
-            "--timeout", "120", "--no-programs", "--db", "r.db", "--out", "o"]
+    """A run whose metrics last an hour unless stopped (the harness writes
+    nothing meanwhile, so no SIGPIPE could end it)."""
+    return ["run", "--only", only, "--samples", "10000000", "--budget-ms", "3600000",
+            "--timeout", "7200", "--no-programs", "--db", "r.db", "--out", "o"]
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGKILL"])
