@@ -102,7 +102,6 @@ def execute(req: RunRequest, console: Console) -> int:
 class _Started:
     store: Store
     id: int
-    uuid: str
     out: Path
     created: outdir.CreatedDirs
 
@@ -127,7 +126,7 @@ def _start(req: RunRequest, ids: list[str], src_hash: str, run_uuid: str) -> _St
         run_id = store.create_run(run_uuid, started, ids, req.label, req.argv, host)
         out = req.out or created.make_new(outdir.default_dir(started, run_id),
                                           "results directory")
-        return _Started(store, run_id, run_uuid, out, created)
+        return _Started(store, run_id, out, created)
     except BaseException:
         with lifetime.interrupts_deferred():
             if run_id is not None:
@@ -192,6 +191,8 @@ def _measure(req: RunRequest, exe: Path, ids: list[str], store: Store, run_id: i
             store.delete_run(run_id)  # it never started: leave nothing behind
             created.rollback()
         raise
+    except RtbenchError as exc:  # e.g. the database became unwritable: end what can be
+        status, error = "failed", exc
     code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
         lifetime.exit_code()
     with lifetime.interrupts_deferred():
