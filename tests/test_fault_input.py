@@ -166,11 +166,11 @@ def test_a_second_run_on_the_same_cpu_waits_and_says_so(fake, isolated, tmp_path
     left = _leftovers(tmp_path)
     spans = tmp_path / "spans"
     env = {**left.env(), "FAKE_HARNESS_DELAY": "0.05", "FAKE_HARNESS_SPANS": str(spans)}
-    first = spawn(["run", "--quick", "--only", "sem.*", "--db", "a.db", "--out", "a"],
+    first = spawn(["run", "--quick", "--only", "sem.give.*", "--db", "a.db", "--out", "a"],
                   isolated, env)
     wait_for("the first run's first record", lambda: stored(isolated / "a.db"),
              proc=first.proc)
-    second = spawn(["run", "--quick", "--only", "sem.*", "--db", "b.db", "--out", "b"],
+    second = spawn(["run", "--quick", "--only", "sem.give.*", "--db", "b.db", "--out", "b"],
                    isolated, env)
     rc2, out2, err2 = second.finish()
     rc1, out1, err1 = first.finish()

@@ -226,7 +226,7 @@ def _is_num(v: Any) -> bool:
 
 # ---- a streaming reader of the envelope ----
 
-BLOCK = 1 << 20
+BLOCK = 1 << 18  # characters read at a time (the window grows for a longer record)
 MAX_VALUE = 1 << 30  # characters of one value (one metric record); beyond: not a results file
 MAX_DIGITS = 40  # of a number; beyond: not a figure (and int() would refuse 4300)
 
@@ -276,11 +276,11 @@ class _Text:
                 from None
         self.eof = not data
         # drop what was read, keeping line/column of the new start
-        done = self.buf[:self.pos]
-        nl = done.count("\n")
+        nl = self.buf.count("\n", 0, self.pos)
         self.line += nl
-        self.col = (len(done) - done.rfind("\n")) if nl else self.col + len(done)
-        self.buf, self.pos = self.buf[self.pos:] + text, 0
+        self.col = (self.pos - self.buf.rfind("\n", 0, self.pos)) if nl else self.col + self.pos
+        self.buf = self.buf[self.pos:] + text
+        self.pos = 0
         return True
 
     def skip_ws(self) -> str:
@@ -325,10 +325,9 @@ class _Text:
             return value
 
     def fail(self, msg: str, at: int) -> None:
-        before = self.buf[:at]
-        nl = before.count("\n")
+        nl = self.buf.count("\n", 0, at)
         line = self.line + nl
-        col = (at - before.rfind("\n")) if nl else self.col + at
+        col = (at - self.buf.rfind("\n", 0, at)) if nl else self.col + at
         raise ResultsFileError(f"{self.path} is not valid JSON: {msg} at line {line} "
                                f"column {col}")
 
