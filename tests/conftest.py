@@ -20,7 +20,8 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
                 "RTBENCH_FREERTOS_SRC",
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
-                "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL"):
+                "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL",
+                "FAKE_HARNESS_SPANS"):
         monkeypatch.delenv(var, raising=False)
     work = tmp_path / "cwd"
     work.mkdir()
@@ -136,3 +137,38 @@ def board_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.fail(f"the board target cannot run: {why}")
         pytest.skip(f"board target: {why}")
     return tmp_path_factory.mktemp("board-cache")
+
+
+@pytest.fixture(scope="session")
+def normal_user():
+    """A way to run rtbench as a normal user (tests/faults.py, User); the
+    test is skipped where there is none (not root and allowed SCHED_FIFO,
+    or root without useradd and setpriv)."""
+    import shutil
+
+    from faults import find_normal_user, private_dir
+
+    base = private_dir()
+    try:
+        user = find_normal_user(base)
+        if user is None:
+            pytest.skip("no way to run as a normal user here")
+        yield user
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def user_dir(normal_user):
+    """A fresh directory the normal user may write, removed afterwards."""
+    import shutil
+
+    from faults import private_dir
+
+    path = private_dir()
+    (path / "tmp").mkdir()
+    for p in (path, path / "tmp"):
+        p.chmod(0o777 if normal_user.uid is None else 0o755)
+        normal_user.chown(p)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

@@ -11,6 +11,7 @@ Knobs (environment):
   FAKE_HARNESS_LOG          append one JSON line with argv per invocation
   FAKE_HARNESS_EXIT_EARLY   exit with this code right after the session record
   FAKE_HARNESS_STALL        seconds to sleep before the session record
+  FAKE_HARNESS_SPANS        append "start end" (CLOCK_MONOTONIC, s) per measuring run
 """
 
 import json
@@ -102,6 +103,16 @@ def metric(mid: str, index: int, opts: dict) -> dict:
 
 
 def run(opts: dict) -> None:
+    start = time.monotonic()
+    try:
+        measure(opts)
+    finally:
+        if os.environ.get("FAKE_HARNESS_SPANS"):
+            with open(os.environ["FAKE_HARNESS_SPANS"], "a") as fh:
+                fh.write(f"{start} {time.monotonic()}\n")
+
+
+def measure(opts: dict) -> None:
     known = registry()
     ids = opts["only"].split(",") if opts["only"] else known
     for mid in ids:

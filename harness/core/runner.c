@@ -92,8 +92,8 @@ int rtb_run(const struct rtb_config *cfg)
     hist = rtb_port_shared(sizeof *hist);
     ctx = rtb_port_shared(sizeof *ctx);
     if (!hist || !ctx) {
-        rtb_diag("the port's shared memory region cannot hold the sample context (",
-                 "rtb_port_shared returned NULL); nothing measured", "");
+        rtb_diag("cannot run: the port's shared memory region cannot hold the sample "
+                 "context (", rtb_port_last_error(), "); nothing measured");
         return RTB_EXIT_FAILED;
     }
     rtb_ctx_policy(&policy);

@@ -8,7 +8,9 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 from __future__ import annotations
 
 import io
-import json
+import math
+import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -20,14 +22,32 @@ import rtbench
 from rtbench import catalog as catalog_mod
 from rtbench import coverage as coverage_mod
 from rtbench import harness
+from rtbench import lifetime
 from rtbench import report
 from rtbench.errors import RtbenchError
-from rtbench.runcmd import EXIT_INTERRUPTED, RunRequest, execute, parse_profiles, now_utc
+from rtbench.records import strict_json
+from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
 from rtbench.store import Store
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
 QUICK = {"samples": 1000, "warmup": 50, "budget_ms": 500}
 MAX_SAMPLES = 10_000_000
+MAX_WARMUP = 1_000_000  # the harness's own limits (docs/records.md)
+MAX_TIMEOUT_S = 86_400.0  # a day: longer than any budget (--budget-ms is at most an hour)
+EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE  # stdout's reader went away (`| head`)
+
+
+def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
+
+
+def _patterns(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not [p for p in value.split(",") if p.strip()]:
+        raise click.BadParameter("no pattern given (e.g. --only 'sem.*,msgq.*'); "
+                                 "leave --only out to run every metric", param=param)
+    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,14 +60,16 @@ def cli() -> None:
 @click.option("--out", type=click.Path(path_type=Path), help="Output directory.")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
 @click.option("--quick", is_flag=True, help="1000 samples, 50 warm-up, 500 ms budget.")
-@click.option("--only", "patterns", help="Comma-separated glob patterns over metric ids.")
+@click.option("--only", "patterns", callback=_patterns,
+              help="Comma-separated glob patterns over metric ids.")
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), help="Samples per metric.")
-@click.option("--warmup", type=click.IntRange(0, MAX_SAMPLES), help="Warm-up samples.")
+@click.option("--warmup", type=click.IntRange(0, MAX_WARMUP), help="Warm-up samples.")
 @click.option("--budget-ms", type=click.IntRange(1, 3_600_000), help="Time budget per metric.")
 @click.option("--cpu", type=click.IntRange(0), help="CPU to pin the benchmark tasks to.")
 @click.option("--no-rt", is_flag=True, help="Do not ask for SCHED_FIFO / mlockall.")
-@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=30.0,
-              show_default=True, help="Seconds a metric may run before it is killed.")
+@click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
+              default=30.0, callback=_finite, show_default=True,
+              help="Seconds a metric may run before it is killed.")
 @click.option("--label", default="", help="Free text stored with the run.")
 @click.option("--profile", "profile", default="rt", show_default=True,
               help="Comma-separated profiles, columns of one sheet: default (untuned: "
@@ -89,7 +111,9 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         peer_src=kw["peer_src"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
-    return execute(req, Console(highlight=False))
+    # The console survives a reader that went away (`| head`): the run then
+    # stops as if interrupted and is kept (rtbench.lifetime.ConsoleOut).
+    return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 
 @cli.command("list")
@@ -214,6 +238,9 @@ def _emit(text: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
+    if not output.name or output.is_dir():
+        raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
+                                                     if output.name else "no file name"))
     try:
         report.atomic_write(output, text)
     except OSError as exc:
@@ -225,7 +252,7 @@ def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
     from rtbench import pages
 
     if fmt == "json":
-        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
+        _emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
     elif fmt == "text":
         buf = io.StringIO()
         console = Console(file=buf if output else None, highlight=False)
@@ -422,16 +449,20 @@ def _import_harness_log(files: list[Path], label: str, db: Path | None) -> int:
 def _import_results(files: list[Path], label: str, db: Path | None) -> int:
     from rtbench import export
 
-    envs = [export.load_results(f) for f in files]  # all checked before the database
+    # Every file checked whole before the database is opened; then read
+    # again, record by record, into one transaction per file.
+    results = [export.ResultsFile(f) for f in files]
+    for r in results:
+        r.check()
     with Store(db) as store:
-        for file, env in zip(files, envs):
+        for file, r in zip(files, results):
+            env = r.head
             if label:
                 env["run"]["label"] = label
             host = (env.get("host") or {}).get("hostname") or "unknown host"
             source = f"{file.resolve()} (run {env['run']['id']} on {host})"
-            run_id = store.import_run(env, source, now_utc())
-            click.echo(f"imported {file} as run {run_id} "
-                       f"({len(env['metrics'])} metric records)")
+            run_id = store.import_run(env, source, now_utc(), metrics=r.metrics())
+            click.echo(f"imported {file} as run {run_id} ({r.count} metric records)")
     return 0
 
 
@@ -484,24 +515,42 @@ def reference_list_command(fmt: str) -> int:
 
 
 def _error(message: str) -> None:
-    click.echo(f"rtbench: error: {message}", err=True)
+    try:
+        click.echo(f"rtbench: error: {message}", err=True)
+    except OSError:
+        pass  # stderr is gone too (a hung-up terminal): the exit status says it
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command: its exit status. Errors are one line (exit 2 for bad
+    input); SIGINT, SIGTERM and SIGHUP interrupt like Ctrl-C (exit 128 +
+    the signal); a closed stdout ends the command quietly (141)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        rv = cli.main(args=args, prog_name="rtbench", standalone_mode=False,
-                      obj={"argv": args})
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
-        return 2
-    except click.ClickException as exc:
-        _error(exc.format_message().replace("\n", " "))
-        return exc.exit_code
-    except RtbenchError as exc:
-        _error(str(exc))
-        return exc.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        _error("interrupted")
-        return EXIT_INTERRUPTED
+    with lifetime.signals_as_interrupts():
+        try:
+            rv = cli.main(args=args, prog_name="rtbench", standalone_mode=False,
+                          obj={"argv": args})
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+            return 2
+        except click.ClickException as exc:
+            _error(exc.format_message().replace("\n", " "))
+            return exc.exit_code
+        except RtbenchError as exc:
+            _error(str(exc))
+            return exc.exit_code
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            if lifetime.received() == signal.SIGPIPE:
+                return EXIT_OUTPUT_CLOSED
+            _error(f"interrupted ({lifetime.signal_name()})")
+            return lifetime.exit_code()
+        except OSError as exc:  # the safety net: one line, never a traceback
+            if lifetime.output_closed(exc):
+                return EXIT_OUTPUT_CLOSED
+            where = f"{exc.filename}: " if exc.filename else ""
+            _error(f"{where}{exc.strerror or exc}")
+            return 2
+        except sqlite3.Error as exc:
+            _error(f"database: {exc}")
+            return 2
     return rv if isinstance(rv, int) else 0

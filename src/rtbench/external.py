@@ -15,7 +15,9 @@ Nothing is ever invented: a figure the output lacks makes the record
 
 Every program runs pinned to the benchmark CPU (the CPU of rtbench's own
 metrics) at normal priority (SCHED_OTHER), in its own session so that it
-and every process it forked are killed on a timeout or Ctrl-C.
+and every process it forked are ended on a timeout or Ctrl-C (SIGTERM, then
+SIGKILL), and watched by rtbench.lifetime's guard, which ends them and
+removes their scratch directory if rtbench itself is killed.
 """
 
 from __future__ import annotations
@@ -25,15 +27,15 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from rtbench import lifetime
 from rtbench.catalog import Catalog
 
 TICK_HZ = 1_000_000_000  # times are given in ns (ticks at 1 GHz)
+GRACE_S = 2.0  # a stopped program's time to clean up after SIGTERM, before SIGKILL
 
 
 @dataclass
@@ -328,21 +330,22 @@ def execute(argv: list[str], cpu: int | None, timeout: float) -> tuple[int, str]
     # "_" as a shell sets it, the program's path: svsematest takes its SysV IPC key
     # from ftok(getenv("_")), and ours may be a path relative to another directory
     env = {**os.environ, "_": shutil.which(argv[0]) or argv[0]}
-    with tempfile.TemporaryDirectory(prefix="rtbench-prog-") as scratch:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace",
-                                cwd=scratch, env=env, start_new_session=True, preexec_fn=pin)
+    with lifetime.scratch_dir("rtbench-prog-") as scratch:
+        proc = lifetime.popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, errors="replace",
+                              cwd=scratch, env=env, preexec_fn=pin)
         try:
             out, _ = proc.communicate(timeout=timeout)
         except BaseException:  # timeout, KeyboardInterrupt: nothing of it may outlive us
-            _kill(proc)
+            _stop(proc)
             raise
-        _kill(proc)  # anything it left running in its session
+        _stop(proc)  # anything it left running in its session
         return proc.returncode, out
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+def _stop(proc: subprocess.Popen) -> None:
+    """End the program's session: SIGTERM first (rt-tests and stress-ng
+    remove their IPC objects and files on it), SIGKILL after GRACE_S."""
+    lifetime.end(proc, GRACE_S)
     with contextlib.suppress(Exception):
         proc.communicate(timeout=5)

@@ -14,19 +14,20 @@ One sweeper and one ping-pong pair per other CPU, pinned there, at normal
 benchmark CPU itself carries no load: it is the real-time CPU. On a machine
 with one CPU the load would share the benchmark CPU, so it is refused.
 The load processes die with rtbench (they are started in their own process
-group and killed on exit, and they check their parent every second).
+group, killed on exit and watched by rtbench.lifetime's guard, and they
+check their parent every second).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
 from typing import Iterator
 
+from rtbench import lifetime
 from rtbench.errors import RtbenchError
 
 DESCRIPTION = ("built-in: per other CPU, a 64 MiB memory sweep and a pipe ping-pong "
@@ -44,17 +45,13 @@ def background(benchmark_cpu: int) -> Iterator[str]:
     try:
         for cpu in others:
             for role in ("sweep", "ping"):
-                procs.append(subprocess.Popen(
+                procs.append(lifetime.popen(
                     [sys.executable, "-m", "rtbench.load", role, str(cpu), str(os.getpid())],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    start_new_session=True))
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         yield f"{DESCRIPTION}; CPUs {','.join(map(str, others))}"
     finally:
         for p in procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)
-        for p in procs:
-            p.wait()
+            lifetime.end(p)
 
 
 def _orphaned(parent: int) -> bool:

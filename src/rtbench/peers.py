@@ -29,13 +29,12 @@ import os
 import resource
 import shlex
 import subprocess
-import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import external
+from rtbench import external, lifetime
 from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.importers import rttests
@@ -127,8 +126,8 @@ def run_peer(peer: Peer, ctx: Context, rt: bool, why_not_rt: str, catalog: Catal
     if missing:
         return {**base, "status": "unsupported", "reason": missing,
                 "source": {"tool": peer.program}}
-    with tempfile.TemporaryDirectory(prefix="rtbench-peer-") as scratch:
-        json_path = Path(scratch) / f"{peer.program}.json"
+    with lifetime.scratch_dir("rtbench-peer-") as scratch:
+        json_path = scratch / f"{peer.program}.json"
         argv = peer.argv(ctx.cpu, rt, ctx.quick, json_path)
         command = shlex.join(argv[:-1])  # the scratch --json path says nothing
         source = {"tool": peer.program, "command": command}

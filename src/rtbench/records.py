@@ -15,6 +15,7 @@ never computed from the others. Their unit may be a non-time one ("MB/s").
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +94,68 @@ _CHECKS = {
     "metric": _check_metric,
     "end": lambda r: None,
 }
+
+
+MAX_FIGURE = 1e15  # ns (11.6 days) or the unit of a non-time figure; beyond: not a figure
+MAX_COUNT = 1e15  # samples, operations, bytes per sample, histogram bounds in ticks
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
+    """Why an ok record's figures cannot be shown, or None. Each statistic
+    must be a finite number of at most MAX_FIGURE in its unit (times in
+    ns); none may be negative, except a harness time, which may go below 0
+    by up to its overhead_ticks (the read cost subtracted from raw ticks,
+    which are never negative). Records read from files are checked with
+    this before anything is stored (rtbench import); `hist`: the histogram's
+    buckets too (not for histograms an importer built itself)."""
+    if rec.get("status") != "ok":
+        return None
+    is_time = rec.get("unit", TIME_UNIT) == TIME_UNIT
+    hz = rec.get("tick_hz")
+    if is_time and not (_number(hz) and 0 < hz <= MAX_COUNT):
+        return f"tick_hz {hz!r} is not a positive clock rate"
+    floor = 0.0
+    if is_time and "stats_given" not in rec and _number(rec.get("overhead_ticks")):
+        floor = -abs(rec["overhead_ticks"])
+    for stat in STATS:
+        if stat not in rec:
+            continue
+        v = rec[stat]
+        if not _number(v):
+            return f"{stat} {v!r} is not a finite number"
+        if v < (0.0 if stat == "stddev" else floor):
+            return f"{stat} {v!r} is negative"
+        if abs(ticks_to_ns(v, hz) if is_time else v) > MAX_FIGURE:
+            return f"{stat} {v!r} is beyond any figure ({MAX_FIGURE:g} {'ns' if is_time else rec.get('unit')})"
+    for key in ("n", "ops", "bytes"):
+        v = rec.get(key)
+        if v is not None and not (_number(v) and 0 <= v <= MAX_COUNT):
+            return f"{key} {v!r} is not a count"
+    if rec.get("ops") == 0:
+        return "ops 0: a sample times at least one operation"
+    for lo, hi, count in (rec.get("hist") or {}).get("buckets") or () if hist else ():
+        if not all(_number(x) and abs(x) <= MAX_COUNT for x in (lo, hi, count)):
+            return f"histogram bucket [{lo!r}, {hi!r}, {count!r}] out of range"
+    return None
+
+
+def strict_json(obj: Any, **kwargs: Any) -> str:
+    """JSON that strict parsers read: a NaN or an infinity (a record stored
+    before rtbench refused them) is written as null, never as a bare NaN."""
+    def finite(o: Any) -> Any:
+        if isinstance(o, float) and not math.isfinite(o):
+            return None
+        if isinstance(o, dict):
+            return {k: finite(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [finite(v) for v in o]
+        return o
+
+    return json.dumps(finite(obj), allow_nan=False, **kwargs)
 
 
 def ticks_to_ns(ticks: float, tick_hz: float) -> float:

@@ -8,7 +8,6 @@ templates only lay it out, and the HTML adds a histogram per metric.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +20,7 @@ from markupsafe import Markup
 import rtbench
 from rtbench import sysreport
 from rtbench.catalog import Catalog, Metric
-from rtbench.records import COUNT_UNITS, MetricRecord, Session
+from rtbench.records import COUNT_UNITS, MetricRecord, Session, strict_json
 from rtbench.store import DEFAULT_PROFILE, Run
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json
@@ -50,8 +49,26 @@ def fmt_ticks(ticks: float) -> str:
     return str(int(ticks)) if float(ticks).is_integer() else f"{ticks:.1f}"
 
 
+_MD_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]",
+                         **{chr(c): " " for c in range(32)}, "\x7f": " "})
+
+
+def _mdtext(text: Any) -> str:
+    """Free text (a label, a host name, a reason, an imported figure's name)
+    as Markdown text: on one line, no raw HTML, no link or image."""
+    return str(text).translate(_MD_TEXT)
+
+
 def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _mdtext(text).replace("|", "\\|")
+
+
+def _mdcode(text: Any) -> str:
+    """An id inside a table cell's `code span`: one line, no backtick, no bar."""
+    return str(text).translate(_MD_CODE).replace("|", "\\|")
+
+
+_MD_CODE = str.maketrans({"`": "'", **{chr(c): " " for c in range(32)}, "\x7f": " "})
 
 
 @lru_cache(maxsize=None)
@@ -64,6 +81,8 @@ def template_env() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True)
     env.filters["cell"] = _cell
+    env.filters["mdtext"] = _mdtext
+    env.filters["mdcode"] = _mdcode
     env.filters["mdinline"] = _mdinline
     return env
 
@@ -264,6 +283,9 @@ def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str
     if run.status == "incomplete":
         out.append(f"**Incomplete run:** interrupted before every metric was measured "
                    f"({len(run.pending)} not measured).")
+    elif run.status == "running":
+        out.append(f"**Running:** this run is being measured now ({len(run.pending)} metrics "
+                   "still to come); the figures below are those stored so far.")
     elif run.status == "failed":
         out.append("**Failed run:** the harness stopped before every metric was measured; "
                    "the figures below are partial.")
@@ -726,7 +748,9 @@ def envelope(run: Run, catalog: Catalog) -> dict[str, Any]:
     return {
         "schema_version": ENVELOPE_SCHEMA,
         "rtbench_version": rtbench.__version__,
-        "run": {"id": run.id, "uuid": run.uuid, "label": run.label, "status": run.status,
+        # a live run's file is a snapshot: incomplete (the schema knows no "running")
+        "run": {"id": run.id, "uuid": run.uuid, "label": run.label,
+                "status": "incomplete" if run.status == "running" else run.status,
                 "started": run.started, "finished": run.finished, "argv": run.argv,
                 "profiles": run.profiles, "imported_from": run.imported_from},
         "host": run.host,
@@ -742,7 +766,7 @@ def write_outputs(run: Run, catalog: Catalog, out_dir: Path) -> tuple[Path, Path
     return the paths of the Markdown sheet and the results file."""
     sheet = out_dir / "datasheet.md"
     results = out_dir / "results.json"
-    atomic_write(results, json.dumps(envelope(run, catalog), indent=2) + "\n")
+    atomic_write(results, strict_json(envelope(run, catalog), indent=2) + "\n")
     atomic_write(sheet, render_markdown(run, catalog))
     atomic_write(out_dir / "datasheet.html", render_html(run, catalog))
     return sheet, results

@@ -19,15 +19,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import (external, load, outdir, peers, peers_board, placement, report,
-                     sysreport, targets)
+from rtbench import (external, lifetime, load, locks, outdir, peers, peers_board, placement,
+                     report, sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
 from rtbench.store import Store
 from rtbench.targets import Target
 
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.lifetime)
 
 
 # Measurement profiles (VxWorks "Default Build / Maximal Performance",
@@ -97,8 +97,35 @@ def execute(req: RunRequest, console: Console) -> int:
     if not ids and not programs:
         raise RtbenchError(f"none of the selected metrics has code on {target.name} "
                            f"({len(not_applicable)} not applicable there)")
-    src_hash = target.source_hash()
+    # A board is measured on itself: no host CPU to lock or keep rtbench off.
+    cpu = placement.benchmark_cpu(req.cpu) if target.supports_cpu else None
+    if req.out is not None:
+        outdir.check_existing(req.out)
+    run_uuid = str(uuid.uuid4())
+    cpu_lock = (locks.benchmark_cpu(cpu, lambda text: console.print(escape(text), soft_wrap=True))
+                if cpu is not None else contextlib.nullcontext())
+    with lifetime.guarded(), cpu_lock, \
+            locks.hold_run(run_uuid):  # the run reads as running, not killed, until the end
+        run = _start(req, ids, target, not_applicable, run_uuid)
+        with run.store:
+            return _measure(req, target, ids, run.store, run.id, run.out, run.created, console,
+                            cpu, programs if req.programs else [])
+
+
+@dataclass
+class _Started:
+    store: Store
+    id: int
+    out: Path
+    created: outdir.CreatedDirs
+
+
+def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list[str],
+           run_uuid: str) -> _Started:
+    """The output directory and the run's row. Whatever goes wrong here
+    (bad --out or --db, an interrupt, anything) takes back all of it."""
     created = outdir.CreatedDirs()
+    store, run_id = None, None
     try:
         if req.out is not None:
             outdir.check_existing(req.out)
@@ -106,27 +133,26 @@ def execute(req: RunRequest, console: Console) -> int:
         else:
             created.make(outdir.DEFAULT_PARENT, "results directory")
         store = Store(req.db)
-    except RtbenchError:
-        created.rollback()
-        raise
-    with store:
         host = target.describe()
-        host["harness_source_hash"] = src_hash
+        host["harness_source_hash"] = target.source_hash()
         if not_applicable:  # catalogue entries this target has no code for
             host["not_applicable"] = not_applicable
         host["profiles"] = req.profiles
         host["load"] = load.DESCRIPTION if req.load else "none"
         started = now_utc()
-        run_id = store.create_run(str(uuid.uuid4()), started, ids, req.label, req.argv, host)
-        out = req.out or outdir.default_dir(started, run_id)
-        try:
-            created.make(out, "--out directory")
-        except RtbenchError:
-            store.delete_run(run_id)
+        run_id = store.create_run(run_uuid, started, ids, req.label, req.argv, host)
+        out = req.out or created.make_new(outdir.default_dir(started, run_id),
+                                          "results directory")
+        return _Started(store, run_id, out, created)
+    except BaseException:
+        with lifetime.interrupts_deferred():
+            if run_id is not None:
+                with contextlib.suppress(Exception):
+                    store.delete_run(run_id)
+            if store is not None:
+                store.close()
             created.rollback()
-            raise
-        return _measure(req, target, ids, store, run_id, out, created, console,
-                        programs if req.programs else [])
+        raise
 
 
 def _check_target_options(req: RunRequest, target: Target) -> None:
@@ -168,66 +194,91 @@ def _check_registry(target: Target, ids: list[str]) -> tuple[list[str], list[str
 
 
 def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_id: int,
-             out: Path, created: outdir.CreatedDirs, console: Console,
+             out: Path, created: outdir.CreatedDirs, console: Console, cpu: int | None,
              programs: list[str] = ()) -> int:
-    cpu = placement.benchmark_cpu(req.cpu) if target.supports_cpu else None
+    """Measure, then store the run's end and write its sheet. An interrupt
+    (Ctrl-C, SIGTERM, SIGHUP, a closed stdout) anywhere while measuring
+    keeps what was stored and marks the run incomplete; while the end is
+    written, further signals wait (rtbench.lifetime)."""
     console.print(f"run {run_id}: {len(ids)} metrics on {target.name}, {req.samples} samples "
                   f"each, profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
-    status, code, error = "complete", 0, None
+    status, error = "complete", None
     try:
-        with _progress(console) as progress, \
-                (load.background(cpu) if req.load else contextlib.nullcontext()):
-            task = progress.add_task("starting", total=len(ids) * len(req.profiles))
-
-            def on_metric(rec: dict) -> None:
-                store.add_metric(run_id, rec)  # commit first: it must survive a crash
-                line = _metric_line(rec)
-                if len(req.profiles) > 1:
-                    line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
-                progress.console.print(line, soft_wrap=True)
-                progress.advance(task)
-
-            for profile in req.profiles:
-                outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
-                                           progress, task, on_metric)
-                if outcome.interrupted:
-                    status, code = "incomplete", EXIT_INTERRUPTED
-                    break
-    except KeyboardInterrupt:
-        status, code = "incomplete", EXIT_INTERRUPTED
-    except HarnessUsageError:
-        store.delete_run(run_id)  # it never started: leave nothing behind
-        created.rollback()
-        raise
-    except HarnessError as exc:
-        status, code, error = "failed", 1, exc
-    if programs and status != "incomplete":  # standard programs (docs/reports.md)
-        try:
+        status, error = _measure_harness(req, target, ids, cpu, store, run_id, console)
+        if programs and status != "incomplete":  # standard programs (docs/reports.md)
             external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
                          lambda rec: (store.add_metric(run_id, rec),
                                       console.print(external.line(rec), soft_wrap=True)))
-        except KeyboardInterrupt:  # the program was killed; what it measured is kept
-            status, code = "incomplete", EXIT_INTERRUPTED
-    if req.with_peers and status != "incomplete":
-        tuned = "--no-pin" not in PROFILES[req.profiles[0]]
-        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
-        try:
+        if req.with_peers and status != "incomplete":
+            say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
             if target.name == targets.HOST:  # rt-tests beside the Linux run
+                tuned = "--no-pin" not in PROFILES[req.profiles[0]]
                 peers.beside(store, run_id, catalog_mod.load(), peers.Context(
                     cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
                     say)
             else:  # rtos-benchmark on the same emulated board
                 peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
                     req.peer_src, req.samples, req.profiles[0]), say)
-        except KeyboardInterrupt:
-            status, code = "incomplete", EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # what was measured is kept
+        status = "incomplete"
+    except HarnessUsageError:
+        with lifetime.interrupts_deferred():
+            store.delete_run(run_id)  # it never started: leave nothing behind
+            created.rollback()
+        raise
+    except RtbenchError as exc:  # e.g. the database became unwritable: end what can be
+        status, error = "failed", exc
+    code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
+        lifetime.exit_code()
+    with lifetime.interrupts_deferred():
+        return _finish(store, run_id, status, code, error, out, console)
+
+
+def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
+                     store: Store, run_id: int, console: Console) -> tuple[str, Exception | None]:
+    """Every profile through the harness: (run status, the harness error if any)."""
+    with _progress(console) as progress, \
+            (load.background(cpu) if req.load else contextlib.nullcontext()):
+        task = progress.add_task("starting", total=len(ids) * len(req.profiles))
+
+        def on_metric(rec: dict) -> None:
+            store.add_metric(run_id, rec)  # commit first: it must survive a crash
+            line = _metric_line(rec)
+            if len(req.profiles) > 1:
+                line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
+            progress.console.print(line, soft_wrap=True)
+            progress.advance(task)
+
+        try:
+            for profile in req.profiles:
+                outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
+                                           progress, task, on_metric)
+                if outcome.interrupted:
+                    return "incomplete", None
+        except HarnessError as exc:
+            return "failed", exc
+    return "complete", None
+
+
+def _finish(store: Store, run_id: int, status: str, code: int, error: Exception | None,
+            out: Path, console: Console) -> int:
+    """Store the run's end and write its sheet (signals deferred by the caller)."""
     store.finish_run(run_id, status, now_utc())
-    sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    try:
+        sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    except OSError as exc:
+        click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
+                   f"cannot be written into {out}: {exc.strerror or exc}", err=True)
+        return code or 1
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
     if status == "incomplete":
-        console.print("[yellow]interrupted: the run is incomplete[/yellow]")
+        why = lifetime.signal_name()
+        console.print(f"[yellow]interrupted ({why}): the run is incomplete[/yellow]")
+        if why == "SIGPIPE":  # nobody reads stdout any more: say it where it is seen
+            click.echo(f"rtbench: error: output closed: run {run_id} kept as incomplete, "
+                       f"data sheet {sheet}", err=True)
     console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
     return code
 
@@ -247,9 +298,13 @@ def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int |
         if profile == req.profiles[0]:
             store.set_session(run_id, session)
 
+    def in_profile(rec: dict) -> None:
+        rec.setdefault("profile", profile)  # the runner's own failure records name none
+        on_metric(rec)
+
     runner = Runner(target, opts, on_session=on_session,
                     on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
-                    on_metric=on_metric)
+                    on_metric=in_profile)
     # The untuned profile runs where the kernel puts it; the others keep
     # rtbench itself off the benchmark CPU.
     with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():

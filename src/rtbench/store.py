@@ -13,12 +13,15 @@ to it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import platformdirs
 
@@ -135,8 +138,14 @@ class Run:
 
     @property
     def status(self) -> str:
-        # Nobody finishes a run whose process was killed: read it as incomplete.
-        return "incomplete" if self.stored_status == "running" else self.stored_status
+        """The stored status, except that a `running` run whose process is
+        gone (killed: nobody finished it) reads as incomplete. A run is live
+        while a process on this machine holds its lock (rtbench.locks)."""
+        if self.stored_status != "running":
+            return self.stored_status
+        from rtbench import locks
+
+        return "running" if locks.run_alive(self.uuid) else "incomplete"
 
     def pending_keys(self) -> list[tuple[str, str]]:
         """(metric id, profile) of every selected metric never measured."""
@@ -173,7 +182,7 @@ class HistoryPoint:
 class Store:
     def __init__(self, path: Path | str | None = None, create: bool = True):
         self.path = Path(path) if path else default_path()
-        if not create and not self.path.is_file():
+        if not create and not _exists(self.path):
             # Reading commands must not leave an empty database behind.
             raise StoreError(f"no database at {self.path}")
         self.conn = _connect(self.path)
@@ -183,6 +192,17 @@ class Store:
 
     def __enter__(self) -> "Store":
         return self
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One transaction; a database that cannot be written (read-only,
+        full disk, locked for longer than the busy timeout) is a StoreError
+        and the transaction is rolled back."""
+        try:
+            with self.conn:
+                yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write database {self.path}: {_why(exc)}") from exc
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
@@ -196,7 +216,7 @@ class Store:
         (what `rtbench run --profile` records), else the default one.
         """
         profiles = profiles or list((host or {}).get("profiles") or []) or [DEFAULT_PROFILE]
-        with self.conn:
+        with self._write():
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, status, label, argv, host) "
                 "VALUES (?, ?, 'running', ?, ?, ?)",
@@ -209,13 +229,13 @@ class Store:
         return run_id
 
     def set_session(self, run_id: int, session: dict) -> None:
-        with self.conn:
+        with self._write():
             self.conn.execute("UPDATE runs SET session = ? WHERE id = ?",
                               (json.dumps(session), run_id))
 
     def add_metric(self, run_id: int, record: dict) -> None:
         """Store a metric record under its profile (`"profile"`, default "rt")."""
-        with self.conn:
+        with self._write():
             self._insert_metric(run_id, record)
 
     def _insert_metric(self, run_id: int, record: dict) -> None:
@@ -225,14 +245,17 @@ class Store:
             (run_id, record["id"], record.get("profile", DEFAULT_PROFILE), record["status"],
              record.get("reason", ""), json.dumps(record)))
 
-    def import_run(self, env: dict, source: str, imported_at: str) -> int:
-        """Add a run from a results envelope (already checked against the schema).
+    def import_run(self, env: dict, source: str, imported_at: str,
+                   metrics: Iterable[dict] | None = None) -> int:
+        """Add a run from a results envelope (already checked against the
+        schema); its records are `metrics` (an iterable: they may be read
+        from the file one at a time) or else env["metrics"].
 
         One transaction: the run lands whole or not at all. A run whose uuid
         is already stored is refused (importing the same file twice).
         """
         r = env["run"]
-        with self.conn:
+        with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
             dup = self.conn.execute("SELECT id FROM runs WHERE uuid = ?", (r["uuid"],)).fetchone()
             if dup is not None:
@@ -245,7 +268,7 @@ class Store:
                  json.dumps(env["session"]) if env.get("session") else None,
                  source, imported_at))
             run_id = cur.lastrowid
-            for rec in env["metrics"]:
+            for rec in env["metrics"] if metrics is None else metrics:
                 self._insert_metric(run_id, rec)
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "
@@ -260,7 +283,7 @@ class Store:
                        session: dict | None = None, status: str = "complete") -> int:
         """Add a run made of records read from files (`rtbench import KIND`),
         in one transaction: all of it or nothing."""
-        with self.conn:
+        with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
@@ -277,13 +300,13 @@ class Store:
     def finish_run(self, run_id: int, status: str, finished: str) -> None:
         if status not in RUN_STATUSES:
             raise ValueError(f"bad run status {status!r}")
-        with self.conn:
+        with self._write():
             self.conn.execute("UPDATE runs SET status = ?, finished = ? WHERE id = ?",
                               (status, finished, run_id))
 
     def delete_run(self, run_id: int) -> None:
         """Undo a run that never measured anything (rejected arguments)."""
-        with self.conn:
+        with self._write():
             self.conn.execute("DELETE FROM metrics WHERE run_id = ?", (run_id,))
             self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
@@ -296,7 +319,8 @@ class Store:
                 run_id = int(ref)
             except ValueError:
                 raise StoreError(f"run must be an integer id or 'latest', not {ref!r}") from None
-            row = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = None if not 0 < run_id < 2**63 else self.conn.execute(  # SQLite's INTEGER
+                "SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run {ref} in {self.path}")
         return self._load(row)
@@ -358,8 +382,23 @@ class Store:
         return run
 
 
+def _exists(path: Path) -> bool:
+    """Whether a database file is there; anything but a regular file (a
+    directory, /dev/null, a FIFO), or a path that cannot be looked at, is
+    an error: SQLite would write a journal beside it or fail later."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"cannot open database {path}: not a regular file")
+    return True
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    existed = path.exists()
+    existed = _exists(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)

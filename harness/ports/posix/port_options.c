@@ -49,7 +49,9 @@ int rtb_port_setup(bool list_only)
     if (opt.no_pin && opt.cpu >= 0)
         return rtb_posix_unsupported("--no-pin and --cpu contradict each other");
     char err[192];
-    if (rtb_posix_setup(opt.no_pin ? -2 : opt.cpu, opt.no_rt, opt.no_mlock, err, sizeof err) != 0)
+    /* --no-rt: neither SCHED_FIFO nor locked memory (the README's promise) */
+    if (rtb_posix_setup(opt.no_pin ? -2 : opt.cpu, opt.no_rt, opt.no_mlock || opt.no_rt, err,
+                        sizeof err) != 0)
         return rtb_posix_unsupported(err);
     return RTB_OK;
 }

@@ -9,7 +9,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,9 +35,15 @@ static char *last_error = local_error;
 void *rtb_port_shared(size_t size)
 {
     if (!region) {
-        void *m = mmap(0, SHARED_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
+        bool refuse = rtb_posix.fault && !strcmp(rtb_posix.fault, "no-shared-region");
+        void *m = refuse ? MAP_FAILED /* test hook: as a full locked-memory limit would */
+                         : mmap(0, SHARED_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (refuse)
+            errno = EAGAIN;
+        if (m == MAP_FAILED) {
+            rtb_posix_fail("shared region: mmap of 4 MiB", errno);
             return 0;
+        }
         region = m;
         region_owner = getpid();
         last_error = (char *)region;
@@ -271,6 +279,25 @@ static int pick_cpu(int want, char *err, unsigned errlen)
     return -1;
 }
 
+/* mlockall(MCL_FUTURE) makes every later mapping count against
+ * RLIMIT_MEMLOCK: under a normal user's limit (8 MiB) the 4 MiB shared region
+ * or a bandwidth buffer would then fail with EAGAIN. So memory is locked only
+ * where nothing limits it: the limit is infinite, or the process holds
+ * CAP_IPC_LOCK (root, usually). Elsewhere the run goes on unlocked and says
+ * so ("mlock": false). */
+static int may_lock_all(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &hdr, data) != 0)
+        return 0;
+    return (data[CAP_IPC_LOCK / 32].effective >> (CAP_IPC_LOCK % 32)) & 1;
+}
+
 void rtb_posix_probe(void)
 {
     rtb_posix.cpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -299,8 +326,9 @@ int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen
             return -1;
         }
     }
-    if (!no_mlock) {
-        rtb_posix_tasks_init(); /* touch the task stacks before locking */
+    rtb_posix_tasks_init(); /* signal handlers of the suspend emulation: every profile */
+    if (!no_mlock && may_lock_all()) {
+        rtb_posix_tasks_prefault(); /* touch the task stacks before locking */
         rtb_posix.mlock = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
     }
     if (no_rt) {

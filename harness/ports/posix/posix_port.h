@@ -27,11 +27,15 @@ void rtb_posix_ts_init(void);
 /* What the machine offers (CPUs online, the affinity mask), for caps even
  * without rtb_posix_setup() (--list). */
 void rtb_posix_probe(void);
-/* Lock memory unless no_mlock, pin the caller to `cpu` (-1: last allowed
+/* Lock memory unless no_mlock (or a finite RLIMIT_MEMLOCK without
+ * CAP_IPC_LOCK would make later mappings fail), pin the caller to `cpu` (-1: last allowed
  * CPU, -2: do not pin), ask for SCHED_FIFO unless no_rt. Returns 0, or -1
  * with a message if cpu is invalid. */
 int rtb_posix_setup(int cpu, int no_rt, int no_mlock, char *err, unsigned errlen);
+/* The suspend emulation's signal handlers (always); the task stacks touched
+ * before memory is locked (with mlock only). */
 void rtb_posix_tasks_init(void);
+void rtb_posix_tasks_prefault(void);
 /* Record a failure: "<what>: <strerror(err)>" becomes rtb_port_last_error(). */
 int rtb_posix_fail(const char *what, int err);
 int rtb_posix_unsupported(const char *what);

@@ -25,7 +25,7 @@ from typing import Any
 
 from rtbench.catalog import Catalog
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
-from rtbench.records import STATS
+from rtbench.records import STATS, figure_problem
 
 KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness")
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",
@@ -74,6 +74,12 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
         files.append({"file": str(path), **info})
     check_unique(figures)
     records = map_figures(figures, catalog, fallback)
+    for rec in records:  # NaN, infinities, 1e308, negative times: not figures
+        problem = figure_problem(rec, hist=False)
+        if problem:
+            src = rec.get("source") or {}
+            raise ImportFormatError(src.get("file", "?"), src.get("line", 0),
+                                    f"{src.get('label', rec['id'])}: {problem}")
     given = [s for s in STATS if any(s in r.get("stats_given", ()) for r in records)]
     source = {"kind": kind, "tool": TOOLS[kind], "files": files, "stats_given": given}
     for key in ("version", "board", "execution_successful", "unit", "iterations", "kernel",

@@ -97,6 +97,10 @@ def read(src: Source) -> tuple[list[Figure], dict[str, Any]]:
             figures.append(_labelled(src, n, m, info))
         elif section is not None and section[0] != "cmd-unknown" and _ROW.fullmatch(line):
             figures.extend(_row(src, n, line.split(), section, info))
+        elif _UNITLESS.fullmatch(line):
+            raise ImportFormatError(src.name, n, "a labelled figure without its unit "
+                                    f"(microseconds, nanoseconds, milliseconds, MB/sec, KB/sec): "
+                                    f"{line[:80]!r}")
         elif _looks_like_figure(line):
             raise ImportFormatError(src.name, n, "a figure that cannot be read"
                                     + ("" if section else " (a table row needs its heading or "
@@ -106,6 +110,10 @@ def read(src: Source) -> tuple[list[Figure], dict[str, Any]]:
         raise ImportFormatError(src.name, 1, "no LMBench figure in it (no `label: value unit` "
                                              "line and no table under a known heading)")
     return figures, info
+
+
+# `Simple read: 0.2`: a labelled number that lost its unit (mangled output)
+_UNITLESS = re.compile(r"[A-Za-z][^:\[\]]{0,100}:\s*[-+]?[0-9][0-9.eE+-]*")
 
 
 def _looks_like_figure(line: str) -> bool:

@@ -493,6 +493,8 @@ def _load_json(src: Source) -> dict:
         raise ImportFormatError(src.name, exc.lineno, f"not valid JSON: {exc.msg}") from exc
     except RecursionError:
         raise ImportFormatError(src.name, 1, "JSON nested too deeply") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise ImportFormatError(src.name, 1, f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ImportFormatError(src.name, 1, "JSON but not an rt-tests --json file")
     return data

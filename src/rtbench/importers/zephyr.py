@@ -32,7 +32,9 @@ TOOL_KEY = "zephyr"
 
 _RESULT = re.compile(r"([A-Za-z0-9_.+\-]+)\s+-\s+(.*?)\s*:\s*([0-9]+)\s*cycles\s*,\s*"
                      r"([0-9]+)\s*ns\s*:?")
-_LOOKS_LIKE = re.compile(r"\bcycles\b.*\bns\b")
+# A result line, whole or mangled (`id - description : 329 cycles , 27`,
+# `… : lots cycles , 3 ns`): " - ", then cycles and ns, or a count of cycles.
+_LOOKS_LIKE = re.compile(r"\s-\s.*(\bcycles\b.*\bns\b|:\s*[0-9]+\s*cycles\b)")
 _BOOT = re.compile(r"\*\*\*\s*Booting Zephyr OS build\s+(\S+)(.*?)\*\*\*")
 _USING = re.compile(r"\*\*\*\s*Using Zephyr OS\s+(\S+).*?\*\*\*")
 _BOARD = re.compile(r"(?:Board|BOARD|board)\s*[:=]\s*(\S+)")
@@ -58,7 +60,7 @@ def read(src: Source) -> tuple[list[Figure], dict[str, Any]]:
                 source["version"] = info["version"]
             figures.append(Figure(TOOL_KEY, zid, {"mean": ns}, source,
                                   note="Zephyr prints the average only"))
-        elif _LOOKS_LIKE.search(line) and " - " in line:
+        elif _LOOKS_LIKE.search(line):
             raise ImportFormatError(src.name, n, "a latency_measure result line that cannot be "
                                     f"read (want `id - description : N cycles , M ns :`): "
                                     f"{line[:80]!r}")

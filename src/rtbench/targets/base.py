@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 from abc import ABC, abstractmethod
 from typing import Any
 
+from rtbench import lifetime
+
 
 class Instance:
     """One started harness: a process whose stdout carries the records (a
-    local harness, or an emulator relaying the board's UART). Its own
-    session, so a terminal's Ctrl-C reaches rtbench only, and `kill` takes
-    down whatever it started."""
+    local harness, or an emulator relaying the board's UART), started with
+    rtbench.lifetime.popen: its own session, so a terminal's Ctrl-C reaches
+    rtbench only, watched by the guard, so it dies with rtbench however
+    rtbench dies; `kill` takes down whatever it started."""
 
     def __init__(self, proc: subprocess.Popen):
         self.proc = proc
@@ -30,12 +32,9 @@ class Instance:
         return self.proc.wait(timeout=timeout)
 
     def kill(self) -> int:
-        """Kill the whole process group and reap; the exit status."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        return self.proc.wait()
+        """Kill the whole process group and reap (rtbench.lifetime: the guard
+        forgets it); the exit status."""
+        return lifetime.end(self.proc)
 
     def describe_exit(self, rc: int) -> str:
         """Words for an exit status that ended a metric early."""

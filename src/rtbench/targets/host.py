@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from rtbench import harness, sysinfo
+from rtbench import harness, lifetime, sysinfo
 from rtbench.errors import HarnessError
 from rtbench.targets.base import Instance, Target
 
@@ -30,9 +30,9 @@ class HostTarget(Target):
     def start(self, args: list[str]) -> Instance:
         self._need_exe()
         try:
-            proc = subprocess.Popen([str(self.exe), *args], stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, bufsize=1, start_new_session=True)
+            proc = lifetime.popen([str(self.exe), *args], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, bufsize=1)
         except OSError as exc:
             raise HarnessError(f"cannot start {self.exe}: {exc.strerror}") from exc
         return Instance(proc)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import rtbench
-from rtbench import harness, records, sysinfo
+from rtbench import harness, lifetime, records, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.kernels import Kernel
@@ -82,10 +82,9 @@ class QemuTarget(Target):
         if self.image is None:
             self.prepare()
         try:
-            proc = subprocess.Popen(self.command(args), stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, bufsize=1, errors="replace",
-                                    start_new_session=True)
+            proc = lifetime.popen(self.command(args), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, bufsize=1, errors="replace")
         except OSError as exc:
             raise HarnessError(f"cannot start {QEMU}: {exc.strerror}") from exc
         return QemuInstance(proc)

@@ -239,8 +239,10 @@ static void ipc_tcp_connect(struct rtb_ctx *ctx)
 /* ---- SysV semaphores (lat_sem) ------------------------------------------ */
 
 /* A SysV set outlives its processes, and IPC_RMID right after semget would
- * make it unusable, so the echo process removes it if the harness dies:
- * its parent-death signal becomes SIGTERM, whose handler removes the set. */
+ * make it unusable, so a janitor (sys_tmpdir.c) removes it at the end of the
+ * metric or when the harness dies, its process group SIGKILLed included.
+ * The echo process removes it too if the harness dies: its parent-death
+ * signal becomes SIGTERM, whose handler removes the set. */
 static int sem_set = -1;   /* the runner's copy, inherited by the echo process */
 static pid_t sem_harness;
 
@@ -283,6 +285,11 @@ static void ipc_sysvsem(struct rtb_ctx *ctx)
         rtb_unsupported(ctx, rtb_port_last_error()); /* e.g. a kernel without SysV IPC */
         return;
     }
+    struct rtb_sys_tmp janitor;
+    if (!rtb_ok(ctx, rtb_sys_tmp_open_sem(&janitor, sem_set), "semaphore set janitor")) {
+        sem_set = -1; /* removed already */
+        return;
+    }
     rtb_per_sample(ctx, 2, 0); /* a round trip is two hand-offs; LMBench prints one */
     int rc = rtb_port_task_create(ECHO_TASK, RTB_PRIO_HIGH, rtb_task_flags(ctx), sem_echo, 0);
     if (rtb_ok(ctx, rc, "task_create")) {
@@ -303,7 +310,7 @@ static void ipc_sysvsem(struct rtb_ctx *ctx)
         }
         rtb_port_task_delete(ECHO_TASK);
     }
-    semctl(sem_set, 0, IPC_RMID);
+    rtb_sys_tmp_close(&janitor); /* the janitor removes the set */
     sem_set = -1;
 }
 

@@ -4,7 +4,16 @@
  * child forked when the directory is made, which waits for end of file on
  * a pipe whose only writer is the harness. The harness closing the pipe at
  * the end of the metric, or dying (SIGKILL included), wakes the janitor,
- * which empties and removes the directory and exits.
+ * which empties and removes the directory and exits. A janitor can guard a
+ * System V semaphore set the same way (rtb_sys_tmp_open_sem).
+ *
+ * The janitor must outlive the harness's own killing: rtbench stops a hung
+ * or interrupted harness with SIGKILL to its whole process group, so the
+ * janitor is a process group of its own (set by the harness right after
+ * fork: the child inherits a SCHED_FIFO priority on a CPU a busy scenario
+ * holds, and may not run before the metric ends). It keeps the harness's
+ * stderr open until it has cleaned up, so rtbench, which reads that pipe to
+ * its end after a kill, sees the clean-up finished before it goes on.
  */
 #include "system.h"
 #include "posix_port.h"
@@ -16,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/sem.h>
 #include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -51,22 +60,54 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static void janitor_main(const char *dir, int rfd)
+static void janitor_main(const char *dir, int semid, int rfd)
 {
     static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2};
+    setpgid(0, 0); /* out of the harness's process group (the parent does it too) */
     for (unsigned i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
         signal(quiet[i], SIG_IGN);
     struct sched_param sp = {.sched_priority = 0};
     sched_setscheduler(0, SCHED_OTHER, &sp); /* cleaning up is not real-time work */
-    for (int fd = 0; fd < 1024; fd++) /* hold nothing of the harness's: its stdout pipe */
-        if (fd != rfd)
+    for (int fd = 0; fd < 1024; fd++) /* hold nothing of the harness's but stderr (above) */
+        if (fd != rfd && fd != STDERR_FILENO)
             close(fd);
     char c;
     ssize_t r;
     while ((r = read(rfd, &c, 1)) != 0 && (r > 0 || errno == EINTR))
         ;
-    remove_dir(dir);
+    if (dir)
+        remove_dir(dir);
+    if (semid >= 0)
+        semctl(semid, 0, IPC_RMID);
     _exit(0);
+}
+
+/* Fork the janitor of `dir` (may be NULL) and `semid` (-1: none). */
+static int janitor_start(struct rtb_sys_tmp *t, const char *dir, int semid)
+{
+    int p[2];
+    t->wfd = -1;
+    t->janitor = 0;
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return rtb_posix_fail("pipe2", errno);
+    pid_t pid = fork();
+    if (pid == 0)
+        janitor_main(dir, semid, p[0]);
+    int e = errno;
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return rtb_posix_fail("fork (clean-up janitor)", e);
+    }
+    /* The child may not run before the metric ends: it inherited the
+     * runner's SCHED_FIFO priority and CPU, which a busy scenario holds. So
+     * its group and its priority are set from here, at once. */
+    setpgid(pid, pid);
+    struct sched_param other = {.sched_priority = 0};
+    sched_setscheduler(pid, SCHED_OTHER, &other);
+    t->wfd = p[1];
+    t->janitor = pid;
+    return RTB_OK;
 }
 
 int rtb_sys_tmp_open(struct rtb_sys_tmp *t)
@@ -78,31 +119,27 @@ int rtb_sys_tmp_open(struct rtb_sys_tmp *t)
     t->janitor = 0;
     if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/rtbench-sys-XXXXXX", base) >= sizeof t->dir)
         return rtb_posix_fail("temporary directory: $TMPDIR too long", ENAMETOOLONG);
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
-        return rtb_posix_fail("pipe2", errno);
-    if (!mkdtemp(t->dir)) {
-        int e = errno;
-        close(p[0]);
-        close(p[1]);
-        return rtb_posix_fail("mkdtemp", e);
-    }
-    pid_t pid = fork();
-    if (pid == 0)
-        janitor_main(t->dir, p[0]);
-    int e = errno;
-    close(p[0]);
-    if (pid < 0) {
-        close(p[1]);
+    if (!mkdtemp(t->dir))
+        return rtb_posix_fail("mkdtemp", errno);
+    if (janitor_start(t, t->dir, -1) != RTB_OK) {
         rmdir(t->dir);
-        return rtb_posix_fail("fork (temporary directory janitor)", e);
+        return RTB_ERR;
     }
-    t->wfd = p[1];
-    t->janitor = pid;
     return RTB_OK;
 }
 
-/* The janitor removes the directory and everything in it, then exits. */
+int rtb_sys_tmp_open_sem(struct rtb_sys_tmp *t, int semid)
+{
+    t->dir[0] = '\0';
+    if (janitor_start(t, 0, semid) != RTB_OK) {
+        semctl(semid, 0, IPC_RMID);
+        return RTB_ERR;
+    }
+    return RTB_OK;
+}
+
+/* The janitor removes the directory and everything in it (or the semaphore
+ * set), then exits. */
 void rtb_sys_tmp_close(struct rtb_sys_tmp *t)
 {
     if (t->wfd < 0)

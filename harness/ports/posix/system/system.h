@@ -22,8 +22,8 @@ extern const struct rtb_metric rtb_sys_memlat_metrics[];  /* sys_memlat.c: lat_m
 extern const struct rtb_metric rtb_sys_ops_metrics[];     /* sys_ops.c: lat_ops */
 extern const struct rtb_metric rtb_sys_timer_metrics[];   /* sys_timer.c: timer wake-up (cyclictest) */
 
-/* A per-metric temporary directory that is removed even when the harness is
- * killed (sys_tmpdir.c): open it at the start of a metric, close it at the
+/* A per-metric temporary directory that is removed even when the harness and
+ * its process group are killed (sys_tmpdir.c): open it at the start of a metric, close it at the
  * end; rtb_sys_tmp_path builds "<dir>/<name>". */
 struct rtb_sys_tmp {
     char dir[256];
@@ -31,6 +31,10 @@ struct rtb_sys_tmp {
     pid_t janitor;
 };
 int rtb_sys_tmp_open(struct rtb_sys_tmp *t);
+/* The same janitor for a System V semaphore set: removed (IPC_RMID) at
+ * rtb_sys_tmp_close or when the harness dies. On failure the set is removed
+ * at once. */
+int rtb_sys_tmp_open_sem(struct rtb_sys_tmp *t, int semid);
 void rtb_sys_tmp_close(struct rtb_sys_tmp *t);
 int rtb_sys_tmp_path(const struct rtb_sys_tmp *t, const char *name, char *out, size_t n);
 
