@@ -92,8 +92,10 @@ int rtb_run(const struct rtb_config *cfg)
     hist = rtb_port_shared(sizeof *hist);
     ctx = rtb_port_shared(sizeof *ctx);
     if (!hist || !ctx) {
-        rtb_diag("cannot run: the port's shared memory region cannot hold the sample "
-                 "context (", rtb_port_last_error(), "); nothing measured");
+        const char *why = rtb_port_last_error();
+        rtb_diag("cannot run: ",
+                 why && *why ? why : "the port's shared memory cannot hold the sample context",
+                 " (nothing measured)");
         return RTB_EXIT_FAILED;
     }
     rtb_ctx_policy(&policy);
