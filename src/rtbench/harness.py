@@ -113,17 +113,27 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str) -> None:
                                    + f"; see {log_path}")
 
 
-def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path:
+def build_image(port: str, board: str, defs: dict[str, str], image: str,
+                variable: dict[str, str] | None = None, copy_to: Path | None = None) -> Path:
     """Cross-build the harness for a board (ports/<port>/port.cmake with the
     board's toolchain) into the cache; return the image's path.
 
     The build directory is keyed by the harness sources and the options, and
     CMake's own dependency tracking rebuilds when the kernel's sources (the
     user's checkout, outside the key) change: `cmake --build` runs every time
-    and is a no-op when nothing did."""
+    and is a no-op when nothing did.
+
+    `variable`: options set on every build and kept out of the key (the
+    command line built into an image changes from run to run; only the file
+    that uses it recompiles). The image is then copied to `copy_to` while
+    the build is still locked, so builds with other values cannot replace
+    it before the caller has it."""
     src = source_dir()
     opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
-    key = hashlib.sha256((source_hash(src) + repr(sorted(opts.items()))).encode()).hexdigest()[:12]
+    # The names of the variable options are in the key: a build without
+    # them never gets a value another caller left in the CMake cache.
+    key = hashlib.sha256((source_hash(src) + repr(sorted(opts.items()))
+                          + (repr(sorted(variable)) if variable else "")).encode()).hexdigest()[:12]
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"image-{port}-{board}-{key}"
     if shutil.which("cmake") is None:
@@ -138,12 +148,18 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path
         configure = [] if (builddir / "CMakeCache.txt").is_file() else [
             ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release",
              *(f"-D{k}={v}" for k, v in opts.items())]]
+        if variable:
+            configure.append(["cmake", *(f"-D{k}={v}" for k, v in variable.items()),
+                              str(builddir)])
         _run_steps(builddir, [*configure, ["cmake", "--build", str(builddir), "--target", image,
                                            "--parallel", str(os.cpu_count() or 1)]], "image")
-    path = builddir / image
-    if not path.is_file():
-        raise HarnessError(f"image build produced no {image}; see {builddir / 'build.log'}")
-    return path
+        path = builddir / image
+        if not path.is_file():
+            raise HarnessError(f"image build produced no {image}; see {builddir / 'build.log'}")
+        if copy_to is None:
+            return path
+        shutil.copyfile(path, copy_to)
+        return copy_to
 
 
 def executable(explicit: str | os.PathLike | None = None) -> Path:
