@@ -64,11 +64,16 @@ def cli() -> None:
                    "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
                    "`rtbench compare RUN` shows them beside rtbench's figures.")
 @click.option("--target", default="host", show_default=True,
-              help="Where to measure: host (this machine's kernel) or mps2-an385 "
-                   "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
+              help="Where to measure: host (this machine's kernel), mps2-an385 "
+                   "(QEMU's Cortex-M3 board with the RTOS of --kernel) or labgrid "
+                   "(a place of a labgrid lab, --env/--place).")
 @click.option("--kernel", help="The RTOS on a board target: freertos.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
+@click.option("--env", "lab_env", type=click.Path(path_type=Path),
+              help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
+@click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
+                              "with a tag (TAG=VALUE), measured at once and compared.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -82,6 +87,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
+        lab_env=kw["lab_env"], place=kw["place"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     return execute(req, Console(highlight=False))
 
