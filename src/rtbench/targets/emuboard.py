@@ -19,8 +19,10 @@ on its UART), a switched outlet and a debug probe that flashes it. One
   `ok ...` or `error ...`. Power on boots the flashed image under QEMU
   (-icount at the shift rtbench builds for, semihosting for the image's
   exit status, no -append: the image runs the command line built into it);
-  power off stops QEMU. An image that ends or crashes leaves the board off,
-  like a halted board.
+  power off stops QEMU. As on a real board, a board with nothing flashed
+  powers on and runs nothing, flashing a powered board takes effect at its
+  next power-on, and an image that ends or crashes leaves the board powered
+  and halted.
 
 Clients: `python -m rtbench.targets.emuboard power on|off|status ADDR` (a
 labgrid ExternalPowerDriver's cmd_on / cmd_off) and the labgrid driver
@@ -69,21 +71,23 @@ def qemu_command(machine: str, image: Path) -> list[str]:
 class Board:
     def __init__(self, directory: Path, machine: str):
         self.dir, self.machine = directory, machine
+        self.powered = False
         self.proc: asyncio.subprocess.Process | None = None
         self.pump: asyncio.Task | None = None
         self.consoles: set[asyncio.StreamWriter] = set()
         self.last_exit: int | None = None
 
     @property
-    def on(self) -> bool:
+    def running(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
     async def power_on(self) -> str:
-        if self.on:
+        if self.powered:
             return "already on"
+        self.powered, self.last_exit = True, None
         image = self.dir / FLASH
         if not image.is_file():
-            raise BoardError("nothing flashed")
+            return "on (nothing flashed: the board runs nothing)"
         with open(self.dir / "qemu.log", "wb") as log:  # QEMU's own complaints
             self.proc = await asyncio.create_subprocess_exec(
                 *qemu_command(self.machine, image), stdin=subprocess.DEVNULL,
@@ -92,7 +96,8 @@ class Board:
         return "on"
 
     async def power_off(self) -> str:
-        if self.on:
+        self.powered = False
+        if self.running:
             self.proc.kill()
         if self.proc is not None:
             await self.proc.wait()
@@ -112,10 +117,11 @@ class Board:
         self.last_exit = await proc.wait()
 
     def status(self) -> str:
-        if self.on:
-            return "on"
-        return "off" + (f" (the last image ended with status {self.last_exit})"
-                        if self.last_exit is not None else "")
+        if not self.powered:
+            return "off"
+        if self.last_exit is not None:
+            return f"on (halted: the image ended with status {self.last_exit})"
+        return "on" if self.running else "on (nothing flashed)"
 
     def flash(self, data: bytes) -> str:
         if not data.startswith(b"\x7fELF"):

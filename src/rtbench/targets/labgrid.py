@@ -80,6 +80,7 @@ class LabgridTarget(Target):
         self.powered = False
         self.work: Path | None = None
         self.base_image: Path | None = None
+        self.image_size: dict[str, int] = {}
         self.exit_status: int | None = None
         self._registry: dict[str, tuple[bool, str]] = {}
 
@@ -125,12 +126,26 @@ class LabgridTarget(Target):
         if self.qemu is not None:
             self._qemu_on(args)
         else:
+            self._boot(image)
+        return LabgridInstance(self)
+
+    def _boot(self, image: Path) -> None:
+        """Load the image, then power the board on with the console already
+        open, so its first line is read. A board whose flasher needs it
+        powered (a debug probe: the target option rtbench_flash_powered) is
+        switched on to be flashed, then power-cycled to boot from reset."""
+        if _true(self._setting("flash_powered", False)):
+            if not self.powered:
+                self._call(self.power.on, what="power on")
+                self.powered = True
+            self._call(self.loader.load, str(image), what="load the image")
+        else:
             self._power_off()
             self._call(self.loader.load, str(image), what="load the image")
-            _drain(self.console)
-            self._call(self.power.on, what="power on")
-            self.powered = True
-        return LabgridInstance(self)
+        self._power_off()
+        _drain(self.console)
+        self._call(self.power.on, what="power on")
+        self.powered = True
 
     def describe(self) -> dict[str, Any]:
         from labgrid import __version__ as labgrid_version
@@ -154,9 +169,9 @@ class LabgridTarget(Target):
             "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per guest "
                       "instruction; the image is built for it)",
             "cross_compiler": first_line([CC, "--version"]),
-            "image": f"{self.base_image} (the line built in per start)" if not self.qemu
-            else str(self.base_image),
-            "image_size": image_size(self.base_image) if self.base_image else {},
+            "image": str(self.base_image) if self.qemu else
+            f"{self.elf}, built per start with its command line (image size: the listing's)",
+            "image_size": self.image_size,
             "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} {platform.release()} "
                            "(drives the place through labgrid; does not affect the figures)",
             "hostname": socket.gethostname(),
@@ -285,10 +300,15 @@ class LabgridTarget(Target):
     # ---- image and listing ----
 
     def _build_base(self) -> None:
+        """QEMUDriver boots one image for every start; a flashed board gets
+        its own per start (_image_for), the first one at the listing."""
         self.work = Path(tempfile.mkdtemp(prefix="rtbench-labgrid-"))
         self.defs = {**dict(self.kernel.cmake_defs), "RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)}
         self.elf = f"rtbench-{self.kernel.name}-{self.board_name}.elf"
-        self.base_image = harness.build_image(self.kernel.name, self.board_name, self.defs, self.elf)
+        if self.qemu is not None:
+            self.base_image = harness.build_image(self.kernel.name, self.board_name, self.defs,
+                                                  self.elf)
+            self.image_size = image_size(self.base_image)
 
     def _image_for(self, args: list[str]) -> Path:
         if self.qemu is not None:
@@ -297,9 +317,12 @@ class LabgridTarget(Target):
         if any(c in line for c in '"\\;\n'):
             raise HarnessError(f"a harness command line built into an image cannot hold "
                                f"quotes, backslashes or semicolons: {line}")
-        return harness.build_image(self.kernel.name, self.board_name, self.defs, self.elf,
-                                   variable={self.kernel.args_var: line},
-                                   copy_to=self.work / self.elf)
+        image = harness.build_image(self.kernel.name, self.board_name, self.defs, self.elf,
+                                    variable={self.kernel.args_var: line},
+                                    copy_to=self.work / self.elf)
+        if self.base_image is None:
+            self.base_image, self.image_size = image, image_size(image)
+        return image
 
     def _list(self) -> dict[str, tuple[bool, str]]:
         """`--list` on the board: its registry. A console that stays silent
@@ -449,6 +472,10 @@ class ConsoleLines:
             self.ended = CLOSED
             return None
         return data
+
+
+def _true(value) -> bool:
+    return value is True or str(value).lower() in ("1", "true", "yes", "on")
 
 
 def _drain(console, quiet: float = 0.1, limit: float = 2.0) -> None:
