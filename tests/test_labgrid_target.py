@@ -242,3 +242,18 @@ def test_the_documented_environment_files_are_valid(name):
         assert set(drivers) <= set(target_factory.drivers), role
         if "QEMUDriver" not in drivers:
             assert "SerialDriver" in drivers and "RemotePlace" in resources, role
+
+
+@pytest.mark.parametrize("name, resources", [
+    ("emulated-board-exporter.yaml", {"emu-1": ["NetworkSerialPort"],
+                                      "emu-2": ["NetworkSerialPort"]}),
+    ("cortex-m-exporter.yaml", {"nucleo-1": ["USBSerialPort", "USBDebugger",
+                                             "NetworkPowerPort"]}),
+])
+def test_the_documented_exporter_files_are_valid(name, resources, capsys):
+    """As labgrid-exporter reads them (a Jinja2 template: comments are ##)."""
+    _labgrid_or_skip()
+    from labgrid.remote.config import ResourceConfig
+
+    data = ResourceConfig(str(DOCS / name)).data
+    assert {group: list(res) for group, res in data.items()} == resources

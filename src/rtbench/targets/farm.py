@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -77,7 +78,7 @@ def run_places(req, console: Console) -> int:
     places = expand(req.place, req.lab_env)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = req.out or outdir.DEFAULT_PARENT / f"{stamp}-labgrid"
-    outdir.check_existing(out)
+    _check_out(out)
     out.mkdir(parents=True, exist_ok=True)
     console.print(f"{len(places)} places at once: {', '.join(places)}", soft_wrap=True)
     lock = threading.Lock()
@@ -99,6 +100,17 @@ def run_places(req, console: Console) -> int:
     if any(c == EXIT_INTERRUPTED for c in codes.values()):
         return EXIT_INTERRUPTED
     return max(codes.values())
+
+
+def _check_out(out: Path) -> None:
+    """An existing OUT must be empty or hold an earlier result of places."""
+    if not out.is_dir():
+        outdir.check_existing(out)
+        return
+    for entry in out.iterdir():
+        if entry.name != "compare.md" and not outdir.is_rtbench_dir(entry):
+            raise RtbenchError(f"--out {out} is not empty and holds no rtbench results; "
+                               "choose another directory")
 
 
 def child_argv(req, place: str, out: Path) -> list[str]:
@@ -133,12 +145,21 @@ def _wait(children: dict[str, subprocess.Popen]) -> dict[str, int]:
     try:
         return {p: c.wait() for p, c in children.items()}
     except KeyboardInterrupt:
-        # The terminal's Ctrl-C reached the children too; give them the time
-        # to store what they have and release their places.
+        # A terminal's Ctrl-C reached the children too (one process group):
+        # give them the time to store what they have, power off and release.
+        # One that was not told (SIGINT to this process alone) is told late,
+        # never twice in a row, so its own clean-up is not interrupted.
+        for grace, tell in ((15, False), (30, True)):
+            for c in children.values():
+                if c.poll() is None and tell:
+                    c.send_signal(signal.SIGINT)
+            for c in children.values():
+                try:
+                    c.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    pass
         for c in children.values():
-            try:
-                c.wait(timeout=30)
-            except subprocess.TimeoutExpired:
+            if c.poll() is None:
                 c.kill()
                 c.wait()
         return {p: EXIT_INTERRUPTED for p in children}
