@@ -13,6 +13,7 @@ instead of skipping.)
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -63,9 +64,19 @@ def board(board_cache, monkeypatch):
     monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(freertos_src()))
 
 
-def _cli(args, cwd, env=None):
-    return subprocess.run([sys.executable, "-m", "rtbench", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=180, env={**os.environ, **(env or {})})
+def _cli(args, cwd, env=None, timeout=180):
+    """rtbench in its own session: a test that times out kills it with every
+    process it started (the places' runs), so nothing outlives the test."""
+    proc = subprocess.Popen([sys.executable, "-m", "rtbench", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=cwd, start_new_session=True,
+                            env={**os.environ, **(env or {})})
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def _qemu_children() -> list[int]:
