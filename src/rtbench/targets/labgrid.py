@@ -252,8 +252,8 @@ class LabgridTarget(Target):
         sock = getattr(self.qemu, "_socket", None)
         if sock is not None:  # labgrid waits for QEMU's console for ever; a QEMU that fails
             sock.settimeout(30)  # to start (a bad option) would hang rtbench with it
+        self.powered = True  # from here on a QEMU may run: _power_off reaps it
         self._call(self.qemu.on, what="start QEMU")
-        self.powered = True
 
     def _power_off(self) -> None:
         if not self.powered:
