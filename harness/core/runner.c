@@ -57,6 +57,9 @@ void rtb_list(void)
     const struct rtb_metric *m;
     for (unsigned i = 0; (m = rtb_registry_at(i)); i++)
         rtb_record_registry(m->id, unsupported_why(m));
+    /* A board's console does not close when the listing is done: the end
+     * record tells its reader the listing is whole. */
+    rtb_record_end(0);
 }
 
 static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,

@@ -87,8 +87,9 @@ def cli() -> None:
                    "programs (cyclictest, ptsematest, pmqtest, svsematest, sigwaittest); on "
                    "mps2-an385 rtos-benchmark's FreeRTOS port (see --peer-src).")
 @click.option("--target", default="host", show_default=True,
-              help="Where to measure: host (this machine's kernel) or mps2-an385 "
-                   "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
+              help="Where to measure: host (this machine's kernel), mps2-an385 "
+                   "(QEMU's Cortex-M3 board with the RTOS of --kernel) or labgrid "
+                   "(a place of a labgrid lab, --env/--place).")
 @click.option("--kernel", help="The RTOS on a board target: freertos.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
@@ -96,6 +97,10 @@ def cli() -> None:
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
                    "$RTBENCH_RTOS_BENCHMARK_SRC).")
+@click.option("--env", "lab_env", type=click.Path(path_type=Path),
+              help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
+@click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
+                              "with a tag (TAG=VALUE), measured at once and compared.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -110,6 +115,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         peer_src=kw["peer_src"],
+        lab_env=kw["lab_env"], place=kw["place"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.lifetime.ConsoleOut).

@@ -113,16 +113,24 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                                    + f"; see {log_path}")
 
 
-def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path:
+def build_image(port: str, board: str, defs: dict[str, str], image: str,
+                variable: dict[str, str] | None = None, copy_to: Path | None = None) -> Path:
     """Cross-build the harness for a board (ports/<port>/port.cmake with the
     board's toolchain) into the cache; return the image's path.
 
     The build directory is keyed by the harness sources and the options, and
     CMake's own dependency tracking rebuilds when the kernel's sources (the
     user's checkout, outside the key) change: `cmake --build` runs every time
-    and is a no-op when nothing did."""
+    and is a no-op when nothing did.
+
+    `variable`: options set on every build and kept out of the key (the
+    command line built into an image changes from run to run; only the file
+    that uses it recompiles). The image is then copied to `copy_to` while
+    the build is still locked, so builds with other values cannot replace
+    it before the caller has it."""
     opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
-    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, image, "image")
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, image, "image",
+                           variable=variable, copy_to=copy_to)
 
 
 def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) -> Path:
@@ -138,12 +146,16 @@ def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) ->
 
 
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], image: str, what: str,
-                    key_src: Path | None = None) -> Path:
+                    key_src: Path | None = None, variable: dict[str, str] | None = None,
+                    copy_to: Path | None = None) -> Path:
     """Configure (once per key) and build `image` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
-    so the next attempt configures again."""
-    key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items())))
-                         .encode()).hexdigest()[:12]
+    so the next attempt configures again. `variable`, `copy_to`: see
+    build_image."""
+    # The names of the variable options are in the key: a build without
+    # them never gets a value another caller left in the CMake cache.
+    key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
+                          + (repr(sorted(variable)) if variable else "")).encode()).hexdigest()[:12]
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
@@ -163,12 +175,18 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], image: str, what
             except HarnessError:
                 (builddir / "CMakeCache.txt").unlink(missing_ok=True)
                 raise
-        _run_steps(builddir, [["cmake", "--build", str(builddir), "--target", image,
-                               "--parallel", str(os.cpu_count() or 1)]], what, append=True)
-    path = builddir / image
-    if not path.is_file():
-        raise HarnessError(f"{what} build produced no {image}; see {builddir / 'build.log'}")
-    return path
+        steps = [["cmake", *(f"-D{k}={v}" for k, v in variable.items()), str(builddir)]
+                 ] if variable else []
+        _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", image,
+                                       "--parallel", str(os.cpu_count() or 1)]], what,
+                   append=True)
+        path = builddir / image
+        if not path.is_file():
+            raise HarnessError(f"{what} build produced no {image}; see {builddir / 'build.log'}")
+        if copy_to is None:
+            return path
+        shutil.copyfile(path, copy_to)
+        return copy_to
 
 
 def executable(explicit: str | os.PathLike | None = None) -> Path:

@@ -380,6 +380,13 @@ def _target_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Run", f"{run.id} ({run.uuid})" + (f", label “{run.label}”" if run.label else "")),
         ("Status", status),
     ]
+    lab = host.get("labgrid")
+    if lab:  # a place of a labgrid lab (targets/labgrid.py)
+        where = (f"place {lab['place']} of the coordinator at {lab['coordinator']}, acquired "
+                 f"by {lab['acquired_by']}" if lab.get("place") else f"target {lab.get('role')}")
+        rows.insert(-3, ("Lab (labgrid)", f"{where}; console {lab.get('console')}, power "
+                         f"{lab.get('power')}, image loaded by {lab.get('loader')}, command line "
+                         f"{lab.get('command_line')}; labgrid {lab.get('labgrid')}"))
     na = host.get("not_applicable") or []
     if na:
         rows.append(("Not applicable here", f"{len(na)} catalogue metrics have no code on this "

@@ -25,7 +25,7 @@ from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
 from rtbench.store import Store
-from rtbench.targets import Target
+from rtbench.targets import Target, farm
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.lifetime)
 
@@ -74,6 +74,8 @@ class RunRequest:
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
+    lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
+    place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
 
 
 def now_utc() -> str:
@@ -81,9 +83,22 @@ def now_utc() -> str:
 
 
 def execute(req: RunRequest, console: Console) -> int:
+    if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
+        from rtbench.targets.labgrid import LabgridTarget
+
+        _check_target_options(req, LabgridTarget)  # once, not in every place's run
+        return farm.run_places(req, console)  # one run per place, at once, then compared
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
-    target = targets.make(req.target, req.kernel, req.kernel_src, req.harness)
+    target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
+                          req.place)
+    try:
+        return _execute(req, console, target, cat, ids)
+    finally:
+        target.close()  # a lab's place is released whatever happened
+
+
+def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[str]) -> int:
     _check_target_options(req, target)
     programs = external.program_ids(cat, ids)  # measured by standard programs, not the harness
     ids = [i for i in ids if i not in programs]

@@ -2,9 +2,10 @@
  * FreeRTOS port start-up: the board first (clocks, console, counter), then
  * the runner task at rtbench's runner priority, then the scheduler. The
  * runner reads the harness command line from the host (semihosting: QEMU's
- * -append) or, without a host, the line built into the image
- * (RTB_FREERTOS_ARGS), hands it to the core (rtb_main) and ends the
- * program with its status.
+ * -append) or, without a host or when the host gives no argument after the
+ * image's name (a lab's emulator booting a flashed image), the line built
+ * into the image (RTB_FREERTOS_ARGS), hands it to the core (rtb_main) and
+ * ends the program with its status.
  */
 #include <rtb/runner.h>
 
@@ -19,8 +20,9 @@
 #ifndef RTB_BUILD_TYPE
 #define RTB_BUILD_TYPE "unknown"
 #endif
-/* The command line of an image started without a host (a board flashed and
- * reset): every metric, default samples. */
+/* The command line of an image started without a host, or by a host that
+ * gives no arguments (a board flashed and reset): by default every metric,
+ * default samples; rtbench's labgrid target builds the run's line in. */
 #ifndef RTB_FREERTOS_ARGS
 #define RTB_FREERTOS_ARGS "rtbench-harness"
 #endif
@@ -35,12 +37,15 @@ static void runner(void *unused)
     static const struct rtb_build build = {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE};
     static const char builtin[] = RTB_FREERTOS_ARGS;
     char *argv[MAX_ARGS];
+    _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_FREERTOS_ARGS is too long");
     (void)unused;
-    if (rtb_board_cmdline(cmdline, sizeof cmdline) < 0) {
+    int argc = rtb_board_cmdline(cmdline, sizeof cmdline) < 0 ? 0
+             : rtb_split_args(cmdline, argv, MAX_ARGS);
+    if (argc <= 1) { /* no host, or a host with nothing after the image's name */
         for (size_t i = 0; i < sizeof builtin; i++)
             cmdline[i] = builtin[i];
+        argc = rtb_split_args(cmdline, argv, MAX_ARGS);
     }
-    int argc = rtb_split_args(cmdline, argv, MAX_ARGS);
     rtb_board_exit(rtb_main(argc, argv, &build));
 }
 

@@ -8,7 +8,8 @@
 #
 # Options:
 #   RTB_FREERTOS_ASSERT, RTB_FREERTOS_IDLE_WFI: see kernel.cmake
-#   RTB_FREERTOS_ARGS      command line of an image started without a host
+#   RTB_FREERTOS_ARGS      command line of an image started without a host, or
+#                          by one that passes no arguments ("rtbench-harness --only ...")
 set(RTB_FREERTOS_DIR ${CMAKE_CURRENT_LIST_DIR})
 if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/boards/${RTB_BOARD}/board.cmake)
   message(FATAL_ERROR "RTB_BOARD=${RTB_BOARD}: no boards/${RTB_BOARD}/board.cmake")

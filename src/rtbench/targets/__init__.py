@@ -5,6 +5,8 @@ runcmd), the store and the reports never know which one they serve.
 * `host`: this machine, the POSIX port as a local process (targets/host.py).
 * `mps2-an385`: QEMU's Cortex-M3 board with an RTOS port (targets/qemu.py),
   records read from its UART.
+* `labgrid`: a place of a labgrid lab, or a board labgrid emulates
+  (targets/labgrid.py): powered, flashed and read through labgrid's drivers.
 """
 
 from __future__ import annotations
@@ -16,12 +18,27 @@ from rtbench.targets.base import Instance, Target
 
 HOST = "host"
 BOARDS = ("mps2-an385",)
-NAMES = (HOST, *BOARDS)
+LABGRID = "labgrid"
+NAMES = (HOST, *BOARDS, LABGRID)
 
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
-         harness: Path | None = None) -> Target:
+         harness: Path | None = None, env: Path | None = None,
+         place: str | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong)."""
+    if name != LABGRID and (env is not None or place is not None):
+        raise RtbenchError("--env and --place are for --target labgrid")
+    if name == LABGRID:
+        if env is None:
+            raise RtbenchError("--target labgrid needs --env ENV.yaml (a labgrid environment file)")
+        if harness is not None:
+            raise RtbenchError("--harness is for the host target")
+        from rtbench.targets.labplace import require_labgrid
+
+        require_labgrid()  # before importing the target, which needs labgrid
+        from rtbench.targets.labgrid import LabgridTarget
+
+        return LabgridTarget(env, place, kernel, kernel_src)
     if name == HOST:
         if kernel not in (None, "linux"):
             raise RtbenchError(f"--kernel {kernel}: the host target measures the kernel it "
@@ -41,4 +58,4 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
-__all__ = ["HOST", "BOARDS", "NAMES", "Instance", "Target", "make"]
+__all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "Instance", "Target", "make"]

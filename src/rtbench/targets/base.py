@@ -80,3 +80,7 @@ class Target(ABC):
 
     def source_hash(self) -> str:
         return "unknown"
+
+    def close(self) -> None:
+        """Give back what prepare() took (a lab's place); called once the run
+        is over, however it ended. Never raises."""

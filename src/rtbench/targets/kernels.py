@@ -23,6 +23,7 @@ class Kernel:
     src: Path
     version: str
     cmake_defs: tuple[tuple[str, str], ...]
+    args_var: str = ""   # the CMake option of the command line built into the image
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,13 @@ class _Spec:
     version_file: str
     version_re: str
     cmake_var: str
+    args_var: str
 
 
 SPECS = {
     "freertos": _Spec("freertos", "FreeRTOS", "RTBENCH_FREERTOS_SRC", "include/FreeRTOS.h",
                       "include/task.h", r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"',
-                      "FREERTOS_KERNEL_PATH"),
+                      "FREERTOS_KERNEL_PATH", "RTB_FREERTOS_ARGS"),
 }
 
 
@@ -60,7 +62,7 @@ def get(name: str | None, src: Path | None) -> Kernel:
         raise RtbenchError(f"{src} is not a {spec.title} kernel checkout ({spec.marker} not "
                            f"found): pass --kernel-src DIR or set {spec.env}")
     return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
-                  ((spec.cmake_var, str(src.resolve())),))
+                  ((spec.cmake_var, str(src.resolve())),), spec.args_var)
 
 
 def _version(src: Path, spec: _Spec) -> str:

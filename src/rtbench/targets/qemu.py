@@ -102,12 +102,12 @@ class QemuTarget(Target):
             "os": self.kernel.title,
             "kernel_version": self.kernel.version,
             "kernel_src": str(self.kernel.src),
-            "emulator": _first_line([QEMU, "--version"]),
+            "emulator": first_line([QEMU, "--version"]),
             "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per "
                       "guest instruction)",
-            "cross_compiler": _first_line([CC, "--version"]),
+            "cross_compiler": first_line([CC, "--version"]),
             "image": str(image) if image else "",
-            "image_size": _size(image) if image else {},
+            "image_size": image_size(image) if image else {},
             "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} "
                           f"{platform.release()} (runs QEMU; does not affect the figures)",
             "hostname": socket.gethostname(),
@@ -140,7 +140,7 @@ class QemuInstance(Instance):
         return super().describe_exit(rc)
 
 
-def _first_line(cmd: list[str]) -> str:
+def first_line(cmd: list[str]) -> str:
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=10).stdout
     except (OSError, subprocess.TimeoutExpired):
@@ -148,7 +148,7 @@ def _first_line(cmd: list[str]) -> str:
     return (out.strip().splitlines() or ["unknown"])[0]
 
 
-def _size(image: Path) -> dict[str, int]:
+def image_size(image: Path) -> dict[str, int]:
     """text, data and bss of the image (arm-none-eabi-size, Berkeley format)."""
     try:
         out = subprocess.run(["arm-none-eabi-size", str(image)], capture_output=True,
