@@ -131,7 +131,17 @@ def _spawn(req, place: str, out: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "rtbench", *child_argv(req, place, out)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1, env=env,
-                            errors="replace")
+                            errors="replace", preexec_fn=_term_with_parent)
+
+
+def _term_with_parent() -> None:
+    """In the child: SIGTERM when this process dies, however it dies (a
+    place's run then ends as interrupted: stored incomplete, board off,
+    place released) instead of measuring on with nobody to compare it."""
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _relay(place: str, child: subprocess.Popen, console: Console, lock: threading.Lock) -> None:
