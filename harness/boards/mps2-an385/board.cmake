@@ -5,6 +5,7 @@
 #                      reads the board's counter) and the kernel
 #   rtb_board          (OBJECT) the board's code; rtb_board_image(target)
 #                      links it with the start-up, linker script and flags
+#   RTB_BOARD_FREERTOS_PORT, RTB_BOARD_THREADX_PORT  the kernels' ports for its core
 #
 # Options:
 #   RTB_BOARD_COUNTER       TIMER0 (default; works under QEMU) or DWT (CPU
@@ -12,6 +13,10 @@
 #   RTB_ICOUNT_SHIFT        the -icount shift the image is run with (7); 0 for
 #                           silicon, where figures are printed in cycles
 set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
+# The kernels' ports for this core, named as each kernel's tree names them
+# (FreeRTOS portable/GCC/<port>, ThreadX ports/<port>/gnu).
+set(RTB_BOARD_FREERTOS_PORT ARM_CM3)
+set(RTB_BOARD_THREADX_PORT cortex_m3)
 
 set(RTB_BOARD_COUNTER TIMER0 CACHE STRING "timestamp source: TIMER0 or DWT")
 set_property(CACHE RTB_BOARD_COUNTER PROPERTY STRINGS TIMER0 DWT)

@@ -102,6 +102,8 @@ static const char *const facts[] = {
     "task_allocation", "xTaskCreate: TCB and stack from heap_4",
     "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
+    "interrupt_masking", "BASEPRI 5 << 5: kernel sections mask the interrupts at or below it",
+    "stack_filling", "on (INCLUDE_uxTaskGetStackHighWaterMark: a new stack is filled with 0xa5)",
     "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,
@@ -201,35 +203,13 @@ void rtb_port_diag(const char *line)
     rtb_board_puts("\n");
 }
 
-/* ---- the fault hook (the watchdog's tests): --fault hang:ID | crash:ID ------ */
-static const char *fault;
-
-static bool same(const char *a, const char *b)
-{
-    while (*a && *a == *b)
-        a++, b++;
-    return *a == *b;
-}
-
+/* ---- the watchdog's test hook (--fault hang:ID | crash:ID): the board's ---- */
 int rtb_port_option(const char *name, const char *value)
 {
-    if (!same(name, "--fault"))
-        return 0;
-    fault = value;
-    return 2;
+    return rtb_board_fault_option(name, value);
 }
 
-/* hang: the board stops answering (interrupts off, a spin); crash: a load
- * from an address no bus answers, a fault the board's handler reports. */
 void rtb_port_metric_begin(const char *id)
 {
-    if (!fault)
-        return;
-    if (!__builtin_strncmp(fault, "hang:", 5) && same(fault + 5, id)) {
-        taskDISABLE_INTERRUPTS();
-        for (;;)
-            ;
-    }
-    if (!__builtin_strncmp(fault, "crash:", 6) && same(fault + 6, id))
-        (void)*(volatile uint32_t *)0xF0000000u;
+    rtb_board_fault_point(id);
 }
