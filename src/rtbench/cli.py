@@ -66,9 +66,10 @@ def cli() -> None:
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel) or mps2-an385 "
                    "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
-@click.option("--kernel", help="The RTOS on a board target: freertos.")
+@click.option("--kernel", help="The RTOS on a board target: freertos or threadx.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
+              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC, "
+                   "$RTBENCH_THREADX_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context

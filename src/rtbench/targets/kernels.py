@@ -32,7 +32,7 @@ class _Spec:
     env: str
     marker: str           # a file a checkout must have, relative to its root
     version_file: str
-    version_re: str
+    version_re: str       # its groups, joined by ".", are the version
     cmake_var: str
 
 
@@ -40,6 +40,11 @@ SPECS = {
     "freertos": _Spec("freertos", "FreeRTOS", "RTBENCH_FREERTOS_SRC", "include/FreeRTOS.h",
                       "include/task.h", r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"',
                       "FREERTOS_KERNEL_PATH"),
+    "threadx": _Spec("threadx", "ThreadX", "RTBENCH_THREADX_SRC", "common/inc/tx_api.h",
+                     "common/inc/tx_api.h",
+                     r"#define\s+THREADX_MAJOR_VERSION\s+(\d+)\s+#define\s+THREADX_MINOR_VERSION"
+                     r"\s+(\d+)\s+#define\s+THREADX_PATCH_VERSION\s+(\d+)",
+                     "THREADX_PATH"),
 }
 
 
@@ -69,4 +74,4 @@ def _version(src: Path, spec: _Spec) -> str:
     except OSError:
         return "unknown"
     m = re.search(spec.version_re, text)
-    return m.group(1) if m else "unknown"
+    return ".".join(m.groups()) if m else "unknown"
