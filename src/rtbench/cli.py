@@ -92,24 +92,31 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
-@click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="With --coverage: your FreeRTOS checkout, for the FreeRTOS column "
-                   "(default: $RTBENCH_FREERTOS_SRC).")
+@click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
+              help="With --coverage: your checkout of an RTOS kernel, for its column "
+                   "(repeatable: FreeRTOS and ThreadX, told apart by their files; default: "
+                   "$RTBENCH_FREERTOS_SRC, $RTBENCH_THREADX_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
-def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Path | None,
+def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tuple[Path, ...],
                  harness_path: Path | None) -> int:
     """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
         from rtbench import external
+        from rtbench.targets import kernels
 
         columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
                                     **external.support()}}
-        freertos, why = _board_support("freertos", kernel_src)
-        if freertos is not None:
-            columns["FreeRTOS (mps2-an385)"] = freertos
-        _print_coverage(cat, columns, rows, why)
+        notes = []
+        for name, spec in kernels.SPECS.items():
+            src = next((d for d in kernel_src if kernels.is_checkout(name, d)), None)
+            support, why = _board_support(name, src)
+            if support is not None:
+                columns[f"{spec.title} (mps2-an385)"] = support
+            else:
+                notes.append(why)
+        _print_coverage(cat, columns, rows, "; ".join(notes))
         return 0
     services = list(cat.services)
     if service is not None:
@@ -133,13 +140,14 @@ def _board_support(kernel: str, src: Path | None) -> tuple[dict | None, str]:
     """The registry of the kernel's image on the emulated board, or why not
     (no sources given, no emulator): the coverage table says so."""
     from rtbench import targets
+    from rtbench.targets import kernels
 
     try:
         target = targets.make("mps2-an385", kernel, src)
         target.prepare()
         return target.registry(), ""
     except RtbenchError as exc:
-        return None, f"FreeRTOS column left out: {exc}"
+        return None, f"{kernels.SPECS[kernel].title} column left out: {exc}"
 
 
 def _print_coverage(cat: catalog_mod.Catalog, columns: dict[str, dict], rows: bool,

@@ -68,6 +68,11 @@ def get(name: str | None, src: Path | None) -> Kernel:
                   ((spec.cmake_var, str(src.resolve())),))
 
 
+def is_checkout(name: str, src: Path) -> bool:
+    """Whether `src` looks like a checkout of kernel `name` (its marker file)."""
+    return (Path(src).expanduser() / SPECS[name].marker).is_file()
+
+
 def _version(src: Path, spec: _Spec) -> str:
     try:
         text = (src / spec.version_file).read_text(errors="replace")
