@@ -19,7 +19,7 @@ import pytest
 from conftest import kernel_env
 from rtbench import catalog
 from rtbench.cli import main
-from procs import children
+from procs import qemu_children
 
 BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
 # What each kernel's run must show: its port, its kernel fact, the least
@@ -42,19 +42,6 @@ def board_args(kernel: str) -> list[str]:
 def board(board_cache, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
     kernel_env(monkeypatch)
-
-
-def qemu_children() -> list[int]:
-    """QEMU processes this test process started and did not reap."""
-    out = []
-    for pid in children(os.getpid()):
-        try:
-            comm = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            continue
-        if comm.startswith("qemu-system"):
-            out.append(pid)
-    return out
 
 
 @pytest.fixture(scope="module", params=list(EXPECT))

@@ -121,6 +121,12 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path
     CMake's own dependency tracking rebuilds when the kernel's sources (the
     user's checkout, outside the key) change: `cmake --build` runs every time
     and is a no-op when nothing did."""
+    return build_images(port, board, defs, [image])[0]
+
+
+def build_images(port: str, board: str, defs: dict[str, str], images: list[str]) -> list[Path]:
+    """build_image for several targets of one configuration (a port's
+    harness image, a peer's images) in one `cmake --build`."""
     src = source_dir()
     opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
     key = hashlib.sha256((source_hash(src) + repr(sorted(opts.items()))).encode()).hexdigest()[:12]
@@ -138,12 +144,13 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str) -> Path
         configure = [] if (builddir / "CMakeCache.txt").is_file() else [
             ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release",
              *(f"-D{k}={v}" for k, v in opts.items())]]
-        _run_steps(builddir, [*configure, ["cmake", "--build", str(builddir), "--target", image,
+        _run_steps(builddir, [*configure, ["cmake", "--build", str(builddir), "--target", *images,
                                            "--parallel", str(os.cpu_count() or 1)]], "image")
-    path = builddir / image
-    if not path.is_file():
-        raise HarnessError(f"image build produced no {image}; see {builddir / 'build.log'}")
-    return path
+    paths = [builddir / image for image in images]
+    for path in paths:
+        if not path.is_file():
+            raise HarnessError(f"image build produced no {path.name}; see {builddir / 'build.log'}")
+    return paths
 
 
 def executable(explicit: str | os.PathLike | None = None) -> Path:

@@ -19,7 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, load, outdir, peers, placement, report, sysreport, targets
+from rtbench import (external, load, outdir, peers, peers_threadmetric, placement, report,
+                     sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -206,10 +207,14 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
             status, code = "incomplete", EXIT_INTERRUPTED
     if req.with_peers and status != "incomplete":
         tuned = "--no-pin" not in PROFILES[req.profiles[0]]
+        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
         try:
-            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
-                cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
-                lambda text: console.print(text, soft_wrap=True))
+            if target.name in targets.BOARDS:  # a board's kernel: Thread-Metric beside it
+                peers_threadmetric.beside(store, run_id, target, say)
+            else:
+                peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+                    cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
+                    say)
         except KeyboardInterrupt:
             status, code = "incomplete", EXIT_INTERRUPTED
     store.finish_run(run_id, status, now_utc())

@@ -62,3 +62,20 @@ target_compile_definitions(${RTB_PORT_EXECUTABLE} PRIVATE ${RTB_BUILD_DEFS}
                            RTB_THREADX_ARGS="${RTB_THREADX_ARGS}")
 target_link_libraries(${RTB_PORT_EXECUTABLE} PRIVATE rtb_port rtb_core rtb_threadx_kernel)
 rtb_board_image(${RTB_PORT_EXECUTABLE})
+
+# Thread-Metric beside the harness (rtbench run --with-peers): its tests
+# built in place from the same checkout, on ThreadX's own Thread-Metric
+# porting layer, with this port's low-level init at the 100 Hz tick
+# Thread-Metric's porting rules ask for (its ThreadX layer sleeps 100 ticks
+# per second). Every test: the cortex_m3 port leaves SVC to the application.
+set(THREAD_METRIC_PATH ${THREADX_PATH}/utility/benchmarks/thread_metric)
+if(EXISTS ${THREAD_METRIC_PATH}/tm_api.h)
+  include(${CMAKE_CURRENT_SOURCE_DIR}/peers/thread-metric/thread_metric.cmake)
+  rtb_thread_metric_images(threadx ${THREAD_METRIC_PATH} TESTS ${RTB_TM_ALL_TESTS}
+    SOURCES ${RTB_TM_DIR}/tm_threadx.c ${RTB_THREADX_DIR}/lowlevel.c
+            ${THREAD_METRIC_PATH}/threadx_example/tm_porting_layer_threadx.c
+    LIBRARIES rtb_threadx_kernel
+    DEFINITIONS RTB_THREADX_TICK_HZ=100)
+  set_property(SOURCE ${THREAD_METRIC_PATH}/threadx_example/tm_porting_layer_threadx.c
+               APPEND PROPERTY COMPILE_OPTIONS -w)
+endif()
