@@ -136,3 +136,16 @@ def test_a_cooperative_count_is_a_yield_switch_and_its_loop(with_peers, run_id):
     coop = peer_records(with_peers, run_id + 1)["cooperative_scheduling"]["p50"]
     per_count = tm.instructions_per_period(7) / coop
     assert yield_ < per_count < yield_ + 10
+
+
+def test_compare_shows_both_kernels_and_thread_metric(with_peers, capsys, monkeypatch):
+    monkeypatch.chdir(with_peers)
+    assert main(["compare", "3", "1", "--db", "r.db", "-o", "k.md"]) == 0
+    md = (with_peers / "k.md").read_text()
+    assert "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2" in md
+    assert "| sched.yield.ctx.thread |" in md and "ThreadX × FreeRTOS" in md
+    assert "## Thread-Metric beside the kernels (peer)" in md
+    assert "| Interrupt Processing | unsupported |" in md
+    assert main(["compare", "1", "--db", "r.db"]) == 0  # one kernel and its peer
+    out = capsys.readouterr().out
+    assert "ThreadX count / period" in out and "ThreadX instr / count" in out

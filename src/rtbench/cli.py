@@ -280,8 +280,10 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
                     fail_on_regression: bool, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
     """Put RUNS side by side (medians, ratio to the first, significance), or
-    one run beside a vendor's published sheet (--ref NAME)."""
-    from rtbench import compare, peers, reference, views
+    one run beside a vendor's published sheet (--ref NAME). Runs of
+    different kernels (FreeRTOS, ThreadX, Linux) give the kernel comparison
+    sheet: a column per kernel, its configuration, Thread-Metric beside it."""
+    from rtbench import compare, kernelsheet, peers, reference, views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     sheet = reference.get(ref_name) if ref_name else None
@@ -290,10 +292,18 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
         beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
+        linked = {} if sheet else {r.id: peers.linked_runs(store, r.id) for r in stored}
     if not sheet and len(stored) < 2 and not beside:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "or one run and --ref NAME")
     cat = catalog_mod.load()
+    if not sheet and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
+        ks = kernelsheet.build(stored, cat, linked)
+        if fmt in ("md", "html"):
+            _emit(kernelsheet.render(ks, fmt), output)
+        else:
+            _emit_page(kernelsheet.page(ks), fmt, output, kernelsheet.to_jsonable(ks))
+        return 0
     if beside:  # one run and its rt-tests peers: the same metrics side by side
         peer_cmp = compare.compare_peers(stored[0], beside, cat)
         _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))
