@@ -237,7 +237,8 @@ def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, caps
 
 
 def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
-    """Instructions beside times: side by side, never a ratio or a verdict."""
+    """Instructions beside times: the kernel sheet puts them side by side,
+    never a ratio or a verdict."""
     from rtbench.store import Store
 
     with Store(isolated / "r.db") as store:
@@ -247,6 +248,8 @@ def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, caps
     capsys.readouterr()
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
     out = capsys.readouterr().out
-    assert "different units" in out
-    assert f"{EXPECT[kernel_of(full[0])]['yield']} instr" in out  # the yield, in its own unit
+    assert "rtbench kernel comparison" in out and "Different units" in out
+    row = next(line for line in out.splitlines() if "sched.yield.ctx.thread" in line)
+    assert f" {EXPECT[kernel_of(full[0])]['yield']} " in row  # the yield, in its own unit
+    assert "×" not in row  # no ratio across units
     assert "slower" not in out and "faster" not in out

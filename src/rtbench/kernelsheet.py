@@ -56,9 +56,11 @@ def kernel_key(run: Run) -> tuple[str, str, str]:
 
 def applies(runs: list[Run], linked: dict[int, list[Run]]) -> bool:
     """Runs of different kernels or targets, or one run with Thread-Metric
-    beside it."""
+    beside it. Two versions of one kernel on one target (Linux 6.1 and 6.6,
+    FreeRTOS V11.2 and V11.3) are a before/after: the run comparison, with
+    its verdicts, serves them."""
     measured = [r for r in runs if r.origin != "peer"]
-    if len({kernel_key(r) for r in measured}) > 1:
+    if len({kernel_key(r)[:2] for r in measured}) > 1:
         return True
     return len(runs) == 1 and any(tm.is_thread_metric(p) for p in linked.get(runs[0].id, []))
 
