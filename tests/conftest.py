@@ -162,13 +162,13 @@ def board_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def board_runs(board_cache, tmp_path_factory):
-    """board_runs(kernel): the whole catalogue on that kernel, twice (quick),
-    once per test session: the results.json envelopes the board tests read
-    (the board tests and the kernel comparison sheet share them)."""
-    done: dict[str, list[dict]] = {}
+    """board_runs(kernel, board): the whole catalogue on that kernel and
+    board, twice (quick), once per test session: the results.json envelopes
+    the board tests read."""
+    done: dict[tuple[str, str], list[dict]] = {}
 
-    def get(kernel: str) -> list[dict]:
-        if kernel not in done:
+    def get(kernel: str, board: str = "mps2-an385") -> list[dict]:
+        if (kernel, board) not in done:
             import json
 
             from rtbench.cli import main
@@ -176,17 +176,17 @@ def board_runs(board_cache, tmp_path_factory):
             mp = pytest.MonkeyPatch()
             mp.setenv("XDG_CACHE_HOME", str(board_cache))
             kernel_env(mp)
-            work = tmp_path_factory.mktemp(f"full-{kernel}")
+            work = tmp_path_factory.mktemp(f"full-{kernel}-{board}")
             mp.chdir(work)
             try:
                 envs = []
                 for out in ("a", "b"):
-                    assert main(["run", "--target", "mps2-an385", "--kernel", kernel, "--quick",
+                    assert main(["run", "--target", board, "--kernel", kernel, "--quick",
                                  "--db", "r.db", "--out", out]) == 0
                     envs.append(json.loads((work / out / "results.json").read_text()))
-                done[kernel] = envs
+                done[kernel, board] = envs
             finally:
                 mp.undo()
-        return done[kernel]
+        return done[kernel, board]
 
     return get

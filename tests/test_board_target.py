@@ -1,6 +1,7 @@
-"""The emulated board end to end: FreeRTOS and ThreadX on QEMU's MPS2 AN385,
-each built from its kernel sources with CMake and the cross toolchain,
-booted under -icount; the same checks for both kernels.
+"""The emulated boards end to end: FreeRTOS and ThreadX on QEMU's MPS2 AN385
+(Cortex-M3) and AN386 (Cortex-M4F), each built from its kernel sources with
+CMake and the cross toolchain, booted under -icount; the same checks for
+every kernel and board.
 
 Under -icount a figure is a count of guest instructions, the same on every
 run of the same image: these tests check exact values where the method
@@ -26,12 +27,17 @@ BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
 # number of ok metrics (the services the port provides: list --coverage),
 # words of its configuration in the sheet, and its yield in instructions.
 EXPECT = {
-    "freertos": {"kernel": "FreeRTOS V", "ok": 140, "yield": 57,
+    "freertos": {"kernel": "FreeRTOS V", "ok": 140,
+                 "yield": {"mps2-an385": 57, "mps2-an386": 65},
+                 "port": {"mps2-an385": "GCC/ARM_CM3", "mps2-an386": "GCC/ARM_CM4F"},
                  "sheet": ("FreeRTOS V11", "asserts off", "tick hz 1000")},
-    "threadx": {"kernel": "ThreadX 6.", "ok": 135, "yield": 65,
+    "threadx": {"kernel": "ThreadX 6.", "ok": 135,
+                "yield": {"mps2-an385": 65, "mps2-an386": 69},
+                "port": {"mps2-an385": "cortex_m3/gnu", "mps2-an386": "cortex_m4/gnu"},
                 "sheet": ("ThreadX 6.4.2", "asserts off (TX_DISABLE_ERROR_CHECKING",
                           "tick hz 1000")},
 }
+BOARDS = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4F"}
 
 
 def board_args(kernel: str) -> list[str]:
@@ -44,15 +50,20 @@ def board(board_cache, monkeypatch):
     kernel_env(monkeypatch)
 
 
-@pytest.fixture(scope="module", params=list(EXPECT))
+@pytest.fixture(scope="module", params=[(k, b) for b in BOARDS for k in EXPECT],
+                ids=lambda kb: f"{kb[0]}-{kb[1]}")
 def full(request, board_runs):
-    """The whole catalogue on each kernel, twice (quick): the runs the other
-    tests read (conftest.board_runs: once per session)."""
-    return board_runs(request.param)
+    """The whole catalogue on each kernel and board, twice (quick): the runs
+    the other tests read (conftest.board_runs: once per session)."""
+    return board_runs(*request.param)
 
 
 def kernel_of(env: dict) -> str:
     return env["session"]["port"]
+
+
+def board_of(env: dict) -> str:
+    return env["host"]["target"]
 
 
 def test_every_metric_of_the_port_is_ok_or_unsupported_with_a_reason(full):
@@ -76,7 +87,10 @@ def test_every_metric_of_the_port_is_ok_or_unsupported_with_a_reason(full):
     assert session["ts"]["unit"] == "instructions"
     assert session["target"]["kernel"].startswith(EXPECT[kernel]["kernel"])
     assert env["host"]["kernel_version"] in session["target"]["kernel"]
-    assert env["host"]["target"] == "mps2-an385" and env["host"]["icount"].startswith("shift=7")
+    board = board_of(env)
+    assert session["target"]["cpu"] == BOARDS[board]  # the board's core, from its CMake
+    assert session["target"]["kernel_port"] == EXPECT[kernel]["port"][board]
+    assert env["host"]["icount"].startswith("shift=7")
 
 
 def test_method_checks_are_exact(full):
@@ -221,8 +235,9 @@ def test_a_malformed_console_log_is_refused_with_its_line(board, isolated):
 def test_coverage_has_a_column_per_kernel(board, capsys):
     assert main(["list", "--coverage"]) == 0
     out = capsys.readouterr().out
-    assert "FreeRTOS (mps2-an385)" in out and "Linux (host)" in out
-    assert "ThreadX (mps2-an385)" in out
+    for board in BOARDS:
+        assert f"FreeRTOS ({board})" in out and f"ThreadX ({board})" in out
+    assert "Linux (host)" in out
 
 
 def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, capsys):
@@ -250,6 +265,7 @@ def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, caps
     out = capsys.readouterr().out
     assert "rtbench kernel comparison" in out and "Different units" in out
     row = next(line for line in out.splitlines() if "sched.yield.ctx.thread" in line)
-    assert f" {EXPECT[kernel_of(full[0])]['yield']} " in row  # the yield, in its own unit
+    kernel = kernel_of(full[0])
+    assert f" {EXPECT[kernel]['yield'][board_of(full[0])]} " in row  # the yield, in its own unit
     assert "×" not in row  # no ratio across units
     assert "slower" not in out and "faster" not in out

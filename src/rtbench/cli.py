@@ -64,8 +64,9 @@ def cli() -> None:
                    "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
                    "`rtbench compare RUN` shows them beside rtbench's figures.")
 @click.option("--target", default="host", show_default=True,
-              help="Where to measure: host (this machine's kernel) or mps2-an385 "
-                   "(QEMU's Cortex-M3 board with the RTOS of --kernel).")
+              help="Where to measure: host (this machine's kernel), mps2-an385 or "
+                   "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
+                   "--kernel).")
 @click.option("--kernel", help="The RTOS on a board target: freertos or threadx.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC, "
@@ -103,19 +104,20 @@ def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tu
     """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
-        from rtbench import external
+        from rtbench import external, targets
         from rtbench.targets import kernels
 
         columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
                                     **external.support()}}
         notes = []
-        for name, spec in kernels.SPECS.items():
-            src = next((d for d in kernel_src if kernels.is_checkout(name, d)), None)
-            support, why = _board_support(name, src)
-            if support is not None:
-                columns[f"{spec.title} (mps2-an385)"] = support
-            else:
-                notes.append(why)
+        for board in targets.BOARDS:
+            for name, spec in kernels.SPECS.items():
+                src = next((d for d in kernel_src if kernels.is_checkout(name, d)), None)
+                support, why = _board_support(name, src, board)
+                if support is not None:
+                    columns[f"{spec.title} ({board})"] = support
+                elif why not in notes:
+                    notes.append(why)
         _print_coverage(cat, columns, rows, "; ".join(notes))
         return 0
     services = list(cat.services)
@@ -136,18 +138,19 @@ def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tu
     return 0
 
 
-def _board_support(kernel: str, src: Path | None) -> tuple[dict | None, str]:
-    """The registry of the kernel's image on the emulated board, or why not
+def _board_support(kernel: str, src: Path | None,
+                   board: str = "mps2-an385") -> tuple[dict | None, str]:
+    """The registry of the kernel's image on an emulated board, or why not
     (no sources given, no emulator): the coverage table says so."""
     from rtbench import targets
     from rtbench.targets import kernels
 
     try:
-        target = targets.make("mps2-an385", kernel, src)
+        target = targets.make(board, kernel, src)
         target.prepare()
         return target.registry(), ""
     except RtbenchError as exc:
-        return None, f"{kernels.SPECS[kernel].title} column left out: {exc}"
+        return None, f"{kernels.SPECS[kernel].title} columns left out: {exc}"
 
 
 def _print_coverage(cat: catalog_mod.Catalog, columns: dict[str, dict], rows: bool,

@@ -48,7 +48,7 @@ function(rtb_freertos_kernel name tick_hz)
   target_compile_definitions(${name} PUBLIC
     RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
     RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>
-    RTB_FREERTOS_TICK_HZ=${tick_hz})
+    RTB_FREERTOS_TICK_HZ=${tick_hz} RTB_KERNEL_PORT="GCC/${RTB_BOARD_FREERTOS_PORT}")
   target_link_libraries(${name} PUBLIC rtb_board_headers)
   target_compile_options(${name} PRIVATE -w -ffunction-sections -fdata-sections)
 endfunction()

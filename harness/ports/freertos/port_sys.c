@@ -64,7 +64,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_PROCESS:
         return "FreeRTOS tasks share one address space (no MPU port in this build)";
     case RTB_CAP_SMP:
-        return "one CPU: the board is a single Cortex-M3";
+        return "one CPU: the board is a single " RTB_BOARD_CPU;
     case RTB_CAP_RWLOCK:
         return "FreeRTOS has no reader-writer lock";
     case RTB_CAP_COND:
@@ -80,7 +80,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_FIRST_FIT_HEAP:
         return "heap_4 is first-fit, but the porting layer cannot arrange its free list";
     case RTB_CAP_CACHE_DISABLE:
-        return "the Cortex-M3 has no caches";
+        return "the " RTB_BOARD_CPU " has no caches";
     case RTB_CAP_REF_CLOCK:
         return "the board has no clock independent of its counter";
     default:
@@ -93,7 +93,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
 
 static const char *const facts[] = {
     "kernel", "FreeRTOS " tskKERNEL_VERSION_NUMBER,
-    "kernel_port", "GCC/ARM_CM3",
+    "kernel_port", RTB_KERNEL_PORT,
     "tick_hz", STR(configTICK_RATE_HZ),
     "preemption", configUSE_PREEMPTION ? "on" : "off",
     "time_slicing", configUSE_TIME_SLICING ? "on" : "off",

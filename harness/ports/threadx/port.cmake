@@ -44,6 +44,7 @@ add_library(rtb_threadx_kernel STATIC ${_tx_common}
 target_include_directories(rtb_threadx_kernel PUBLIC
   ${RTB_THREADX_DIR}/include ${THREADX_PATH}/common/inc ${_tx_port}/inc)
 target_compile_definitions(rtb_threadx_kernel PUBLIC TX_INCLUDE_USER_DEFINE_FILE
+  RTB_KERNEL_PORT="${RTB_BOARD_THREADX_PORT}/gnu"
   RTB_THREADX_ERROR_CHECKING=$<BOOL:${RTB_THREADX_ERROR_CHECKING}>)
 target_link_libraries(rtb_threadx_kernel PUBLIC rtb_board_headers)
 target_compile_options(rtb_threadx_kernel PRIVATE -w -ffunction-sections -fdata-sections)

@@ -70,7 +70,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_PROCESS:
         return "ThreadX threads share one address space (no ThreadX Modules in this build)";
     case RTB_CAP_SMP:
-        return "one CPU: the board is a single Cortex-M3";
+        return "one CPU: the board is a single " RTB_BOARD_CPU;
     case RTB_CAP_RWLOCK:
         return "ThreadX has no reader-writer lock";
     case RTB_CAP_COND:
@@ -88,7 +88,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_FIRST_FIT_HEAP:
         return "the byte pool is first-fit, but the porting layer cannot arrange its free list";
     case RTB_CAP_CACHE_DISABLE:
-        return "the Cortex-M3 has no caches";
+        return "the " RTB_BOARD_CPU " has no caches";
     case RTB_CAP_REF_CLOCK:
         return "the board has no clock independent of its counter";
     default:
@@ -104,7 +104,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
 static const char *const facts[] = {
     "kernel", "ThreadX " STR(THREADX_MAJOR_VERSION) "." STR(THREADX_MINOR_VERSION) "."
               STR(THREADX_PATCH_VERSION),
-    "kernel_port", "cortex_m3/gnu",
+    "kernel_port", RTB_KERNEL_PORT,
     "tick_hz", STR(RTB_THREADX_TICK_HZ),
     "preemption", "on",
     "time_slicing", "off (TX_NO_TIME_SLICE)",

@@ -37,6 +37,8 @@ CC = "arm-none-eabi-gcc"
 BOARDS = {
     "mps2-an385": {"machine": "mps2-an385", "cpu": "Cortex-M3",
                    "title": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU"},
+    "mps2-an386": {"machine": "mps2-an386", "cpu": "Cortex-M4F",
+                   "title": "Arm MPS2 AN386 (Cortex-M4F, 25 MHz), emulated by QEMU"},
 }
 PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-eabi"}
 
