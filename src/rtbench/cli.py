@@ -61,8 +61,9 @@ def cli() -> None:
                    "STREAM) after the harness; docs/reports.md.")
 @click.option("--with-peers", is_flag=True,
               help="Then run the installed rt-tests programs (cyclictest, ptsematest, "
-                   "pmqtest, svsematest, sigwaittest) as a run linked to this one: "
-                   "`rtbench compare RUN` shows them beside rtbench's figures.")
+                   "pmqtest, svsematest, sigwaittest), on a board target Thread-Metric's "
+                   "tests on the same kernel, as a run linked to this one: `rtbench "
+                   "compare RUN` shows them beside rtbench's figures.")
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
