@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # All of rtbench's tests: the C unit tests (ctest), the freestanding build of
 # the portable core, and the Python tests (pytest, which include an
-# end-to-end `rtbench run --quick` on this machine and the whole FreeRTOS
-# catalogue on QEMU's emulated board). Installs what the tests need first
-# (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when all
-# is there).
+# end-to-end `rtbench run --quick` on this machine and the whole FreeRTOS and
+# ThreadX catalogues on QEMU's emulated board). Installs what the tests need
+# first (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when
+# all is there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RTBENCH_TEST_DEPS=1 bash scripts/setup.sh
@@ -13,6 +13,9 @@ py=.venv/bin/python
 # tree, never part of rtbench), unless the caller names their own.
 if [ -z "${RTBENCH_FREERTOS_SRC:-}" ] && [ -d ../shared/third_party/FreeRTOS-Kernel ]; then
   export RTBENCH_FREERTOS_SRC=$(cd ../shared/third_party/FreeRTOS-Kernel && pwd)
+fi
+if [ -z "${RTBENCH_THREADX_SRC:-}" ] && [ -d ../shared/third_party/threadx ]; then
+  export RTBENCH_THREADX_SRC=$(cd ../shared/third_party/threadx && pwd)
 fi
 
 echo "== C unit tests (ctest)"

@@ -18,7 +18,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
-                "RTBENCH_FREERTOS_SRC",
+                "RTBENCH_FREERTOS_SRC", "RTBENCH_THREADX_SRC",
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
                 "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL",
                 "FAKE_HARNESS_SPANS"):
@@ -103,16 +103,37 @@ def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 REPO = Path(__file__).resolve().parents[1]
 # Test material, never part of rtbench: the kernel sources beside the work
-# tree (../shared/third_party, its README), or where RTBENCH_FREERTOS_SRC says.
+# tree (../shared/third_party, its README), or where RTBENCH_FREERTOS_SRC /
+# RTBENCH_THREADX_SRC say.
 THIRD_PARTY = REPO.parent / "shared" / "third_party"
+# kernel -> (its environment variable, its folder in third_party, a file a checkout has)
+KERNELS = {
+    "freertos": ("RTBENCH_FREERTOS_SRC", "FreeRTOS-Kernel", "include/FreeRTOS.h"),
+    "threadx": ("RTBENCH_THREADX_SRC", "threadx", "common/inc/tx_api.h"),
+}
+
+
+def kernel_src(kernel: str) -> Path | None:
+    var, folder, marker = KERNELS[kernel]
+    env = os.environ.get(var)
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / folder]:
+        if (cand / marker).is_file():
+            return cand
+    return None
 
 
 def freertos_src() -> Path | None:
-    env = os.environ.get("RTBENCH_FREERTOS_SRC")
-    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / "FreeRTOS-Kernel"]:
-        if (cand / "include" / "FreeRTOS.h").is_file():
-            return cand
-    return None
+    return kernel_src("freertos")
+
+
+def threadx_src() -> Path | None:
+    return kernel_src("threadx")
+
+
+def kernel_env(mp: pytest.MonkeyPatch) -> None:
+    """Every kernel's sources in its environment variable (what a user sets)."""
+    for kernel, (var, _folder, _marker) in KERNELS.items():
+        mp.setenv(var, str(kernel_src(kernel)))
 
 
 def board_tools_missing() -> str:
@@ -122,8 +143,9 @@ def board_tools_missing() -> str:
     missing = [t for t in ("qemu-system-arm", "arm-none-eabi-gcc", "cmake") if not shutil.which(t)]
     if missing:
         return "missing " + ", ".join(missing)
-    if freertos_src() is None:
-        return "no FreeRTOS sources (RTBENCH_FREERTOS_SRC or ../shared/third_party)"
+    for kernel, (var, _folder, _marker) in KERNELS.items():
+        if kernel_src(kernel) is None:
+            return f"no {kernel} sources ({var} or ../shared/third_party)"
     return ""
 
 
@@ -172,3 +194,35 @@ def user_dir(normal_user):
         normal_user.chown(p)
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def board_runs(board_cache, tmp_path_factory):
+    """board_runs(kernel, board): the whole catalogue on that kernel and
+    board, twice (quick), once per test session: the results.json envelopes
+    the board tests read."""
+    done: dict[tuple[str, str], list[dict]] = {}
+
+    def get(kernel: str, board: str = "mps2-an385") -> list[dict]:
+        if (kernel, board) not in done:
+            import json
+
+            from rtbench.cli import main
+
+            mp = pytest.MonkeyPatch()
+            mp.setenv("XDG_CACHE_HOME", str(board_cache))
+            kernel_env(mp)
+            work = tmp_path_factory.mktemp(f"full-{kernel}-{board}")
+            mp.chdir(work)
+            try:
+                envs = []
+                for out in ("a", "b"):
+                    assert main(["run", "--target", board, "--kernel", kernel, "--quick",
+                                 "--db", "r.db", "--out", out]) == 0
+                    envs.append(json.loads((work / out / "results.json").read_text()))
+                done[kernel, board] = envs
+            finally:
+                mp.undo()
+        return done[kernel, board]
+
+    return get

@@ -109,3 +109,83 @@ def store(db, r: Run) -> int:
             s.conn.commit()
         s.finish_run(rid, "complete" if not r.pending else "incomplete", r.finished)
     return rid
+
+
+# ---- an RTOS on the emulated board: counts of instructions, the port's facts ----
+
+BOARD_FACTS = {
+    "freertos": {"kernel": "FreeRTOS V11.3.0", "kernel_port": "GCC/ARM_CM3", "tick_hz": "1000",
+                 "preemption": "on", "time_slicing": "off", "asserts": "off",
+                 "heap": "heap_4, 262144 bytes", "stack_filling": "on (…)",
+                 "board": "MPS2 AN385 (Cortex-M3, 25 MHz)", "cpu": "Cortex-M3",
+                 "icount_shift": "7"},
+    "threadx": {"kernel": "ThreadX 6.4.2", "kernel_port": "cortex_m3/gnu", "tick_hz": "1000",
+                "preemption": "on", "time_slicing": "off (TX_NO_TIME_SLICE)",
+                "asserts": "off (TX_DISABLE_ERROR_CHECKING: no _txe_ parameter checks)",
+                "heap": "byte pool, 262144 bytes", "stack_filling": "on (…)",
+                "board": "MPS2 AN385 (Cortex-M3, 25 MHz)", "cpu": "Cortex-M3",
+                "icount_shift": "7"},
+}
+
+
+def count_record(mid: str, instructions) -> dict:
+    """An ok record of instruction counts (QEMU -icount: no tick_hz)."""
+    rec = record(mid, instructions)
+    del rec["tick_hz"]
+    rec["unit"] = "instructions"
+    return rec
+
+
+def board_run(ids: list[str], kernel: str, seed: int = 1, scale: float = 1.0,
+              run_id: int = 1, unsupported: dict[str, str] | None = None) -> Run:
+    """A run of `kernel` on the emulated board: every id in instructions,
+    those in `unsupported` without a figure (id -> the kernel's reason)."""
+    rng = np.random.default_rng(seed)
+    metrics = []
+    for i, mid in enumerate(ids):
+        if unsupported and mid in unsupported:
+            metrics.append({"type": "metric", "id": mid, "status": "unsupported",
+                            "reason": unsupported[mid], "n": 0, "profile": "rt"})
+            continue
+        median = (30 + 37 * i % 3000) * scale
+        metrics.append({**count_record(mid, latency(rng, median, n=500)), "profile": "rt"})
+    facts = BOARD_FACTS[kernel]
+    name, version = facts["kernel"].split(" ", 1)
+    host = {"target": "mps2-an385", "target_kind": "emulator",
+            "board": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU",
+            "cpu_model": "Cortex-M3", "os": name, "kernel_version": version,
+            "emulator": "QEMU emulator version 7.2", "icount": "shift=7",
+            "harness_source_hash": "abc123", "hostname": "bench",
+            "image_size": {"text": 75000, "data": 28, "bss": 368000}}
+    r = run(metrics, run_id=run_id, host=host)
+    s = session()
+    s["port"] = kernel
+    s["cflags"] = "-mcpu=cortex-m3 -mthumb -O2"
+    s["ts"] = {**s["ts"], "unit": "instructions", "hz_measured": 0, "resolution_ticks": 1,
+               "overhead_median_ticks": 10, "unit_detail": "guest instructions executed"}
+    s["rt"]["policy"] = f"{name} fixed-priority preemptive"
+    s["target"] = {**facts, "irq_switch_at_exit": True}
+    r.session = s
+    return r
+
+
+def thread_metric_run(counts: dict[str, int], kernel: str, run_id: int, linked_to: int,
+                      checks: dict[str, str] | None = None) -> Run:
+    """Thread-Metric's peer records (rtbench.peers_threadmetric) of these
+    median counts, three periods each."""
+    from rtbench import peers_threadmetric as tm
+
+    metrics = []
+    for t in tm.TESTS:
+        if t.key not in counts:
+            metrics.append({"type": "metric", "id": f"{tm.KEY}:{t.key}", "origin": "peer",
+                            "mapped": False, "status": "unsupported", "reason": "not here",
+                            "source": {"tool": tm.TOOL}})
+            continue
+        report = tm.Report(f"{t.title}", [counts[t.key] - 5, counts[t.key], counts[t.key]],
+                           [checks[t.key]] if checks and t.key in checks else [])
+        metrics.append(tm.record(t, report, "qemu-system-arm …", kernel, 7,
+                                 kernel.split()[0].lower()))
+    r = run(metrics, run_id=run_id)
+    r.origin_kind, r.linked_to, r.session = "peer", linked_to, None
+    return r

@@ -1,5 +1,7 @@
-"""The emulated board end to end: FreeRTOS on QEMU's MPS2 AN385, built from
-the kernel sources with CMake and the cross toolchain, booted under -icount.
+"""The emulated boards end to end: FreeRTOS and ThreadX on QEMU's MPS2 AN385
+(Cortex-M3) and AN386 (Cortex-M4F), each built from its kernel sources with
+CMake and the cross toolchain, booted under -icount; the same checks for
+every kernel and board.
 
 Under -icount a figure is a count of guest instructions, the same on every
 run of the same image: these tests check exact values where the method
@@ -15,50 +17,53 @@ import sys
 
 import pytest
 
-from conftest import freertos_src
+from conftest import kernel_env
 from rtbench import catalog
 from rtbench.cli import main
-from procs import children
+from procs import qemu_children
 
 BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
+# What each kernel's run must show: its port, its kernel fact, the least
+# number of ok metrics (the services the port provides: list --coverage),
+# words of its configuration in the sheet, and its yield in instructions.
+EXPECT = {
+    "freertos": {"kernel": "FreeRTOS V", "ok": 140,
+                 "yield": {"mps2-an385": 57, "mps2-an386": 65},
+                 "port": {"mps2-an385": "GCC/ARM_CM3", "mps2-an386": "GCC/ARM_CM4F"},
+                 "sheet": ("FreeRTOS V11", "asserts off", "tick hz 1000")},
+    "threadx": {"kernel": "ThreadX 6.", "ok": 135,
+                "yield": {"mps2-an385": 65, "mps2-an386": 69},
+                "port": {"mps2-an385": "cortex_m3/gnu", "mps2-an386": "cortex_m4/gnu"},
+                "sheet": ("ThreadX 6.4.2", "asserts off (TX_DISABLE_ERROR_CHECKING",
+                          "tick hz 1000")},
+}
+BOARDS = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4F"}
+
+
+def board_args(kernel: str) -> list[str]:
+    return ["--target", "mps2-an385", "--kernel", kernel]
 
 
 @pytest.fixture
 def board(board_cache, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
-    monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(freertos_src()))
+    kernel_env(monkeypatch)
 
 
-def qemu_children() -> list[int]:
-    """QEMU processes this test process started and did not reap."""
-    out = []
-    for pid in children(os.getpid()):
-        try:
-            comm = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            continue
-        if comm.startswith("qemu-system"):
-            out.append(pid)
-    return out
+@pytest.fixture(scope="module", params=[(k, b) for b in BOARDS for k in EXPECT],
+                ids=lambda kb: f"{kb[0]}-{kb[1]}")
+def full(request, board_runs):
+    """The whole catalogue on each kernel and board, twice (quick): the runs
+    the other tests read (conftest.board_runs: once per session)."""
+    return board_runs(*request.param)
 
 
-@pytest.fixture(scope="module")
-def full(board_cache, tmp_path_factory):
-    """The whole catalogue on FreeRTOS, twice (quick): the runs the other
-    tests read."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(board_cache))
-    mp.setenv("RTBENCH_FREERTOS_SRC", str(freertos_src()))
-    work = tmp_path_factory.mktemp("full")
-    mp.chdir(work)
-    try:
-        envs = []
-        for out in ("a", "b"):
-            assert main(["run", *BOARD, "--quick", "--db", "r.db", "--out", out]) == 0
-            envs.append(json.loads((work / out / "results.json").read_text()))
-        return envs
-    finally:
-        mp.undo()
+def kernel_of(env: dict) -> str:
+    return env["session"]["port"]
+
+
+def board_of(env: dict) -> str:
+    return env["host"]["target"]
 
 
 def test_every_metric_of_the_port_is_ok_or_unsupported_with_a_reason(full):
@@ -75,12 +80,17 @@ def test_every_metric_of_the_port_is_ok_or_unsupported_with_a_reason(full):
         else:
             assert m["unit"] == "instructions" and "tick_hz" not in m, m["id"]
             assert m["min"] <= m["p50"] <= m["p99"] <= m["max"], m["id"]
+    kernel = kernel_of(env)
     ok = [m for m in got.values() if m["status"] == "ok"]
-    assert len(ok) >= 140  # what the FreeRTOS port provides: see list --coverage
+    assert len(ok) >= EXPECT[kernel]["ok"]  # what the port provides: see list --coverage
     session = env["session"]
-    assert session["port"] == "freertos" and session["ts"]["unit"] == "instructions"
-    assert session["target"]["kernel"].startswith("FreeRTOS V")
-    assert env["host"]["target"] == "mps2-an385" and env["host"]["icount"].startswith("shift=7")
+    assert session["ts"]["unit"] == "instructions"
+    assert session["target"]["kernel"].startswith(EXPECT[kernel]["kernel"])
+    assert env["host"]["kernel_version"] in session["target"]["kernel"]
+    board = board_of(env)
+    assert session["target"]["cpu"] == BOARDS[board]  # the board's core, from its CMake
+    assert session["target"]["kernel_port"] == EXPECT[kernel]["port"][board]
+    assert env["host"]["icount"].startswith("shift=7")
 
 
 def test_method_checks_are_exact(full):
@@ -127,12 +137,14 @@ def test_sheet_says_the_unit_and_the_target(full, tmp_path):
     md = report.render_markdown(run, catalog.load())
     assert "median instr" in md and "µs" not in md.split("## Results")[1].split("## Definitions")[0]
     assert "QEMU -icount shift=7" in md and "Not CPU cycles, not time" in md
-    assert "FreeRTOS V11" in md and "asserts off" in md and "tick hz 1000" in md
+    for words in EXPECT[kernel_of(env)]["sheet"]:
+        assert words in md, words
 
 
-def test_a_hanging_image_is_stopped_and_the_run_goes_on(board, isolated, monkeypatch):
+@pytest.mark.parametrize("kernel", list(EXPECT))
+def test_a_hanging_image_is_stopped_and_the_run_goes_on(board, isolated, monkeypatch, kernel):
     monkeypatch.setenv("RTBENCH_INJECT_FAULT", "hang:sem.give.no_waiter")
-    rc = main(["run", *BOARD, "--quick", "--timeout", "3", "--db", "r.db", "--out", "o",
+    rc = main(["run", *board_args(kernel), "--quick", "--timeout", "3", "--db", "r.db", "--out", "o",
                "--only", "method.null,sem.give.no_waiter,sem.take.available"])
     env = json.loads((isolated / "o" / "results.json").read_text())
     got = {m["id"]: m for m in env["metrics"]}
@@ -143,14 +155,16 @@ def test_a_hanging_image_is_stopped_and_the_run_goes_on(board, isolated, monkeyp
     assert qemu_children() == []
 
 
-def test_a_crashing_image_is_reported_and_the_run_goes_on(board, isolated, monkeypatch):
+@pytest.mark.parametrize("kernel", list(EXPECT))
+def test_a_crashing_image_is_reported_and_the_run_goes_on(board, isolated, monkeypatch, kernel):
     monkeypatch.setenv("RTBENCH_INJECT_FAULT", "crash:sem.give.no_waiter")
-    assert main(["run", *BOARD, "--quick", "--db", "r.db", "--out", "o",
+    assert main(["run", *board_args(kernel), "--quick", "--db", "r.db", "--out", "o",
                  "--only", "sem.give.no_waiter,sem.take.available"]) == 0
     env = json.loads((isolated / "o" / "results.json").read_text())
     got = {m["id"]: m for m in env["metrics"]}
     assert "HardFault" in got["sem.give.no_waiter"]["reason"]
     assert got["sem.take.available"]["status"] == "ok"
+    assert qemu_children() == []
 
 
 def _cli(args, env):
@@ -176,13 +190,15 @@ def test_missing_tools_are_one_line_and_exit_2(board, isolated, tmp_path, path_h
     assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--kernel-src", "/nonexistent"], "/nonexistent is not a FreeRTOS kernel checkout"),
-    ([], "FreeRTOS sources not given: pass --kernel-src DIR"),
-])
-def test_missing_kernel_sources_are_one_line_and_exit_2(board, isolated, args, says):
-    env = {k: v for k, v in os.environ.items() if k != "RTBENCH_FREERTOS_SRC"}
-    proc = _cli(["run", *BOARD, "--db", "r.db", *args], env)
+@pytest.mark.parametrize("kernel, title, var", [("freertos", "FreeRTOS", "RTBENCH_FREERTOS_SRC"),
+                                               ("threadx", "ThreadX", "RTBENCH_THREADX_SRC")])
+@pytest.mark.parametrize("given", [True, False])
+def test_missing_kernel_sources_are_one_line_and_exit_2(board, isolated, kernel, title, var, given):
+    env = {k: v for k, v in os.environ.items() if k != var}
+    args = ["--kernel-src", "/nonexistent"] if given else []
+    says = (f"/nonexistent is not a {title} kernel checkout" if given else
+            f"{title} sources not given: pass --kernel-src DIR")
+    proc = _cli(["run", *board_args(kernel), "--db", "r.db", *args], env)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and says in proc.stderr
 
 
@@ -216,10 +232,12 @@ def test_a_malformed_console_log_is_refused_with_its_line(board, isolated):
     assert not (isolated / "r.db").exists() or "runs" not in proc.stdout
 
 
-def test_coverage_has_a_freertos_column(board, capsys):
+def test_coverage_has_a_column_per_kernel(board, capsys):
     assert main(["list", "--coverage"]) == 0
     out = capsys.readouterr().out
-    assert "FreeRTOS (mps2-an385)" in out and "Linux (host)" in out
+    for board in BOARDS:
+        assert f"FreeRTOS ({board})" in out and f"ThreadX ({board})" in out
+    assert "Linux (host)" in out
 
 
 def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, capsys):
@@ -233,8 +251,9 @@ def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, caps
     assert "thread.yield.preemptive.ctx.k_to_k" in out  # the yield row, in instructions
 
 
-def test_a_freertos_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
-    """Instructions beside times: side by side, never a ratio or a verdict."""
+def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
+    """Instructions beside times: the kernel sheet puts them side by side,
+    never a ratio or a verdict."""
     from rtbench.store import Store
 
     with Store(isolated / "r.db") as store:
@@ -244,6 +263,9 @@ def test_a_freertos_run_compares_with_a_linux_run(board, fake, isolated, full, c
     capsys.readouterr()
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
     out = capsys.readouterr().out
-    assert "different units" in out and "different targets and kernels" in out
-    assert "57 instr" in out  # the FreeRTOS yield, in its own unit
+    assert "rtbench kernel comparison" in out and "Different units" in out
+    row = next(line for line in out.splitlines() if "sched.yield.ctx.thread" in line)
+    kernel = kernel_of(full[0])
+    assert f" {EXPECT[kernel]['yield'][board_of(full[0])]} " in row  # the yield, in its own unit
+    assert "×" not in row  # no ratio across units
     assert "slower" not in out and "faster" not in out

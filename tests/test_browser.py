@@ -85,3 +85,52 @@ def test_console_errors_would_be_caught(browser, tmp_path):
     browser.get(page.as_uri())
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors and "undefinedFunction" in errors[0]["message"]
+
+
+def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
+    """The kernel comparison sheet: a column group per kernel, the
+    configuration side by side, a plot per section with both kernels, the
+    Thread-Metric table; self-contained and without console errors."""
+    from PIL import Image
+    from selenium.webdriver.common.by import By
+
+    import synth
+    from rtbench import kernelsheet, sysreport
+
+    cat = catalog.load()
+    ids = [m.id for m in cat.metrics if not sysreport.is_system(m.service)]
+    fr = synth.board_run(ids, "freertos", run_id=1)
+    tx = synth.board_run(ids, "threadx", seed=2, scale=0.6, run_id=2,
+                         unsupported={"pipe.write.frame": "ThreadX has no byte pipe"})
+    linked = {2: [synth.thread_metric_run({"cooperative_scheduling": 118231,
+                                           "basic_processing": 952}, "ThreadX 6.4.2", 3, 2)],
+              1: [synth.thread_metric_run({"cooperative_scheduling": 134542,
+                                           "basic_processing": 952}, "FreeRTOS V11.3.0", 4, 1)]}
+    sheet = kernelsheet.build([fr, tx], cat, linked)
+    page = tmp_path / "kernels.html"
+    page.write_text(kernelsheet.render(sheet, "html"), encoding="utf-8")
+    browser.get(page.as_uri())
+
+    assert browser.title == "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2"
+    groups = [th.text for th in browser.find_elements(By.CSS_SELECTOR,
+                                                       "table.results thead th.group")]
+    assert groups[:2] == ["FreeRTOS", "ThreadX"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr")
+    assert len(rows) == len(ids)
+    config = browser.find_elements(By.CSS_SELECTOR, "table.kernels tbody tr")
+    assert len(config) == len(sheet.config)
+    plots = browser.find_elements(By.CSS_SELECTOR, "figure.kplot svg")
+    assert len(plots) == len(sheet.sections)
+    assert all(p.size["width"] > 300 and p.size["height"] > 40 for p in plots[:10])
+    legend = plots[0].find_elements(By.CSS_SELECTOR, "text")
+    assert any("ThreadX" in t.text for t in legend)  # both kernels named in each plot
+    peers = browser.find_elements(By.CSS_SELECTOR, "table.peers tbody tr")
+    assert len(peers) == len(sheet.peer_rows) >= 2
+    assert browser.execute_script(
+        "return performance.getEntriesByType('resource').length") == 0
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == []
+    shot = tmp_path / "kernels.png"
+    assert browser.save_screenshot(str(shot))
+    with Image.open(shot) as img:
+        assert img.convert("RGB").getcolors(maxcolors=64) is None

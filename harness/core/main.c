@@ -177,3 +177,16 @@ int rtb_split_args(char *line, char **argv, int max)
     }
     return n;
 }
+
+int rtb_board_command_line(char *buf, size_t size, int (*host)(char *buf, size_t size),
+                           const char *builtin, char **argv, int max)
+{
+    int argc = host(buf, size) < 0 ? 0 : rtb_split_args(buf, argv, max);
+    if (argc > 1)
+        return argc;
+    size_t i = 0; /* no host, or a host with nothing after the image's name */
+    for (; builtin[i] && i + 1 < size; i++)
+        buf[i] = builtin[i];
+    buf[i] = '\0';
+    return rtb_split_args(buf, argv, max);
+}

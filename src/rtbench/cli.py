@@ -82,17 +82,19 @@ def cli() -> None:
               help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
                    "STREAM) after the harness; docs/reports.md.")
 @click.option("--with-peers", is_flag=True,
-              help="Then run the peers as a run linked to this one (`rtbench compare RUN` "
+              help="Then run the peers as runs linked to this one (`rtbench compare RUN` "
                    "shows them beside rtbench's figures): on the host the installed rt-tests "
-                   "programs (cyclictest, ptsematest, pmqtest, svsematest, sigwaittest); on "
-                   "mps2-an385 rtos-benchmark's FreeRTOS port (see --peer-src).")
+                   "programs (cyclictest, ptsematest, pmqtest, svsematest, sigwaittest); on a "
+                   "board rtos-benchmark's FreeRTOS port (see --peer-src) and Thread-Metric's "
+                   "tests on the same kernel.")
 @click.option("--target", default="host", show_default=True,
-              help="Where to measure: host (this machine's kernel), mps2-an385 "
-                   "(QEMU's Cortex-M3 board with the RTOS of --kernel) or labgrid "
-                   "(a place of a labgrid lab, --env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos.")
+              help="Where to measure: host (this machine's kernel), mps2-an385 or "
+                   "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
+                   "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
+@click.option("--kernel", help="The RTOS on a board target: freertos or threadx.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC).")
+              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC, "
+                   "$RTBENCH_THREADX_SRC).")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
@@ -127,24 +129,32 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
-@click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="With --coverage: your FreeRTOS checkout, for the FreeRTOS column "
-                   "(default: $RTBENCH_FREERTOS_SRC).")
+@click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
+              help="With --coverage: your checkout of an RTOS kernel, for its column "
+                   "(repeatable: FreeRTOS and ThreadX, told apart by their files; default: "
+                   "$RTBENCH_FREERTOS_SRC, $RTBENCH_THREADX_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
-def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Path | None,
+def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tuple[Path, ...],
                  harness_path: Path | None) -> int:
     """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
-        from rtbench import external
+        from rtbench import external, targets
+        from rtbench.targets import kernels
 
         columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
                                     **external.support()}}
-        freertos, why = _board_support("freertos", kernel_src)
-        if freertos is not None:
-            columns["FreeRTOS (mps2-an385)"] = freertos
-        _print_coverage(cat, columns, rows, why)
+        notes = []
+        for board in targets.BOARDS:
+            for name, spec in kernels.SPECS.items():
+                src = next((d for d in kernel_src if kernels.is_checkout(name, d)), None)
+                support, why = _board_support(name, src, board)
+                if support is not None:
+                    columns[f"{spec.title} ({board})"] = support
+                elif why not in notes:
+                    notes.append(why)
+        _print_coverage(cat, columns, rows, "; ".join(notes))
         return 0
     services = list(cat.services)
     if service is not None:
@@ -164,17 +174,19 @@ def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Pa
     return 0
 
 
-def _board_support(kernel: str, src: Path | None) -> tuple[dict | None, str]:
-    """The registry of the kernel's image on the emulated board, or why not
+def _board_support(kernel: str, src: Path | None,
+                   board: str = "mps2-an385") -> tuple[dict | None, str]:
+    """The registry of the kernel's image on an emulated board, or why not
     (no sources given, no emulator): the coverage table says so."""
     from rtbench import targets
+    from rtbench.targets import kernels
 
     try:
-        target = targets.make("mps2-an385", kernel, src)
+        target = targets.make(board, kernel, src)
         target.prepare()
         return target.registry(), ""
     except RtbenchError as exc:
-        return None, f"FreeRTOS column left out: {exc}"
+        return None, f"{kernels.SPECS[kernel].title} columns left out: {exc}"
 
 
 def _print_coverage(cat: catalog_mod.Catalog, columns: dict[str, dict], rows: bool,
@@ -310,8 +322,10 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
                     fail_on_regression: bool, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
     """Put RUNS side by side (medians, ratio to the first, significance), or
-    one run beside a vendor's published sheet (--ref NAME)."""
-    from rtbench import compare, peers, reference, views
+    one run beside a vendor's published sheet (--ref NAME). Runs of
+    different kernels (FreeRTOS, ThreadX, Linux) give the kernel comparison
+    sheet: a column per kernel, its configuration, Thread-Metric beside it."""
+    from rtbench import compare, kernelsheet, peers, reference, views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     sheet = reference.get(ref_name) if ref_name else None
@@ -323,10 +337,18 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
             # a peer run (`latest` right after --with-peers): the run it was measured beside
             stored = [store.get_run(stored[0].linked_to)]
         beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
+        linked = {} if sheet else {r.id: peers.linked_runs(store, r.id) for r in stored}
     if not sheet and len(stored) < 2 and not beside:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "or one run and --ref NAME")
     cat = catalog_mod.load()
+    if not sheet and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
+        ks = kernelsheet.build(stored, cat, linked)
+        if fmt in ("md", "html"):
+            _emit(kernelsheet.render(ks, fmt), output)
+        else:
+            _emit_page(kernelsheet.page(ks), fmt, output, kernelsheet.to_jsonable(ks))
+        return 0
     if beside:  # one run and its rt-tests peers: the same metrics side by side
         peer_cmp = compare.compare_peers(stored[0], beside, cat)
         _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))

@@ -129,8 +129,15 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str,
     the build is still locked, so builds with other values cannot replace
     it before the caller has it."""
     opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
-    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, image, "image",
-                           variable=variable, copy_to=copy_to)
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, [image], "image",
+                           variable=variable, copy_to=copy_to)[0]
+
+
+def build_images(port: str, board: str, defs: dict[str, str], images: list[str]) -> list[Path]:
+    """build_image for several targets of one configuration (a port's
+    harness image, a peer's images) in one `cmake --build`."""
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, images, "image")
 
 
 def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) -> Path:
@@ -142,16 +149,16 @@ def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) ->
     if not (peer_src / "CMakeLists.txt").is_file():
         raise HarnessError(f"no peer {peer!r} in {src / 'peers'}")
     return _build_in_cache(peer_src, f"peer-{peer}-{board}", {"RTB_BOARD": board, **defs},
-                           image, f"{peer} image", key_src=src)
+                           [image], f"{peer} image", key_src=src)[0]
 
 
-def _build_in_cache(src: Path, name: str, opts: dict[str, str], image: str, what: str,
+def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
                     key_src: Path | None = None, variable: dict[str, str] | None = None,
-                    copy_to: Path | None = None) -> Path:
-    """Configure (once per key) and build `image` of the CMake project `src`
+                    copy_to: Path | None = None) -> list[Path]:
+    """Configure (once per key) and build `images` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
-    so the next attempt configures again. `variable`, `copy_to`: see
-    build_image."""
+    so the next attempt configures again. `variable`, `copy_to` (one image
+    only): see build_image."""
     # The names of the variable options are in the key: a build without
     # them never gets a value another caller left in the CMake cache.
     key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
@@ -177,16 +184,18 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], image: str, what
                 raise
         steps = [["cmake", *(f"-D{k}={v}" for k, v in variable.items()), str(builddir)]
                  ] if variable else []
-        _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", image,
+        _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", *images,
                                        "--parallel", str(os.cpu_count() or 1)]], what,
                    append=True)
-        path = builddir / image
-        if not path.is_file():
-            raise HarnessError(f"{what} build produced no {image}; see {builddir / 'build.log'}")
+        paths = [builddir / image for image in images]
+        for path in paths:
+            if not path.is_file():
+                raise HarnessError(f"{what} build produced no {path.name}; "
+                                   f"see {builddir / 'build.log'}")
         if copy_to is None:
-            return path
-        shutil.copyfile(path, copy_to)
-        return copy_to
+            return paths
+        shutil.copyfile(paths[0], copy_to)
+        return [copy_to]
 
 
 def executable(explicit: str | os.PathLike | None = None) -> Path:

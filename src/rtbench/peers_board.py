@@ -93,7 +93,7 @@ def measure(target, catalog: Catalog, ctx: Context) -> tuple[list[dict], dict | 
         image = harness.build_peer_image(PEER, target.name, defs, image_name)
     except RtbenchError as exc:
         return failed("failed", f"the rtos-benchmark image did not build: {exc}")
-    argv = qemu.command(target.board["machine"], image)
+    argv = qemu.boot_command(target.name, image)
     command = shlex.join(argv)
     try:
         code, text = external.execute(argv, None, TIMEOUT_S)

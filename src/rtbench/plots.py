@@ -292,3 +292,73 @@ def tidy_svg(text: str, prefix: str) -> str:
     text = _LONG_DECIMALS.sub(_first_group, text).replace(" \nL ", " L ")
     text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", text, count=1)
     return text.replace("<svg", '<svg role="img"', 1)
+
+
+
+def range_plot(rows: Sequence[tuple[str, Sequence[tuple[str, str, dict | None]]]], unit: str,
+               prefix: str) -> str:
+    """Kernels side by side, one band per metric (the kernel comparison
+    sheet): for each kernel (name, colour, {min, p50, p99, max} or None) a
+    thin line from min to max, a thick one from the median to p99 and a
+    dot at the median, on one log axis in `unit` (values below 1 are drawn
+    at 1). A few artists per plot (line collections, one scatter) and fixed
+    margins, so a sheet of twenty sections draws in a second or two."""
+    import matplotlib
+    from matplotlib import ticker
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.collections import LineCollection
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    kernels = list(dict.fromkeys((k, c) for _id, ks in rows for k, c, _v in ks))
+    band = max(len(kernels), 1)
+    floor = 1.0
+    thin, thick, dots, labels, ys = [], [], [], [], []
+    for r, (mid, ks) in enumerate(rows):
+        y0 = -r * (band + 0.8)
+        labels.append(mid)
+        ys.append(y0 - (band - 1) / 2)
+        for j, (_name, colour, v) in enumerate(ks):
+            if not v or v.get("p50") is None:
+                continue
+            y = y0 - j
+            lo, med, hi, top = (max(float(v[k] if v.get(k) is not None else v["p50"]), floor)
+                                for k in ("min", "p50", "p99", "max"))
+            thin.append(([(lo, y), (top, y)], colour))
+            thick.append(([(med, y), (max(hi, med * 1.004), y)], colour))
+            dots.append((med, y, colour))
+    values = [x for seg, _c in thin for x, _y in seg] or [floor, 10.0]
+    height = 0.55 + 0.13 * band * len(rows) + 0.08 * len(rows)
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(7.5, height), dpi=72)
+        FigureCanvasSVG(fig)
+        fig.subplots_adjust(left=2.3 / 7.5, right=0.97, bottom=0.42 / height,
+                            top=1 - 0.22 / height)
+        ax = fig.add_subplot()
+        ax.set_xscale("log")
+        for segs, width in ((thin, 0.8), (thick, 3.2)):
+            if segs:
+                ax.add_collection(LineCollection([s for s, _c in segs], colors=[c for _s, c in segs],
+                                                 linewidths=width, capstyle="butt"))
+        if dots:
+            ax.scatter([d[0] for d in dots], [d[1] for d in dots], s=9, c=[d[2] for d in dots],
+                       edgecolors="white", linewidths=0.5, zorder=3)
+        lo, hi = min(values) / 1.15, max(values) * 1.15
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(min(ys) - band / 2 - 0.3, max(ys) + band / 2 + 0.3)
+        ax.set_yticks(ys, labels)
+        ax.tick_params(axis="y", length=0, labelsize=6.5)
+        ax.set_xticks(log_ticks(max(lo, floor), hi))
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: fmt_value(v, unit)))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+        ax.grid(axis="x", which="major", linewidth=0.3)
+        ax.set_xlabel(f"{'time' if unit == 'ns' else UNIT_SHORT.get(unit, unit)} "
+                      "(log axis): min — median ▬ p99 — max")
+        for side in ("right", "top"):
+            ax.spines[side].set_visible(False)
+        ax.legend([Line2D([0], [0], color=c, linewidth=3) for _k, c in kernels],
+                  [k for k, _c in kernels], loc="lower left", bbox_to_anchor=(0.0, 1.0),
+                  ncol=len(kernels), frameon=False, fontsize=6.5, borderaxespad=0.2)
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata=_METADATA)
+    return tidy_svg(buf.getvalue(), prefix)

@@ -19,8 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import (external, lifetime, load, locks, outdir, peers, peers_board, placement,
-                     report, sysreport, targets)
+from rtbench import (external, lifetime, load, locks, outdir, peers, peers_board,
+                     peers_threadmetric, placement, report, sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -232,9 +232,10 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
                 peers.beside(store, run_id, catalog_mod.load(), peers.Context(
                     cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
                     say)
-            else:  # rtos-benchmark on the same emulated board
+            else:  # on the same emulated board: rtos-benchmark, Thread-Metric
                 peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
                     req.peer_src, req.samples, req.profiles[0]), say)
+                peers_threadmetric.beside(store, run_id, target, say)
     except KeyboardInterrupt:  # what was measured is kept
         status = "incomplete"
     except HarnessUsageError:

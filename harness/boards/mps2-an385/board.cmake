@@ -5,6 +5,8 @@
 #                      reads the board's counter) and the kernel
 #   rtb_board          (OBJECT) the board's code; rtb_board_image(target)
 #                      links it with the start-up, linker script and flags
+#   RTB_BOARD_FREERTOS_PORT, RTB_BOARD_THREADX_PORT  the kernels' ports for its core
+#   RTB_BOARD_NAME, RTB_BOARD_CPU (C strings) its name and core, for the records
 #
 # Options:
 #   RTB_BOARD_COUNTER       TIMER0 (default; works under QEMU) or DWT (CPU
@@ -12,6 +14,17 @@
 #   RTB_ICOUNT_SHIFT        the -icount shift the image is run with (7); 0 for
 #                           silicon, where figures are printed in cycles
 set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
+# What a board that reuses this code (boards/mps2-an386: the same FPGA
+# image with a Cortex-M4) sets before include()ing this file: its name and
+# core for the records, and the kernels' ports for its core, named as each
+# kernel's tree names them (FreeRTOS portable/GCC/<port>, ThreadX
+# ports/<port>/gnu).
+if(NOT DEFINED RTB_BOARD_TITLE)
+  set(RTB_BOARD_TITLE "MPS2 AN385 (Cortex-M3, 25 MHz)")
+  set(RTB_BOARD_CORE "Cortex-M3")
+  set(RTB_BOARD_FREERTOS_PORT ARM_CM3)
+  set(RTB_BOARD_THREADX_PORT cortex_m3)
+endif()
 
 set(RTB_BOARD_COUNTER TIMER0 CACHE STRING "timestamp source: TIMER0 or DWT")
 set_property(CACHE RTB_BOARD_COUNTER PROPERTY STRINGS TIMER0 DWT)
@@ -32,6 +45,7 @@ endif()
 add_library(rtb_board_headers INTERFACE)
 target_include_directories(rtb_board_headers INTERFACE ${RTB_BOARD_DIR}/include)
 target_compile_definitions(rtb_board_headers INTERFACE
+  RTB_BOARD_NAME="${RTB_BOARD_TITLE}" RTB_BOARD_CPU="${RTB_BOARD_CORE}"
   RTB_BOARD_ICOUNT_SHIFT=${RTB_ICOUNT_SHIFT}
   $<$<STREQUAL:${RTB_BOARD_COUNTER},DWT>:RTB_BOARD_COUNTER_DWT>)
 

@@ -1,5 +1,7 @@
 /*
- * startup.c — reset entry and vector table of the MPS2 AN385 (Cortex-M3).
+ * startup.c — reset entry and vector table of the MPS2 AN385 (Cortex-M3),
+ * and of the AN386 (the same image with a Cortex-M4F: the FPU is enabled
+ * first in a hard-float build).
  *
  * The table has the 16 system entries and the AN385's 32 external
  * interrupts. Every handler (an385_vectors.h) is a weak alias of
@@ -143,6 +145,12 @@ const rtb_vector_t rtb_board_vectors[SYSTEM_VECTORS + AN385_IRQ_COUNT] = {
  * turn them into memcpy/memset calls; libc.c's use no .data or .bss.) */
 void Reset_Handler(void)
 {
+#if defined(__ARM_FP)
+    /* A hard-float build (the AN386's Cortex-M4F): full access to the FPU
+     * (CPACR CP10, CP11) before any code may use it. */
+    AN385_SCB_CPACR |= 0xFu << 20;
+    __asm volatile("dsb\n\tisb" ::: "memory");
+#endif
     const uint32_t *src = __data_load;
     for (uint32_t *dst = __data_start; dst < __data_end;)
         *dst++ = *src++;

@@ -62,6 +62,14 @@ int rtb_run(const struct rtb_config *cfg);
  * built-in command line); returns argc, at most max. */
 int rtb_split_args(char *line, char **argv, int max);
 
+/* A board's command line, split into argv in `buf`: the host's (`host`
+ * copies it into buf and returns its length, or -1 without a host: a
+ * board's semihosting), or `builtin` (the line built into the image) when
+ * there is no host or the host passed nothing after the image's name (a
+ * flashed board a lab powers on). Returns argc. */
+int rtb_board_command_line(char *buf, size_t size, int (*host)(char *buf, size_t size),
+                           const char *builtin, char **argv, int max);
+
 /* A diagnostic line (not a record): through rtb_port_diag(). */
 void rtb_diag(const char *a, const char *b, const char *c);
 

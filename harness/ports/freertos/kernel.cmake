@@ -17,26 +17,33 @@ if(NOT FREERTOS_KERNEL_PATH AND DEFINED ENV{FREERTOS_KERNEL_PATH})
 endif()
 set(FREERTOS_KERNEL_PATH "${FREERTOS_KERNEL_PATH}" CACHE PATH "FreeRTOS-Kernel checkout")
 if(NOT EXISTS "${FREERTOS_KERNEL_PATH}/tasks.c"
-   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/ARM_CM3/port.c")
+   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_BOARD_FREERTOS_PORT}/port.c")
   message(FATAL_ERROR "FREERTOS_KERNEL_PATH='${FREERTOS_KERNEL_PATH}' is not a FreeRTOS-Kernel "
-                      "checkout (no tasks.c or portable/GCC/ARM_CM3/port.c): pass "
-                      "-DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
+                      "checkout (no tasks.c or portable/GCC/${RTB_BOARD_FREERTOS_PORT}/port.c): "
+                      "pass -DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
 endif()
 option(RTB_FREERTOS_ASSERT "configASSERT and stack-overflow checks" OFF)
 option(RTB_FREERTOS_IDLE_WFI "the idle task sleeps in WFI" OFF)
 
-# The kernel: third-party code, compiled as the user's checkout has it.
-set(_k ${FREERTOS_KERNEL_PATH})
-add_library(rtb_freertos_kernel STATIC
-  ${_k}/tasks.c ${_k}/queue.c ${_k}/list.c ${_k}/timers.c
-  ${_k}/event_groups.c ${_k}/stream_buffer.c
-  ${_k}/portable/GCC/ARM_CM3/port.c
-  ${_k}/portable/MemMang/heap_4.c)
-target_include_directories(rtb_freertos_kernel PUBLIC
-  ${RTB_FREERTOS_DIR}/include ${_k}/include ${_k}/portable/GCC/ARM_CM3)
-target_compile_definitions(rtb_freertos_kernel PUBLIC
-  RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
-  RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>)
-target_link_libraries(rtb_freertos_kernel PUBLIC rtb_board_headers)
-target_compile_options(rtb_freertos_kernel PRIVATE -w -ffunction-sections -fdata-sections)
-unset(_k)
+# The kernel: third-party code, compiled as the user's checkout has it, for
+# the board's core (RTB_BOARD_FREERTOS_PORT, from the board's board.cmake).
+# rtb_freertos_kernel(NAME TICK_HZ): one library per tick rate (the
+# harness's and rtos-benchmark's 1 kHz; Thread-Metric's images 100 Hz).
+set(_fr_port ${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_BOARD_FREERTOS_PORT})
+function(rtb_freertos_kernel name tick_hz)
+  set(_k ${FREERTOS_KERNEL_PATH})
+  add_library(${name} STATIC
+    ${_k}/tasks.c ${_k}/queue.c ${_k}/list.c ${_k}/timers.c
+    ${_k}/event_groups.c ${_k}/stream_buffer.c
+    ${_fr_port}/port.c
+    ${_k}/portable/MemMang/heap_4.c)
+  target_include_directories(${name} PUBLIC
+    ${RTB_FREERTOS_DIR}/include ${_k}/include ${_fr_port})
+  target_compile_definitions(${name} PUBLIC
+    RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
+    RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>
+    RTB_FREERTOS_TICK_HZ=${tick_hz} RTB_KERNEL_PORT="GCC/${RTB_BOARD_FREERTOS_PORT}")
+  target_link_libraries(${name} PUBLIC rtb_board_headers)
+  target_compile_options(${name} PRIVATE -w -ffunction-sections -fdata-sections)
+endfunction()
+rtb_freertos_kernel(rtb_freertos_kernel 1000)

@@ -39,13 +39,8 @@ static void runner(void *unused)
     char *argv[MAX_ARGS];
     _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_FREERTOS_ARGS is too long");
     (void)unused;
-    int argc = rtb_board_cmdline(cmdline, sizeof cmdline) < 0 ? 0
-             : rtb_split_args(cmdline, argv, MAX_ARGS);
-    if (argc <= 1) { /* no host, or a host with nothing after the image's name */
-        for (size_t i = 0; i < sizeof builtin; i++)
-            cmdline[i] = builtin[i];
-        argc = rtb_split_args(cmdline, argv, MAX_ARGS);
-    }
+    int argc = rtb_board_command_line(cmdline, sizeof cmdline, rtb_board_cmdline, builtin, argv,
+                                      MAX_ARGS);
     rtb_board_exit(rtb_main(argc, argv, &build));
 }
 

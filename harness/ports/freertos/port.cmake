@@ -31,3 +31,26 @@ target_compile_definitions(${RTB_PORT_EXECUTABLE} PRIVATE ${RTB_BUILD_DEFS}
                            RTB_FREERTOS_ARGS="${RTB_FREERTOS_ARGS}")
 target_link_libraries(${RTB_PORT_EXECUTABLE} PRIVATE rtb_port rtb_core rtb_freertos_kernel)
 rtb_board_image(${RTB_PORT_EXECUTABLE})
+
+# Thread-Metric beside the harness (rtbench run --with-peers), when the
+# Thread-Metric sources are given (THREAD_METRIC_PATH: utility/benchmarks/
+# thread_metric of a ThreadX checkout): its tests on rtbench's FreeRTOS
+# porting layer for Thread-Metric (peers/thread-metric/tm_freertos.c), with
+# the kernel at the 100 Hz tick Thread-Metric's porting rules ask for. Not
+# the two interrupt tests: their trap is an SVC, which FreeRTOS's port
+# owns, and their handler calls the ordinary kernel calls, which FreeRTOS
+# forbids in a handler (its ...FromISR calls are separate).
+set(THREAD_METRIC_PATH "" CACHE PATH "Thread-Metric sources (a ThreadX checkout's)")
+if(THREAD_METRIC_PATH)
+  if(NOT EXISTS ${THREAD_METRIC_PATH}/tm_api.h)
+    message(FATAL_ERROR "THREAD_METRIC_PATH='${THREAD_METRIC_PATH}': no tm_api.h")
+  endif()
+  include(${CMAKE_CURRENT_SOURCE_DIR}/peers/thread-metric/thread_metric.cmake)
+  rtb_freertos_kernel(rtb_freertos_kernel_tm 100)
+  set(_tm_tests ${RTB_TM_ALL_TESTS})
+  list(REMOVE_ITEM _tm_tests interrupt_processing interrupt_preemption_processing)
+  rtb_thread_metric_images(freertos ${THREAD_METRIC_PATH} TESTS ${_tm_tests}
+    SOURCES ${RTB_TM_DIR}/tm_freertos.c ${RTB_FREERTOS_DIR}/hooks.c
+    LIBRARIES rtb_freertos_kernel_tm)
+  unset(_tm_tests)
+endif()

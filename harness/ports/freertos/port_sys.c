@@ -64,7 +64,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_PROCESS:
         return "FreeRTOS tasks share one address space (no MPU port in this build)";
     case RTB_CAP_SMP:
-        return "one CPU: the board is a single Cortex-M3";
+        return "one CPU: the board is a single " RTB_BOARD_CPU;
     case RTB_CAP_RWLOCK:
         return "FreeRTOS has no reader-writer lock";
     case RTB_CAP_COND:
@@ -80,7 +80,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     case RTB_CAP_FIRST_FIT_HEAP:
         return "heap_4 is first-fit, but the porting layer cannot arrange its free list";
     case RTB_CAP_CACHE_DISABLE:
-        return "the Cortex-M3 has no caches";
+        return "the " RTB_BOARD_CPU " has no caches";
     case RTB_CAP_REF_CLOCK:
         return "the board has no clock independent of its counter";
     default:
@@ -93,7 +93,7 @@ const char *rtb_port_unsupported_why(uint32_t cap)
 
 static const char *const facts[] = {
     "kernel", "FreeRTOS " tskKERNEL_VERSION_NUMBER,
-    "kernel_port", "GCC/ARM_CM3",
+    "kernel_port", RTB_KERNEL_PORT,
     "tick_hz", STR(configTICK_RATE_HZ),
     "preemption", configUSE_PREEMPTION ? "on" : "off",
     "time_slicing", configUSE_TIME_SLICING ? "on" : "off",
@@ -102,6 +102,8 @@ static const char *const facts[] = {
     "task_allocation", "xTaskCreate: TCB and stack from heap_4",
     "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
+    "interrupt_masking", "BASEPRI 5 << 5: kernel sections mask the interrupts at or below it",
+    "stack_filling", "on (INCLUDE_uxTaskGetStackHighWaterMark: a new stack is filled with 0xa5)",
     "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,
@@ -201,35 +203,13 @@ void rtb_port_diag(const char *line)
     rtb_board_puts("\n");
 }
 
-/* ---- the fault hook (the watchdog's tests): --fault hang:ID | crash:ID ------ */
-static const char *fault;
-
-static bool same(const char *a, const char *b)
-{
-    while (*a && *a == *b)
-        a++, b++;
-    return *a == *b;
-}
-
+/* ---- the watchdog's test hook (--fault hang:ID | crash:ID): the board's ---- */
 int rtb_port_option(const char *name, const char *value)
 {
-    if (!same(name, "--fault"))
-        return 0;
-    fault = value;
-    return 2;
+    return rtb_board_fault_option(name, value);
 }
 
-/* hang: the board stops answering (interrupts off, a spin); crash: a load
- * from an address no bus answers, a fault the board's handler reports. */
 void rtb_port_metric_begin(const char *id)
 {
-    if (!fault)
-        return;
-    if (!__builtin_strncmp(fault, "hang:", 5) && same(fault + 5, id)) {
-        taskDISABLE_INTERRUPTS();
-        for (;;)
-            ;
-    }
-    if (!__builtin_strncmp(fault, "crash:", 6) && same(fault + 6, id))
-        (void)*(volatile uint32_t *)0xF0000000u;
+    rtb_board_fault_point(id);
 }

@@ -3,8 +3,8 @@ builds, starts, restarts and yields records; the orchestrator (runner,
 runcmd), the store and the reports never know which one they serve.
 
 * `host`: this machine, the POSIX port as a local process (targets/host.py).
-* `mps2-an385`: QEMU's Cortex-M3 board with an RTOS port (targets/qemu.py),
-  records read from its UART.
+* `mps2-an385`, `mps2-an386`: QEMU's Cortex-M3 and Cortex-M4F boards with an
+  RTOS port (targets/qemu.py), records read from the UART.
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
   (targets/labgrid.py): powered, flashed and read through labgrid's drivers.
 """
@@ -17,7 +17,7 @@ from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
 
 HOST = "host"
-BOARDS = ("mps2-an385",)
+BOARDS = ("mps2-an385", "mps2-an386")
 LABGRID = "labgrid"
 NAMES = (HOST, *BOARDS, LABGRID)
 
@@ -42,9 +42,10 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     if name == HOST:
         if kernel not in (None, "linux"):
             raise RtbenchError(f"--kernel {kernel}: the host target measures the kernel it "
-                               "runs on; use --target mps2-an385 for an RTOS")
+                               "runs on; use --target mps2-an385 or mps2-an386 for an RTOS")
         if kernel_src is not None:
-            raise RtbenchError("--kernel-src is for an RTOS target (--target mps2-an385)")
+            raise RtbenchError("--kernel-src is for an RTOS target (--target mps2-an385 or "
+                               "mps2-an386)")
         from rtbench.targets.host import HostTarget
 
         return HostTarget(harness)

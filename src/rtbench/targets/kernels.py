@@ -33,7 +33,7 @@ class _Spec:
     env: str
     marker: str           # a file a checkout must have, relative to its root
     version_file: str
-    version_re: str
+    version_re: str       # its groups, joined by ".", are the version
     cmake_var: str
     args_var: str
 
@@ -42,6 +42,11 @@ SPECS = {
     "freertos": _Spec("freertos", "FreeRTOS", "RTBENCH_FREERTOS_SRC", "include/FreeRTOS.h",
                       "include/task.h", r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"',
                       "FREERTOS_KERNEL_PATH", "RTB_FREERTOS_ARGS"),
+    "threadx": _Spec("threadx", "ThreadX", "RTBENCH_THREADX_SRC", "common/inc/tx_api.h",
+                     "common/inc/tx_api.h",
+                     r"#define\s+THREADX_MAJOR_VERSION\s+(\d+)\s+#define\s+THREADX_MINOR_VERSION"
+                     r"\s+(\d+)\s+#define\s+THREADX_PATCH_VERSION\s+(\d+)",
+                     "THREADX_PATH", "RTB_THREADX_ARGS"),
 }
 
 
@@ -65,10 +70,15 @@ def get(name: str | None, src: Path | None) -> Kernel:
                   ((spec.cmake_var, str(src.resolve())),), spec.args_var)
 
 
+def is_checkout(name: str, src: Path) -> bool:
+    """Whether `src` looks like a checkout of kernel `name` (its marker file)."""
+    return (Path(src).expanduser() / SPECS[name].marker).is_file()
+
+
 def _version(src: Path, spec: _Spec) -> str:
     try:
         text = (src / spec.version_file).read_text(errors="replace")
     except OSError:
         return "unknown"
     m = re.search(spec.version_re, text)
-    return m.group(1) if m else "unknown"
+    return ".".join(m.groups()) if m else "unknown"

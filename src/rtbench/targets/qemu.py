@@ -37,6 +37,8 @@ CC = "arm-none-eabi-gcc"
 BOARDS = {
     "mps2-an385": {"machine": "mps2-an385", "cpu": "Cortex-M3",
                    "title": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU"},
+    "mps2-an386": {"machine": "mps2-an386", "cpu": "Cortex-M4F",
+                   "title": "Arm MPS2 AN386 (Cortex-M4F, 25 MHz), emulated by QEMU"},
 }
 PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-eabi"}
 
@@ -55,10 +57,12 @@ class QemuTarget(Target):
             if shutil.which(tool) is None:
                 raise RtbenchError(f"{tool} not found: install {PACKAGES[tool]} "
                                    "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
-        defs = dict(self.kernel.cmake_defs)
-        defs["RTB_ICOUNT_SHIFT"] = str(ICOUNT_SHIFT)
-        self.image = harness.build_image(self.kernel.name, self.name, defs,
+        self.image = harness.build_image(self.kernel.name, self.name, self.image_defs(),
                                          f"rtbench-{self.kernel.name}-{self.name}.elf")
+
+    def image_defs(self) -> dict[str, str]:
+        """The CMake options of this kernel's images on this board."""
+        return {**dict(self.kernel.cmake_defs), "RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)}
 
     def registry(self) -> dict[str, tuple[bool, str]]:
         inst = self.start(["--list"])
@@ -90,7 +94,7 @@ class QemuTarget(Target):
         return QemuInstance(proc)
 
     def command(self, args: list[str]) -> list[str]:
-        return command(self.board["machine"], self.image, args)
+        return boot_command(self.name, self.image, args)
 
     def describe(self) -> dict[str, Any]:
         image = self.image
@@ -120,15 +124,15 @@ class QemuTarget(Target):
         return harness.source_hash(harness.source_dir())
 
 
-def command(machine: str, image: Path, args: list[str] | None = None) -> list[str]:
-    """The QEMU command line of an image (the harness's, or a peer's built
-    for the same board): headless, UART0 on stdout, semihosting for the
-    command line and the exit status, no reboot on a guest reset (a fault
-    that resets the board ends the instance instead), -icount shift=7."""
-    return [QEMU, "-M", machine, "-nographic", "-monitor", "none",
-            "-no-reboot", "-semihosting-config", "enable=on,target=native",
-            "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off",
-            "-kernel", str(image), *(["-append", " ".join(args)] if args is not None else [])]
+def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:
+    """The QEMU command line that boots `image` on `board`: headless, UART0
+    on stdout, semihosting for the command line (`args`, -append) and the
+    exit status, no reboot on a guest reset (a fault that resets the board
+    ends QEMU instead), -icount at the shift every image is built for."""
+    cmd = [QEMU, "-M", BOARDS[board]["machine"], "-nographic", "-monitor", "none",
+           "-no-reboot", "-semihosting-config", "enable=on,target=native",
+           "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off", "-kernel", str(image)]
+    return cmd + (["-append", " ".join(args)] if args is not None else [])
 
 
 class QemuInstance(Instance):

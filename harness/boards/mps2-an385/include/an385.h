@@ -102,6 +102,7 @@ enum an385_irq {
 
 #define AN385_SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
 #define AN385_SCB_VTOR (*(volatile uint32_t *)0xE000ED08u)
+#define AN385_SCB_CPACR (*(volatile uint32_t *)0xE000ED88u) /* FPU access (Cortex-M4F) */
 #define AN385_SCB_CFSR (*(volatile uint32_t *)0xE000ED28u)
 #define AN385_SCB_HFSR (*(volatile uint32_t *)0xE000ED2Cu)
 #define AN385_SCB_MMFAR (*(volatile uint32_t *)0xE000ED34u)

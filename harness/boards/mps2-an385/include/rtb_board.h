@@ -81,4 +81,13 @@ void rtb_board_oneshot_init(rtb_board_isr_fn fn, void *arg, uint8_t prio);
 void rtb_board_oneshot_start(uint32_t ticks); /* ticks >= 1; restarts if running */
 void rtb_board_oneshot_cancel(void);          /* no call of fn after this returns */
 
+/* ---- The watchdog's test hook (harness option --fault hang:ID | crash:ID) --
+ * Every kernel port on this board offers it the same way: its
+ * rtb_port_option() passes the option here, its rtb_port_metric_begin()
+ * calls rtb_board_fault_point() with the metric's id. hang: interrupts
+ * masked (PRIMASK), then a spin: the board stops answering. crash: a load
+ * from an address no bus answers, which the fault handler reports. */
+int rtb_board_fault_option(const char *name, const char *value); /* 0: not ours, 2: consumed */
+void rtb_board_fault_point(const char *metric_id);
+
 #endif /* RTB_BOARD_H */

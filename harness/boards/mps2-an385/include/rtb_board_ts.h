@@ -140,14 +140,14 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
     " makes every instruction 2^shift ns of virtual time, the 25 MHz TIMER0 advances 2^shift/40" \
     " ticks per instruction and each interval is rounded back to instructions. Every"          \
     " instruction counts 1 (a divide as a move), and exception entry and return (the"          \
-    " hardware stacking: 12 cycles each way on a Cortex-M3) count 0. Not CPU cycles, not time."
+    " hardware stacking: 12 cycles each way on a Cortex-M3 or M4) count 0. Not CPU cycles, not time."
 #else
 #define RTB_BOARD_TS_UNIT "cycles"
 static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 {
     return ticks;
 }
-#define RTB_BOARD_INSTR_TICKS(n) ((uint32_t)(n)) /* about one cycle each on a Cortex-M3 */
+#define RTB_BOARD_INSTR_TICKS(n) ((uint32_t)(n)) /* about one cycle each on a Cortex-M3/M4 */
 #define RTB_BOARD_TS_UNIT_DETAIL                                                        \
     "CPU core cycles (DWT CYCCNT at the core clock), on silicon: wait states, the"      \
     " pipeline and exception entry/return included"
@@ -159,8 +159,14 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 #else
 #define RTB_BOARD_TS_SOURCE "CMSDK TIMER0 at 25 MHz (PCLK), 32 bits extended to 64"
 #endif
+/* The board's name and core (board.cmake defines them: the AN386 reuses
+ * this code with a Cortex-M4). */
+#ifndef RTB_BOARD_NAME
 #define RTB_BOARD_NAME "MPS2 AN385 (Cortex-M3, 25 MHz)"
+#endif
+#ifndef RTB_BOARD_CPU
 #define RTB_BOARD_CPU "Cortex-M3"
+#endif
 
 /* A piece of work of known cost for method.busywait: a loop of exactly
  * 1 + 2 * RTB_BOARD_KNOWN_LOOPS instructions (a move, then a subtract and a

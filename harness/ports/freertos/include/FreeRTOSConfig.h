@@ -10,7 +10,12 @@
 
 /* ---- Clock and tick ------------------------------------------------------ */
 #define configCPU_CLOCK_HZ 25000000UL /* AN385 HCLK; SysTick counts it */
-#define configTICK_RATE_HZ 1000       /* [sheet] 1 ms tick: the common default */
+/* [sheet] 1 ms tick: the common default. Thread-Metric's images (peers/
+ * thread-metric) are built with 100: its porting rules ask for a 10 ms tick. */
+#ifndef RTB_FREERTOS_TICK_HZ
+#define RTB_FREERTOS_TICK_HZ 1000
+#endif
+#define configTICK_RATE_HZ RTB_FREERTOS_TICK_HZ
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
 #define configUSE_TICKLESS_IDLE 0 /* a tick that stops would move interrupts around */
 

@@ -1,0 +1,69 @@
+/*
+ * lowlevel.c — ThreadX's low-level initialisation for the AN385, written
+ * for this board rather than taken from ThreadX's example
+ * (ports/cortex_m3/gnu/example_build/tx_initialize_low_level.S assumes a
+ * 6 MHz clock, its own vector table and linker symbols).
+ *
+ * _tx_initialize_low_level() is called by tx_kernel_enter() before
+ * tx_application_define(), with the board already up (rtb_board_init:
+ * vectors at VTOR, console, counter). It masks interrupts until the
+ * scheduler starts (ThreadX unmasks them in _tx_thread_schedule), records
+ * the system stack and the first free RAM address, programs SysTick for
+ * the kernel tick and sets the system handlers' priorities.
+ *
+ * Exception priorities (raw 8-bit values, 0 most urgent; QEMU implements
+ * all 8 bits, the FPGA 3):
+ *   PendSV   0xFF  ThreadX switches threads in PendSV, and its idle loop
+ *                  runs inside the PendSV handler: it must be the least
+ *                  urgent exception, so everything below preempts it.
+ *   SVCall   0xFF  unused by the cortex_m3 port (Thread-Metric's interrupt
+ *                  tests trap with SVC: as ThreadX's example sets it).
+ *   SysTick  0xC0  the tick: 6 << 5, strictly above PendSV even with 3
+ *                  priority bits (else the tick would stop while idle).
+ * The board's interrupts: TIMER0 wrap 0xE0 (counter.c), and the interrupt
+ * source and the one-shot at RTB_THREADX_IRQ_PRIORITY (5 << 5).
+ */
+#include "tx_api.h"
+#include "tx_initialize.h"
+#include "tx_thread.h"
+#include "tx_timer.h"
+
+#include "an385.h"
+#include "an385_vectors.h"
+
+#ifndef RTB_THREADX_TICK_HZ
+#error "RTB_THREADX_TICK_HZ: the kernel tick (tx_user.h)"
+#endif
+
+#define SCB_SHPR2 (*(volatile uint32_t *)0xE000ED1Cu) /* SVCall in bits 31:24 */
+#define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u) /* PendSV 23:16, SysTick 31:24 */
+
+VOID _tx_timer_interrupt(VOID); /* tx_timer_interrupt.S: declared by no ThreadX header */
+
+extern uint32_t __bss_end[];                /* an385.ld: the first RAM byte nothing uses */
+extern const uint32_t rtb_board_vectors[];  /* startup.c: [0] is the initial stack */
+
+VOID _tx_initialize_low_level(VOID)
+{
+    __asm volatile("cpsid i" ::: "memory");
+    _tx_initialize_unused_memory = (VOID *)__bss_end;
+    _tx_thread_system_stack_ptr = (VOID *)(uintptr_t)rtb_board_vectors[0];
+
+    AN385_SYST_CSR = 0;
+    AN385_SYST_RVR = AN385_SYSCLK_HZ / RTB_THREADX_TICK_HZ - 1u; /* 24-bit: down to 2 Hz */
+    AN385_SYST_CVR = 0;
+    AN385_SYST_CSR = 7u; /* core clock, interrupt, enable */
+
+    SCB_SHPR2 = (SCB_SHPR2 & 0x00FFFFFFu) | (0xFFu << 24);
+    SCB_SHPR3 = (SCB_SHPR3 & 0x0000FFFFu) | (0xC0u << 24) | (0xFFu << 16);
+}
+
+/* The tick: ThreadX's own timer interrupt processing (tx_timer_interrupt.S),
+ * entered as the port's readme says a managed interrupt is (a C call; on
+ * Cortex-M no context save or restore is needed). */
+void SysTick_Handler(void)
+{
+    _tx_timer_interrupt();
+}
+
+_Static_assert(AN385_SYSCLK_HZ / RTB_THREADX_TICK_HZ - 1u < (1u << 24), "SysTick reload is 24 bits");

@@ -1,0 +1,163 @@
+/*
+ * ThreadX port: message queues (tx_queue, messages of 1..16 32-bit words
+ * copied in and out), queues of words (a tx_queue of one-word messages:
+ * rtb_port_emulation RTB_EMU_QUEUE), and the byte pool that backs stacks,
+ * queue storage and the heap rows (tx_byte_allocate / tx_byte_release).
+ *
+ * A queue's storage comes from the byte pool when it is created and goes
+ * back when it is deleted, as a ThreadX application creating queues at run
+ * time does (and as FreeRTOS's xQueueCreate takes it from heap_4).
+ * ThreadX has no byte pipe or stream buffer: the pipe rows are unsupported
+ * (port_sys.c says why).
+ */
+#include "rtb_threadx.h"
+
+/* ---- the byte pool ------------------------------------------------------------ */
+TX_BYTE_POOL rtb_threadx_pool;
+static UCHAR pool_memory[RTB_THREADX_POOL_BYTES] __attribute__((aligned(8)));
+
+void rtb_threadx_pool_init(void *first_unused)
+{
+    (void)first_unused; /* the pool is a static array: the linker checks it fits */
+    if (tx_byte_pool_create(&rtb_threadx_pool, "rtb", pool_memory, sizeof pool_memory) != TX_SUCCESS)
+        rtb_board_exit(RTB_THREADX_EXIT_INIT);
+}
+
+void *rtb_threadx_alloc(ULONG size)
+{
+    void *p = TX_NULL;
+    return tx_byte_allocate(&rtb_threadx_pool, &p, size, TX_NO_WAIT) == TX_SUCCESS ? p : TX_NULL;
+}
+
+void rtb_threadx_free(void *p)
+{
+    if (p)
+        (void)tx_byte_release(p);
+}
+
+void *rtb_port_heap_alloc(size_t size)
+{
+    return rtb_threadx_alloc((ULONG)size);
+}
+
+void rtb_port_heap_free(void *p)
+{
+    rtb_threadx_free(p);
+}
+
+static int timed_out(int32_t timeout_us)
+{
+    return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
+}
+
+struct txq {
+    TX_QUEUE q;
+    void *storage;
+    unsigned kind; /* queues of words: RTB_QUEUE_* */
+    bool used;
+};
+
+static int make(struct txq *x, const char *what, UINT words, unsigned depth)
+{
+    ULONG bytes = (ULONG)words * sizeof(ULONG) * depth;
+    x->storage = rtb_threadx_alloc(bytes);
+    if (!x->storage)
+        return rtb_threadx_fail(what, "byte pool exhausted");
+    UINT rc = tx_queue_create(&x->q, "rtb", words, x->storage, bytes);
+    if (rc != TX_SUCCESS) {
+        rtb_threadx_free(x->storage);
+        return rtb_threadx_status("tx_queue_create", rc);
+    }
+    x->used = true;
+    return RTB_OK;
+}
+
+static int unmake(struct txq *x)
+{
+    x->used = false;
+    UINT rc = tx_queue_delete(&x->q);
+    rtb_threadx_free(x->storage);
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_queue_delete", rc);
+}
+
+/* ---- message queues ------------------------------------------------------ */
+static struct txq msgqs[RTB_MAX_MSGQS];
+#define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id].used)
+
+int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth)
+{
+    if (id < 0 || id >= RTB_MAX_MSGQS || msgqs[id].used || !msg_size || !depth)
+        return rtb_threadx_fail("msgq_create", "bad id or size, or id in use");
+    if (msg_size % sizeof(ULONG) || msg_size > 16 * sizeof(ULONG))
+        return rtb_threadx_unsupported("msgq_create: ThreadX messages are 1 to 16 32-bit words");
+    return make(&msgqs[id], "msgq_create", (UINT)(msg_size / sizeof(ULONG)), depth);
+}
+
+int rtb_port_msgq_delete(int id)
+{
+    return MSGQ_OK(id) ? unmake(&msgqs[id]) : rtb_threadx_fail("msgq_delete", "no such queue");
+}
+
+int rtb_port_msgq_send(int id, const void *msg, int32_t timeout_us)
+{
+    if (!MSGQ_OK(id))
+        return rtb_threadx_fail("msgq_send", "no such queue");
+    UINT rc = tx_queue_send(&msgqs[id].q, (VOID *)msg, rtb_threadx_ticks(timeout_us));
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    return rc == TX_QUEUE_FULL ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_send", rc);
+}
+
+int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us)
+{
+    if (!MSGQ_OK(id))
+        return rtb_threadx_fail("msgq_receive", "no such queue");
+    UINT rc = tx_queue_receive(&msgqs[id].q, msg, rtb_threadx_ticks(timeout_us));
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    return rc == TX_QUEUE_EMPTY ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_receive", rc);
+}
+
+/* ---- queues of words ---------------------------------------------------------- */
+static struct txq queues[RTB_MAX_QUEUES];
+#define QUEUE_OK(id) ((id) >= 0 && (id) < RTB_MAX_QUEUES && queues[id].used)
+
+int rtb_port_queue_create(int id, unsigned kind, unsigned depth)
+{
+    if (id < 0 || id >= RTB_MAX_QUEUES || queues[id].used || kind > RTB_QUEUE_STACK || !depth)
+        return rtb_threadx_fail("queue_create", "bad id, kind or depth, or id in use");
+    _Static_assert(sizeof(uintptr_t) == sizeof(ULONG), "a word is one ThreadX message word");
+    queues[id].kind = kind;
+    return make(&queues[id], "queue_create", 1, depth);
+}
+
+int rtb_port_queue_delete(int id)
+{
+    return QUEUE_OK(id) ? unmake(&queues[id]) : rtb_threadx_fail("queue_delete", "no such queue");
+}
+
+int rtb_port_queue_put(int id, uintptr_t item, bool alloc)
+{
+    (void)alloc; /* items are copied: no node to allocate (RTB_EMU_QUEUE) */
+    if (!QUEUE_OK(id))
+        return rtb_threadx_fail("queue_put", "no such queue");
+    ULONG word = (ULONG)item;
+    UINT rc = queues[id].kind == RTB_QUEUE_FIFO ? tx_queue_send(&queues[id].q, &word, TX_NO_WAIT)
+                                                : tx_queue_front_send(&queues[id].q, &word, TX_NO_WAIT);
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    return rc == TX_QUEUE_FULL ? RTB_EWOULDBLOCK : rtb_threadx_status("tx_queue_send", rc);
+}
+
+int rtb_port_queue_get(int id, uintptr_t *item, int32_t timeout_us)
+{
+    if (!QUEUE_OK(id))
+        return rtb_threadx_fail("queue_get", "no such queue");
+    ULONG word = 0;
+    UINT rc = tx_queue_receive(&queues[id].q, &word, rtb_threadx_ticks(timeout_us));
+    if (rc == TX_SUCCESS) {
+        *item = (uintptr_t)word;
+        return RTB_OK;
+    }
+    return rc == TX_QUEUE_EMPTY ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_receive", rc);
+}

@@ -1,0 +1,224 @@
+/* ThreadX port: identity, capabilities, the target's facts for the sheet,
+ * output, shared memory, errors, clocks and the port's policies. */
+#include <rtb/runner.h>
+
+#include "rtb_threadx.h"
+
+/* ---- errors --------------------------------------------------------------- */
+static char last_error[160];
+
+static void append(size_t *n, const char *s)
+{
+    for (; s && *s && *n + 1 < sizeof last_error; s++)
+        last_error[(*n)++] = *s;
+    last_error[*n] = '\0';
+}
+
+int rtb_threadx_fail(const char *what, const char *why)
+{
+    size_t n = 0;
+    append(&n, what);
+    if (why && *why) {
+        append(&n, ": ");
+        append(&n, why);
+    }
+    return RTB_ERR;
+}
+
+int rtb_threadx_unsupported(const char *what)
+{
+    rtb_threadx_fail(what, 0);
+    return RTB_ENOTSUP;
+}
+
+/* The ThreadX status in hex, as tx_api.h defines it (TX_NO_MEMORY 0x10). */
+int rtb_threadx_status(const char *what, UINT status)
+{
+    char hex[] = "status 0x00";
+    hex[9] = "0123456789abcdef"[(status >> 4) & 0xFu];
+    hex[10] = "0123456789abcdef"[status & 0xFu];
+    return rtb_threadx_fail(what, hex);
+}
+
+const char *rtb_port_last_error(void)
+{
+    return last_error;
+}
+
+ULONG rtb_threadx_ticks(int32_t timeout_us)
+{
+    if (timeout_us == RTB_NO_WAIT)
+        return TX_NO_WAIT;
+    if (timeout_us < 0)
+        return TX_WAIT_FOREVER;
+    uint64_t ticks = ((uint64_t)timeout_us * RTB_THREADX_TICK_HZ + 999999u) / 1000000u;
+    return ticks >= TX_WAIT_FOREVER ? TX_WAIT_FOREVER - 1 : (ULONG)ticks;
+}
+
+/* ---- identity ---------------------------------------------------------------- */
+uint32_t rtb_port_caps(void)
+{
+    return RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK | RTB_CAP_TASK_START |
+           RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS | RTB_CAP_TIMER |
+           RTB_CAP_QUEUE | RTB_CAP_HEAP | RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED | RTB_CAP_IRQ_BARE |
+           RTB_CAP_IRQ_MASK | RTB_CAP_CRITICAL;
+}
+
+const char *rtb_port_unsupported_why(uint32_t cap)
+{
+    switch (cap) {
+    case RTB_CAP_PROCESS:
+        return "ThreadX threads share one address space (no ThreadX Modules in this build)";
+    case RTB_CAP_SMP:
+        return "one CPU: the board is a single " RTB_BOARD_CPU;
+    case RTB_CAP_RWLOCK:
+        return "ThreadX has no reader-writer lock";
+    case RTB_CAP_COND:
+        return "ThreadX has no condition variable";
+    case RTB_CAP_PIPE:
+        return "ThreadX has no byte pipe or stream buffer (its queues carry messages of 1 to 16 words)";
+    case RTB_CAP_NULL_SYSCALL:
+        return "ThreadX threads run privileged: there is no system call (no ThreadX Modules)";
+    case RTB_CAP_SWI:
+        return "ThreadX has no software-interrupt objects (deferred work runs in a thread)";
+    case RTB_CAP_RTA_LOG:
+        return "ThreadX has no target-side log/statistics objects";
+    case RTB_CAP_FRAME_PIPE:
+        return "ThreadX has no frame pipes (DSP/BIOS PIP)";
+    case RTB_CAP_FIRST_FIT_HEAP:
+        return "the byte pool is first-fit, but the porting layer cannot arrange its free list";
+    case RTB_CAP_CACHE_DISABLE:
+        return "the " RTB_BOARD_CPU " has no caches";
+    case RTB_CAP_REF_CLOCK:
+        return "the board has no clock independent of its counter";
+    default:
+        return 0;
+    }
+}
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+/* The facts the data sheet and the kernel comparison sheet print: the keys
+ * the FreeRTOS port uses where the two kernels have the same setting. */
+static const char *const facts[] = {
+    "kernel", "ThreadX " STR(THREADX_MAJOR_VERSION) "." STR(THREADX_MINOR_VERSION) "."
+              STR(THREADX_PATCH_VERSION),
+    "kernel_port", RTB_KERNEL_PORT,
+    "tick_hz", STR(RTB_THREADX_TICK_HZ),
+    "preemption", "on",
+    "time_slicing", "off (TX_NO_TIME_SLICE)",
+#ifdef TX_DISABLE_ERROR_CHECKING
+    "asserts", "off (TX_DISABLE_ERROR_CHECKING: no _txe_ parameter checks)",
+#else
+    "asserts", "on (_txe_ parameter and caller checks)",
+#endif
+    "heap", "byte pool, " STR(RTB_THREADX_POOL_BYTES) " bytes (tx_byte_allocate)",
+    "task_allocation", "TX_THREAD static per id, 2 KiB stack from the byte pool",
+    "timer_task_priority", "0 (the timer thread, above every benchmark task)",
+    "interrupt_masking", "PRIMASK: kernel sections mask every interrupt",
+    "preemption_threshold", "compiled in, unused (threshold = priority); the preemption lock "
+                            "raises it to 0",
+    "stack_filling", "on (ThreadX's default: a new stack is filled with 0xef)",
+    "board", RTB_BOARD_NAME,
+    "cpu", RTB_BOARD_CPU,
+    "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
+    0, 0,
+};
+
+void rtb_port_info(struct rtb_port_info *o)
+{
+    o->port = "threadx";
+    o->ts_source = RTB_BOARD_TS_SOURCE;
+    o->ref_clock = "";
+    o->ts_hz_nominal = RTB_BOARD_TS_HZ;
+    o->unit = RTB_BOARD_TS_UNIT;
+    o->unit_detail = RTB_BOARD_TS_UNIT_DETAIL;
+    o->resolution = 1; /* one instruction (or cycle): the conversion is exact */
+    o->realtime = true; /* the kernel's own fixed-priority preemptive scheduler */
+    o->policy = "ThreadX fixed-priority preemptive";
+    o->rt_reason = "";
+    o->mlock = true;    /* no paging */
+    o->cpu = 0;
+    o->cpus_online = 1;
+    o->irq_switch_at_exit = true; /* the kernel pends PendSV: the switch follows the handler */
+    o->facts = facts;
+}
+
+/* ---- output --------------------------------------------------------------- */
+void rtb_port_write(const char *s, size_t n)
+{
+    rtb_board_write(s, n);
+}
+
+/* ---- shared memory: one address space, a static arena ---------------------- */
+static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
+static size_t arena_used;
+
+void *rtb_port_shared(size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size > sizeof arena - arena_used)
+        return 0;
+    arena_used += size;
+    return arena + arena_used - size;
+}
+
+/* ---- clocks ------------------------------------------------------------------ */
+const char *rtb_port_clock_name(int which)
+{
+    static const char *const names[] = {
+        "tx_time_get (the kernel tick)",
+        "board timer (TIMER0, extended to 64 bits)",
+    };
+    return which >= 0 && which < 2 ? names[which] : 0;
+}
+
+int rtb_port_clock_read(int which, uint64_t *value)
+{
+    if (which == 0)
+        *value = tx_time_get();
+    else if (which == 1)
+        *value = rtb_board_ts();
+    else
+        return rtb_threadx_fail("clock_read", "no such clock");
+    return RTB_OK;
+}
+
+/* ---- policies: none (ThreadX never throttles a thread) ----------------------- */
+const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
+{
+    (void)flags;
+    switch (what) {
+    case RTB_EMU_TASK_DELETE:
+        return "tx_thread_terminate then tx_thread_delete: ThreadX deletes only a terminated or "
+               "completed thread";
+    case RTB_EMU_SCHED_LOCK:
+        return "ThreadX has no scheduler lock call: the caller's preemption-threshold is raised "
+               "to 0 (tx_thread_preemption_change), so no thread preempts it; interrupts still run";
+    case RTB_EMU_QUEUE:
+        return "a ThreadX queue of one-word messages: FIFO puts with tx_queue_send, LIFO and stack "
+               "with tx_queue_front_send; items are copied, so there is no link node to provide or "
+               "allocate (the alloc variants are the same calls)";
+    default:
+        return "";
+    }
+}
+
+/* ---- diagnostics: the console, outside any record line ---------------------- */
+void rtb_port_diag(const char *line)
+{
+    rtb_board_puts(line);
+    rtb_board_puts("\n");
+}
+
+/* ---- the watchdog's test hook (--fault hang:ID | crash:ID): the board's ---- */
+int rtb_port_option(const char *name, const char *value)
+{
+    return rtb_board_fault_option(name, value);
+}
+
+void rtb_port_metric_begin(const char *id)
+{
+    rtb_board_fault_point(id);
+}

@@ -1,0 +1,148 @@
+"""The kernel comparison sheet (rtbench.kernelsheet) on synthetic runs: a
+column per kernel with its configuration and the fairness checks, ratios
+only within one unit, Thread-Metric's counts beside the kernels, and
+`rtbench compare` sending runs of different kernels there (and runs of
+one kernel to the run comparison, as before). The real kernels' sheet is
+tested in test_thread_metric.py; the HTML in a browser in test_browser.py."""
+
+import json
+
+import pytest
+
+import synth
+from rtbench import catalog, kernelsheet, sysreport
+from rtbench.cli import main
+
+CAT = catalog.load()
+KERNEL_IDS = [m.id for m in CAT.metrics if not sysreport.is_system(m.service)]
+NO_PIPE = {"pipe.write.frame": "ThreadX has no byte pipe or stream buffer"}
+
+
+def two_kernels(**threadx_facts):
+    fr = synth.board_run(KERNEL_IDS, "freertos", run_id=1)
+    tx = synth.board_run(KERNEL_IDS, "threadx", seed=2, scale=0.5, run_id=2, unsupported=NO_PIPE)
+    tx.session["target"].update(threadx_facts)
+    return fr, tx
+
+
+def thread_metric(fr, tx):
+    return {fr.id: [synth.thread_metric_run(
+                {"basic_processing": 952, "cooperative_scheduling": 134542},
+                "FreeRTOS V11.3.0", 3, fr.id,
+                {"cooperative_scheduling": "period 3: Invalid counter value(s)."})],
+            tx.id: [synth.thread_metric_run(
+                {"basic_processing": 952, "cooperative_scheduling": 118231,
+                 "interrupt_processing": 130113}, "ThreadX 6.4.2", 4, tx.id)]}
+
+
+def test_columns_are_kernels_with_their_configuration():
+    fr, tx = two_kernels()
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    assert [c.title for c in sheet.columns] == ["FreeRTOS V11.3.0", "ThreadX 6.4.2"]
+    config = dict(sheet.config)
+    assert config["Kernel"] == ["FreeRTOS V11.3.0", "ThreadX 6.4.2"]
+    assert config["Asserts / parameter checks"][1].startswith("off (TX_DISABLE_ERROR_CHECKING")
+    assert config["Tick (Hz)"] == ["1000", "1000"]
+    assert all(c.fair for c in sheet.checks), [c.what for c in sheet.checks if not c.fair]
+    md = kernelsheet.render(sheet, "md")
+    assert "## Configuration" in md and "### What must be equal" in md and "**no**" not in md
+    assert "| ThreadX min instr | ThreadX median instr | ThreadX max instr | ThreadX × FreeRTOS |" \
+        in md
+    assert "µs" not in md
+
+
+def test_every_row_in_each_unit_with_the_ratio_to_the_first_kernel():
+    fr, tx = two_kernels()
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    rows = {r.id: r for s in sheet.sections for r in s.rows}
+    assert set(rows) == set(KERNEL_IDS)  # a row each kernel measured, or either
+    row = rows["sched.yield.ctx.thread"]
+    a, b = row.cells
+    assert a.unit == b.unit == "instructions"
+    assert a.ratio == 1.0 and b.ratio == pytest.approx(b.fig("p50") / a.fig("p50"))
+    pipe = rows["pipe.write.frame"]
+    assert pipe.cells[1].status == "unsupported" and pipe.cells[1].ratio is None
+    assert "ThreadX: ThreadX has no byte pipe" in kernelsheet.row_note(pipe, sheet.columns)
+
+
+def test_a_setting_that_differs_is_flagged():
+    fr, tx = two_kernels(tick_hz="100", asserts="on (_txe_ parameter and caller checks)")
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    unfair = {c.what for c in sheet.checks if not c.fair}
+    assert "the same kernel tick" in unfair
+    assert any(w.startswith("every kernel's debug checks off") for w in unfair)
+    assert "| the same kernel tick | **no** |" in kernelsheet.render(sheet, "md")
+
+
+def test_no_ratio_across_units():
+    """Instructions on the board beside ns on Linux: side by side only."""
+    linux = synth.full_run(KERNEL_IDS, run_id=1)
+    fr = synth.board_run(KERNEL_IDS, "freertos", run_id=2)
+    sheet = kernelsheet.build([linux, fr], CAT, {})
+    assert [c.unit for c in sheet.columns] == ["ns", "instructions"]
+    assert not sheet.has_ratio(0) and not sheet.has_ratio(1)
+    assert all(c.ratio is None for s in sheet.sections for r in s.rows for c in r.cells)
+    assert any(w.startswith("Different units") for w in sheet.warnings)
+    md = kernelsheet.render(sheet, "md")
+    assert "×" not in md.split("## Kernel rows")[1].split("## Thread-Metric")[0].replace(
+        "“×”", "")
+    assert "Linux 6.1.0-rt" in md and "FreeRTOS median instr" in md
+    assert not next(c for c in sheet.checks if c.what == "the same unit").fair
+
+
+def test_thread_metric_counts_read_as_instructions_beside_the_rtbench_rows():
+    fr, tx = two_kernels()
+    sheet = kernelsheet.build([fr, tx], CAT, thread_metric(fr, tx))
+    rows = {r.test.key: r for r in sheet.peer_rows}
+    coop_fr, coop_tx = rows["cooperative_scheduling"].cells
+    assert coop_fr.count == 134542 and coop_tx.count == 118231
+    assert coop_fr.per_count == pytest.approx(7_812_500 / 134542)  # 1 s at -icount shift=7
+    yield_fr = next(r for s in sheet.sections for r in s.rows if r.id == "sched.yield.ctx.thread")
+    assert coop_fr.estimate == yield_fr.cells[0].fig("p50")  # one relinquish per count
+    assert coop_tx.ratio == pytest.approx(118231 / 134542)
+    assert coop_fr.check.startswith("period 3")
+    basic = rows["basic_processing"].cells
+    assert basic[0].count == basic[1].count and basic[1].estimate is None
+    irq_fr, irq_tx = rows["interrupt_processing"].cells
+    assert irq_fr.status == "unsupported" and irq_tx.ratio is None  # no first kernel's count
+    md = kernelsheet.render(sheet, "md")
+    assert "## Thread-Metric beside the kernels (peer)" in md
+    assert "| Cooperative Scheduling | 134,542 (check failed) | 58.1 |" in md
+    assert "Thread-Metric's own check failed" in md
+
+
+def test_one_run_with_thread_metric_beside_it():
+    fr, tx = two_kernels()
+    linked = thread_metric(fr, tx)
+    assert kernelsheet.applies([tx], linked) and not kernelsheet.applies([tx], {})
+    sheet = kernelsheet.build([tx], CAT, linked)
+    md = kernelsheet.render(sheet, "md")
+    assert "×" not in md.replace("“×”", "")  # one kernel: nothing to divide by
+    assert "| Cooperative Scheduling | 118,231 | 66.1 |" in md
+
+
+def test_compare_sends_different_kernels_to_the_kernel_sheet(isolated, capsys):
+    fr, tx = two_kernels()
+    for r in (fr, tx):
+        synth.store(isolated / "r.db", r)
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
+    out = capsys.readouterr().out
+    assert "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2" in out
+    assert "ThreadX median instr" in out and "ThreadX × FreeRTOS" in out
+    assert "Verdict" not in out and "slower" not in out
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["title"] for c in data["columns"]] == ["FreeRTOS V11.3.0", "ThreadX 6.4.2"]
+    for fmt in ("md", "html"):
+        assert main(["compare", "1", "2", "--db", "r.db", "-o", f"k.{fmt}"]) == 0
+        assert "ThreadX 6.4.2" in (isolated / f"k.{fmt}").read_text()
+
+
+def test_runs_of_one_kernel_keep_the_run_comparison(isolated, capsys):
+    a = synth.board_run(KERNEL_IDS[:5], "threadx", run_id=1)
+    b = synth.board_run(KERNEL_IDS[:5], "threadx", seed=3, run_id=2)
+    for r in (a, b):
+        synth.store(isolated / "r.db", r)
+    assert main(["compare", "1", "2", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert "rtbench comparison" in out and "Verdict" in out and "kernel comparison" not in out
