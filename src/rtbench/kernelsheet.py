@@ -62,7 +62,10 @@ def applies(runs: list[Run], linked: dict[int, list[Run]]) -> bool:
     measured = [r for r in runs if r.origin != "peer"]
     if len({kernel_key(r)[:2] for r in measured}) > 1:
         return True
-    return len(runs) == 1 and any(tm.is_thread_metric(p) for p in linked.get(runs[0].id, []))
+    beside = linked.get(runs[0].id, []) if len(runs) == 1 else []
+    # one run whose only peer is Thread-Metric (with rtos-benchmark or
+    # rt-tests beside it too, the peer comparison shows them all)
+    return bool(beside) and all(tm.is_thread_metric(p) for p in beside)
 
 
 # ---- the model ----

@@ -232,10 +232,8 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
                 peers.beside(store, run_id, catalog_mod.load(), peers.Context(
                     cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
                     say)
-            else:  # on the same emulated board: rtos-benchmark, Thread-Metric
-                peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
-                    req.peer_src, req.samples, req.profiles[0]), say)
-                peers_threadmetric.beside(store, run_id, target, say)
+            else:
+                _board_peers(req, target, store, run_id, say)
     except KeyboardInterrupt:  # what was measured is kept
         status = "incomplete"
     except HarnessUsageError:
@@ -249,6 +247,23 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
         lifetime.exit_code()
     with lifetime.interrupts_deferred():
         return _finish(store, run_id, status, code, error, out, console)
+
+
+def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say) -> None:
+    """The peers of a board run, each a run linked to it: Thread-Metric on
+    ThreadX (its own benchmark), and on FreeRTOS when a ThreadX checkout
+    brings its sources (rtbench's porting layer for it); rtos-benchmark on
+    the kernels it has a port for (FreeRTOS), told when its sources are
+    missing."""
+    on_threadx = target.kernel.name == "threadx"
+    if on_threadx or peers_threadmetric.sources(target) is not None:
+        peers_threadmetric.beside(store, run_id, target, say)
+    else:
+        say("peer Thread-Metric: not run (its sources come with a ThreadX checkout: "
+            "set RTBENCH_THREADX_SRC)")
+    if target.kernel.name in peers_board.KERNELS:
+        peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
+            req.peer_src, req.samples, req.profiles[0]), say)
 
 
 def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
