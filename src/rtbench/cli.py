@@ -37,7 +37,8 @@ def cli() -> None:
 
 
 @cli.command("run")
-@click.option("--out", type=click.Path(path_type=Path), help="Output directory.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Output directory (default: a new folder under ./rtbench-results/).")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
 @click.option("--quick", is_flag=True, help="1000 samples, 50 warm-up, 500 ms budget.")
 @click.option("--only", "patterns", help="Comma-separated glob patterns over metric ids.")
@@ -73,7 +74,17 @@ def cli() -> None:
               envvar="RTBENCH_HARNESS")
 @click.pass_context
 def run_command(ctx: click.Context, quick: bool, **kw) -> int:
-    """Measure, store the run and write datasheet.md + results.json."""
+    """Measure every metric of the catalogue (or --only), store the run in
+    the database and write into the output directory:
+
+    \b
+      datasheet.md    the data sheet, Markdown (first page on top)
+      datasheet.html  the data sheet, one self-contained HTML file
+      glossary.md     the glossary and every metric's definition
+      results.json    every record (docs/results-schema.json)
+
+    The last thing printed is the sheet's first page: key figures, worst
+    cases, the method check, the conditions, and warnings with advice."""
     base = QUICK if quick else DEFAULTS
     req = RunRequest(
         patterns=kw["patterns"], cpu=kw["cpu"], no_rt=kw["no_rt"], timeout=kw["timeout"],

@@ -19,7 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import external, load, outdir, peers, placement, report, sysreport, targets
+from rtbench import (external, firstpage, load, outdir, peers, placement, report, sysinfo,
+                     sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -124,7 +125,7 @@ def execute(req: RunRequest, console: Console) -> int:
             created.rollback()
             raise
         return _measure(req, target, ids, store, run_id, out, created, console,
-                        programs if req.programs else [])
+                        programs if req.programs else [], host)
 
 
 def _check_target_options(req: RunRequest, target: Target) -> None:
@@ -164,8 +165,10 @@ def _check_registry(target: Target, ids: list[str]) -> tuple[list[str], list[str
 
 def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_id: int,
              out: Path, created: outdir.CreatedDirs, console: Console,
-             programs: list[str] = ()) -> int:
+             programs: list[str] = (), host: dict | None = None) -> int:
     cpu = placement.benchmark_cpu(req.cpu) if target.supports_cpu else None
+    # the host's conditions while it measures (a board's counts do not depend on them)
+    watch = sysinfo.RunWatch(cpu) if target.supports_cpu else None
     console.print(f"run {run_id}: {len(ids)} metrics on {target.name}, {req.samples} samples "
                   f"each, profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
@@ -177,6 +180,8 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
 
             def on_metric(rec: dict) -> None:
                 store.add_metric(run_id, rec)  # commit first: it must survive a crash
+                if watch:
+                    watch.sample()
                 line = _metric_line(rec)
                 if len(req.profiles) > 1:
                     line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
@@ -212,13 +217,23 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
                 lambda text: console.print(text, soft_wrap=True))
         except KeyboardInterrupt:
             status, code = "incomplete", EXIT_INTERRUPTED
+    if watch is not None and host is not None:
+        store.update_host(run_id, {**host, **watch.finish()})
     store.finish_run(run_id, status, now_utc())
-    sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+    cat = catalog_mod.load()
+    stored = store.get_run(run_id)
+    paths = report.write_outputs(stored, cat, out)
+    firstpage.print_console(firstpage.build(stored, cat), console,
+                            f"run {run_id}: the first page of its data sheet")
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
     if status == "incomplete":
         console.print("[yellow]interrupted: the run is incomplete[/yellow]")
-    console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
+    console.print(f"data sheet: {paths['datasheet.md']}", soft_wrap=True, highlight=False)
+    console.print(f"data sheet (HTML): {paths['datasheet.html']}", soft_wrap=True,
+                  highlight=False)
+    console.print(f"beside them: {paths['glossary.md'].name}, {paths['results.json'].name}",
+                  soft_wrap=True, highlight=False)
     return code
 
 
