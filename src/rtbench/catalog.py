@@ -80,9 +80,18 @@ class Catalog:
         for pat in pats:
             hits = fnmatch.filter(self.ids, pat)
             if not hits:
-                raise CatalogError(f"no metric matches {pat!r} (see `rtbench list`)")
+                raise CatalogError(f"no metric matches {pat!r}"
+                                   + (did_you_mean(pat, self.ids) or " (see `rtbench list`)"))
             chosen.update(hits)
         return [i for i in self.ids if i in chosen]
+
+
+def did_you_mean(word: str, choices, n: int = 3) -> str:
+    """" (did you mean a, b?)" for the closest of `choices`, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
+    return f" (did you mean {', '.join(close)}?)" if close else ""
 
 
 def _split_patterns(patterns: str | list[str] | None) -> list[str]:

@@ -269,33 +269,68 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
     return 0
 
 
+def _fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
+    """--fail-on p50,p99,max (p99.9 or p999, median): the statistics whose
+    slow-down fails the command; --fail-on-regression is --fail-on p50."""
+    from rtbench.compare import LIMIT_STATS
+
+    names = [t.strip().lower() for t in (text or "").split(",") if t.strip()]
+    bad = [n for n in names if n not in LIMIT_STATS]
+    if bad:
+        raise RtbenchError(f"--fail-on: unknown statistic {bad[0]!r} (of: p50, p99, p99.9, max)")
+    stats = [LIMIT_STATS[n] for n in names] + (["p50"] if fail_on_regression else [])
+    return tuple(dict.fromkeys(stats))
+
+
 @cli.command("compare")
 @click.argument("runs", nargs=-1, required=True)
 @click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
-              "(see `rtbench reference list`).")
+              "(see `rtbench reference list`; any case).")
 @click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
-              help="Percent change of the median below which nothing is a regression.")
-@click.option("--fail-on-regression", is_flag=True,
-              help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower.")
+              help="Percent change below which a statistic has not changed.")
+@click.option("--fail-on", "fail_on", metavar="STATS",
+              help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower in any of "
+                   "these statistics, e.g. p50,p99,max (of p50, p99, p99.9, max).")
+@click.option("--fail-on-regression", is_flag=True, help="The same as --fail-on p50.")
+@click.option("--limit", "limits", multiple=True, metavar="METRIC[:STAT]<=VALUE",
+              help="An absolute budget, e.g. 'irq.response<=100us' or 'sem.*:p99<=5us' "
+                   "(STAT default max); repeatable. Exceeded: exit "
+                   f"{EXIT_REGRESSION}.")
+@click.option("--limits", "limits_file", type=click.Path(path_type=Path),
+              help="A TOML file of limits, [limits] and per target [target.NAME.limits] "
+                   "(docs/reports.md).")
 @_output_options(("text", "md", "html", "json"))
 def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
-                    fail_on_regression: bool, fmt: str | None, output: Path | None,
+                    fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
+                    limits_file: Path | None, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
-    """Put RUNS side by side (medians, ratio to the first, significance), or
-    one run beside a vendor's published sheet (--ref NAME)."""
+    """Put RUNS side by side (median, p99, p99.9 and max of each metric,
+    each with its own verdict, against the first run), check them against
+    limits, or put one run beside a vendor's published sheet (--ref NAME) or
+    beside the rt-tests programs it ran with (--with-peers). Ends with a
+    summary line."""
     from rtbench import compare, peers, reference, views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    gate = _fail_on(fail_on, fail_on_regression)
+    cat = catalog_mod.load()
+    wanted = [compare.parse_limit(t, catalog=cat) for t in limits]
+    if limits_file is not None:
+        wanted += compare.load_limits(limits_file, cat)
     sheet = reference.get(ref_name) if ref_name else None
     if sheet and len(runs) != 1:
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
-        beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
-    if not sheet and len(stored) < 2 and not beside:
+        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
+            # `rtbench run --with-peers && rtbench compare latest`: latest is the
+            # peers' run, stored last; compare the run they were measured beside
+            stored = [store.get_run(stored[0].linked_to)]
+        beside = (peers.linked_runs(store, stored[0].id)
+                  if not sheet and len(stored) == 1 and not wanted else [])
+    if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
-                           "or one run and --ref NAME")
-    cat = catalog_mod.load()
+                           "one run and --ref NAME, or one run and limits (--limit)")
     if beside:  # one run and its rt-tests peers: the same metrics side by side
         peer_cmp = compare.compare_peers(stored[0], beside, cat)
         _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))
@@ -304,15 +339,28 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
         ref_cmp = compare.compare_reference(stored[0], sheet, cat)
         _emit_page(views.ref_comparison(ref_cmp), fmt, output, compare.to_jsonable(ref_cmp))
         return 0
-    cmp = compare.compare_runs(stored, cat, threshold)
-    _emit_page(views.run_comparison(cmp), fmt, output, compare.to_jsonable(cmp))
-    regressions = cmp.regressions()
-    if fail_on_regression and regressions:
-        for row, i in regressions:
-            click.echo("rtbench: regression: " + views.regression_line(
-                row, cmp.runs[i], cmp.runs[0], row.cells[i]), err=True)
-        return EXIT_REGRESSION
-    return 0
+    return _compare_runs(stored, cat, threshold, gate, wanted, fmt, output)
+
+
+def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str,
+                  output: Path | None) -> int:
+    """Run against run (same kernel, same unit or not: the verdicts say)."""
+    from rtbench import compare, views
+
+    cmp = compare.compare_runs(stored, cat, threshold, limits)
+    data = compare.to_jsonable(cmp) | {"summary": views.summary_line(cmp, gate),
+                                       "fail_on": list(gate)}
+    _emit_page(views.run_comparison(cmp, gate, fmt == "html"), fmt, output, data)
+    failing = cmp.regressions(gate) if gate else []
+    for row, i, stat in failing:
+        click.echo("rtbench: regression: " + views.regression_line(
+            row, cmp.runs[i], cmp.runs[0], row.cells[i], stat), err=True)
+    for c in cmp.limit_failures:
+        click.echo(f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
+                   f"{c.run.id}: " + (c.why or views.limit_value(c)), err=True)
+    if output is not None or fmt != "text":  # the summary is the last line a CI log shows
+        click.echo(views.summary_line(cmp, gate), err=True)
+    return EXIT_REGRESSION if failing or cmp.limit_failures else 0
 
 
 @cli.command("history")

@@ -30,11 +30,12 @@ class Table:
 
 @dataclass
 class Block:
-    kind: str  # h2, p, warning, table, list, svg
+    kind: str  # h2, p, warning, table, list, svg, figures
     text: str = ""
     table: Table | None = None
-    items: list[str] = field(default_factory=list)
+    items: list = field(default_factory=list)  # list: strings; figures: {id, title, code, svg, caption}
     svg: str = ""
+    legend: list[tuple[str, str]] = field(default_factory=list)  # figures: (name, colour)
 
 
 @dataclass
@@ -61,13 +62,19 @@ class Page:
     def svg(self, svg: str) -> None:
         self.blocks.append(Block("svg", svg=svg))
 
+    def figures(self, figures: list[dict], legend: list[tuple[str, str]] = ()) -> None:
+        """A grid of small plots (HTML only; the other renderings say where they are)."""
+        self.blocks.append(Block("figures", items=list(figures), legend=list(legend)))
+
 
 def render(page: Page, fmt: str) -> str:
     """Markdown or HTML text of the page."""
     from rtbench.report import template_env
 
     name = {"md": "page.md.j2", "html": "page.html.j2"}[fmt]
-    blocks = [b if b.kind != "svg" else Block("svg", svg=Markup(b.svg)) for b in page.blocks]
+    blocks = [Block("svg", svg=Markup(b.svg)) if b.kind == "svg" else
+              Block("figures", items=[f | {"svg": Markup(f["svg"])} for f in b.items],
+                    legend=b.legend) if b.kind == "figures" else b for b in page.blocks]
     return template_env().get_template(name).render(
         page=page, blocks=blocks, title=page.title, version=rtbench.__version__)
 

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from rtbench.stats import Grouped, plot_bins, positive_range
 
 RC = {
@@ -279,6 +281,73 @@ class HistogramPlotter:
             out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
                        f"{fmt_value(t, unit)}</text>")
         out.append("</g>\n")
+        return "".join(out)
+
+
+class TailPlotter(HistogramPlotter):
+    """Several runs' samples of one metric overlaid as 1 − CDF (the share of
+    samples above a value) on log axes, one reused figure like the
+    histograms: where runs differ in the tail, their curves part on the
+    right. `svg([(name, grouped, colour), ...])`."""
+
+    HEIGHT_IN = 1.5
+    LEFT = 0.1
+
+    def svg(self, series) -> str | None:  # type: ignore[override]
+        from matplotlib.lines import Line2D
+
+        curves = []
+        for _name, g, colour in series:
+            pos = g.values > 0
+            if not pos.any():
+                continue
+            x = g.values[pos]
+            above = g.n - np.cumsum(g.counts)[pos]  # samples above each value
+            y = np.maximum(above / g.n, 0.5 / g.n)  # the last point stays on the log axis
+            curves.append((np.concatenate([[x[0]], x]), np.concatenate([[1.0], y]), colour))
+        if not curves:
+            return None
+        lo = min(float(c[0][0]) for c in curves)
+        hi = max(max(float(c[0][-1]) for c in curves), lo * 1.05)
+        floor = min(float(c[1].min()) for c in curves)
+        for bar in self.bars:
+            bar.set_visible(False)
+        self.marks.set_segments([])
+        lines = getattr(self, "lines", [])
+        while len(lines) < len(curves):
+            line = Line2D([1], [1], linewidth=0.9, drawstyle="steps-post")
+            self.ax.add_line(line)
+            lines.append(line)
+        self.lines = lines
+        for i, line in enumerate(lines):
+            line.set_visible(i < len(curves))
+            if i < len(curves):
+                line.set_data(curves[i][0], curves[i][1])
+                line.set_color(curves[i][2])
+        self.ax.set_xlim(lo / 1.02, hi * 1.02)
+        self.ax.set_ylim(floor / 1.5, 1.6)
+        ticks = log_ticks(lo, hi, self.MAX_TICKS)
+        self._tick_marks(ticks)
+        shares = [10.0 ** -e for e in range(0, 7) if 10.0 ** -e >= floor]
+        self._count_marks(shares)
+        buf = io.StringIO()
+        self.fig.savefig(buf, format="svg", metadata=_METADATA)
+        self.count += 1
+        text = buf.getvalue()
+        cut = text.rindex("</svg>")
+        text = (text[:cut] + self._tick_labels(ticks, series[0][1].unit)
+                + self._share_labels(shares) + text[cut:])
+        return tidy_svg(text, f"t{self.count}")
+
+    def _share_labels(self, shares: list[float]) -> str:
+        x = self.WIDTH_IN * 72 * self.LEFT - 5
+        height = self.HEIGHT_IN * 72
+        out = ['<g font-size="6.5" fill="#57606a" text-anchor="end">']
+        for v in shares:
+            y = height - float(self.ax.transData.transform((1.0, v))[1]) + 2.3
+            out.append(f'<text x="{x:.1f}" y="{y:.1f}">{v * 100:g} %</text>')
+        out.append(f'<text x="{x + 3:.1f}" y="7" text-anchor="start">share of samples above'
+                   "</text></g>\n")
         return "".join(out)
 
 
