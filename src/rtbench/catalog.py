@@ -90,7 +90,7 @@ def did_you_mean(word: str, choices, n: int = 3) -> str:
     """" (did you mean a, b?)" for the closest of `choices`, or ""."""
     import difflib
 
-    close = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
+    close = difflib.get_close_matches(word, list(dict.fromkeys(choices)), n=n, cutoff=0.6)
     return f" (did you mean {', '.join(close)}?)" if close else ""
 
 

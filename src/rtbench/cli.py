@@ -99,6 +99,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 
 @cli.command("list")
 @click.option("--service", help="Only this service (see the section names).")
+@click.option("--long", "long_", is_flag=True,
+              help="Each metric's definition, clock points and vendor names too.")
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text",
+              help="json: every catalogue field of each metric.")
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
@@ -107,9 +111,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
                    "(default: $RTBENCH_FREERTOS_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
-def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Path | None,
-                 harness_path: Path | None) -> int:
-    """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
+def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, rows: bool,
+                 kernel_src: Path | None, harness_path: Path | None) -> int:
+    """Show the metric catalogue (id, title, status on this machine's
+    harness), or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
         from rtbench import external
@@ -125,18 +130,63 @@ def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: Pa
     if service is not None:
         chosen = [s for s in services if s.lower() == service.lower()]
         if not chosen:
-            raise RtbenchError(f"unknown service {service!r} (one of: {', '.join(services)})")
+            raise RtbenchError(f"unknown service {service!r}"
+                               + (catalog_mod.did_you_mean(service, services)
+                                  or f" (one of: {', '.join(services)})"))
         services = chosen
-    table = Table(title="rtbench metrics", show_lines=True)
-    for col in ("id", "title", "definition", "vendor names"):
-        table.add_column(col, overflow="fold", no_wrap=(col == "id"))
-    for s in services:
-        for m in cat.by_service(s):
+    metrics = [m for s in services for m in cat.by_service(s)]
+    if fmt == "json":
+        from dataclasses import asdict
+
+        click.echo(json.dumps([asdict(m) for m in metrics], indent=2, ensure_ascii=False))
+        return 0
+    status = _host_status(harness_path)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # files and pipes: rows on one line
+    if long_:
+        table = Table(title="rtbench metrics", show_lines=True)
+        for col in ("id", "title", "definition", "vendor names"):
+            table.add_column(col, overflow="fold", no_wrap=(col == "id"),
+                             min_width=max(len(m.id) for m in metrics) if col == "id" else None)
+        for m in metrics:
             vendors = "\n".join(f"{v}: {'; '.join(names)}"
                                  for v, names in m.vendor.items() if names)
-            table.add_row(m.id, f"{m.title}\n[dim]{s}[/dim]", m.definition, vendors or "—")
-    Console().print(table)
+            table.add_row(m.id, f"{m.title}\n[dim]{m.service}[/dim]",
+                          f"{m.definition}\n[dim]Clock starts: {m.clock_start}. Stops: "
+                          f"{m.clock_stop}.[/dim]", vendors or "—")
+        console.print(table)
+        return 0
+    table = Table(title=f"rtbench metrics ({len(metrics)}; --long for definitions)",
+                  box=None, header_style="bold", pad_edge=False)
+    table.add_column("id", no_wrap=True, min_width=max(len(m.id) for m in metrics))
+    table.add_column("title", overflow="fold")
+    table.add_column("status on this host", overflow="fold")
+    for s in services:
+        table.add_row(f"[bold]{s}[/bold]", "", "")
+        for m in cat.by_service(s):
+            table.add_row(m.id, m.title, status(m))
+    console.print(table)
     return 0
+
+
+def _host_status(harness_path: Path | None):
+    """A metric's status on this host: what the harness already built says
+    (never a build just to list), or who measures it."""
+    try:
+        exe = harness.executable(harness_path) if harness_path or harness.is_built() else None
+        support = harness.registry_support(exe) if exe else {}
+    except (RtbenchError, OSError):
+        support = {}
+
+    def status(m) -> str:
+        if m.measured_by == "external":
+            return "standard program"
+        if m.id not in support:
+            return "?" if not support else "not in this harness"
+        ok, why = support[m.id]
+        return "supported" if ok else f"unsupported: {why}"
+    return status
 
 
 def _board_support(kernel: str, src: Path | None) -> tuple[dict | None, str]:
@@ -195,7 +245,14 @@ def show_command(run: str, db: Path | None) -> int:
     """Print the data sheet of a stored RUN (an id or `latest`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    click.echo(report.render_markdown(stored, catalog_mod.load()), nl=False)
+    text = report.render_markdown(stored, catalog_mod.load())
+    console = Console(highlight=False)
+    if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
+        from rich.markdown import Markdown
+
+        console.print(Markdown(text))
+    else:
+        click.echo(text, nl=False)
     return 0
 
 
@@ -377,7 +434,9 @@ def history_command(metric: str, profile: str | None, fmt: str | None, output: P
     with Store(db, create=False) as store:
         if cat.get(metric) is None and metric not in store.metric_ids():
             raise RtbenchError(f"no metric {metric!r}: not in the catalogue and in no "
-                               "stored run (see `rtbench list`)")
+                               "stored run" + (catalog_mod.did_you_mean(
+                                   metric, [*cat.ids, *store.metric_ids()])
+                                   or " (see `rtbench list`)"))
         points = store.history(metric, profile)
     meta = cat.get(metric)
     page = views.history(metric, meta.title if meta else metric, points, fmt == "html")
@@ -387,6 +446,43 @@ def history_command(metric: str, profile: str | None, fmt: str | None, output: P
     data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
              "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
     _emit_page(page, fmt, output, data)
+    return 0
+
+
+@cli.command("hist")
+@click.argument("metric")
+@click.argument("run", default="latest")
+@click.option("--profile", help="The profile (default: the run's first).")
+@click.option("--width", help="Bucket width: 1us, 250ns, or a number in the run's unit "
+              "(default: a 1-2-5 step that puts the p99 within 30 buckets).")
+@click.option("--buckets", type=click.IntRange(1, 100_000), default=100, show_default=True,
+              help="Buckets before the overflow count (cyclictest's -h).")
+@click.option("--all", "all_rows", is_flag=True, help="Print empty buckets at the ends too.")
+@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+def hist_command(metric: str, run: str, profile: str | None, width: str | None, buckets: int,
+                 all_rows: bool, db: Path | None) -> int:
+    """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
+    a bucket per line, then the summary with the overflow count."""
+    from rtbench import hist
+    from rtbench.records import MetricRecord
+
+    with Store(db, create=False) as store:
+        stored = store.get_run(run)
+    recs = [r for r in stored.metrics if r["id"] == metric
+            and (profile is None or r.get("profile", "rt") == profile)]
+    if not recs:
+        ids = {r["id"] for r in stored.metrics}
+        raise RtbenchError(f"run {stored.id} has no metric {metric!r}"
+                           + (f" in profile {profile!r}" if profile and metric in ids else
+                              catalog_mod.did_you_mean(metric, sorted(ids))))
+    rec = recs[0]
+    m = MetricRecord(rec)
+    if not m.ok:
+        raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
+    h = hist.make(rec, hist.parse_width(width, m.base_unit), buckets)
+    title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
+             f"{m.n} samples")
+    click.echo(hist.render(rec, h, title, all_rows), nl=False)
     return 0
 
 
@@ -520,15 +616,18 @@ def reference_group() -> None:
 
 @reference_group.command("list")
 @click.option("--format", "fmt", type=click.Choice(("text", "md", "html", "json")),
-              default="text", help="Output format.")
-def reference_list_command(fmt: str) -> int:
+              help="Output format (default: text, or the -o file's suffix).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to FILE (its suffix picks the format) instead of stdout.")
+def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
     from dataclasses import asdict
 
     from rtbench import reference, views
 
+    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]
-    _emit_page(views.reference_page(), fmt, None, data)
+    _emit_page(views.reference_page(), fmt, output, data)
     return 0
 
 
@@ -553,4 +652,20 @@ def main(argv: list[str] | None = None) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         _error("interrupted")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `rtbench list | head`: the reader left; not an error
+        _quiet_stdout()
+        return 0
     return rv if isinstance(rv, int) else 0
+
+
+def _quiet_stdout() -> None:
+    """After the reader of stdout left, send what is still buffered nowhere
+    (issue 14's lifetime module treats a closed stdout during `run` as an
+    interrupt; this covers the commands that only print)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

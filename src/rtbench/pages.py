@@ -80,6 +80,29 @@ def render(page: Page, fmt: str) -> str:
 
 
 _RICH_STYLES = {"bad": "bold red", "better": "green", "muted": "dim"}
+LONGEST_TOKEN = 56  # a column is never narrower than its longest word, up to this
+
+
+def rich_markup(text: str) -> str:
+    """The pages' few Markdown marks (**bold**, `code`) as terminal styles,
+    the rest escaped: a terminal never shows the raw marks."""
+    from rich.markup import escape
+
+    out = []
+    for i, chunk in enumerate(text.split("`")):
+        if i % 2:
+            out.append(f"[cyan]{escape(chunk)}[/cyan]")
+            continue
+        parts = chunk.split("**")
+        out.append("".join(f"[bold]{escape(p)}[/bold]" if j % 2 else escape(p)
+                           for j, p in enumerate(parts)))
+    return "".join(out)
+
+
+def min_width(values: list[str]) -> int:
+    """The width a column needs so no id or number is broken mid-token."""
+    return min(LONGEST_TOKEN, max((len(tok) for v in values for tok in str(v).split()),
+                                  default=1))
 
 
 def print_rich(page: Page, console: Any) -> None:
@@ -94,18 +117,19 @@ def print_rich(page: Page, console: Any) -> None:
         if b.kind == "h2":
             console.print(f"\n[bold underline]{escape(b.text)}[/bold underline]")
         elif b.kind == "p":
-            console.print(escape(b.text), soft_wrap=True)
+            console.print(rich_markup(b.text), soft_wrap=True)
         elif b.kind == "warning":
-            console.print(f"[yellow]warning:[/yellow] {escape(b.text)}", soft_wrap=True)
+            console.print(f"[yellow]warning:[/yellow] {rich_markup(b.text)}", soft_wrap=True)
         elif b.kind == "list":
             for item in b.items:
-                console.print(f"  • {escape(item)}", soft_wrap=True)
+                console.print(f"  • {rich_markup(item)}", soft_wrap=True)
         elif b.kind == "table" and b.table is not None:
             t = b.table
             rt = RichTable(show_lines=False, header_style="bold", pad_edge=False)
             for i, h in enumerate(t.headers):
                 rt.add_column(h, justify="right" if t.aligned(i) == "r" else "left",
-                              overflow="fold")
+                              overflow="fold",
+                              min_width=min_width([row[i] for row in t.rows if i < len(row)]))
             for i, row in enumerate(t.rows):
                 style = _RICH_STYLES.get(t.styles[i] if i < len(t.styles) else "", None)
                 rt.add_row(*[escape(c) for c in row], style=style)

@@ -329,11 +329,11 @@ def ref_comparison(cmp: RefComparison) -> Page:
         page.table(Table(["published row", "why"], [list(x) for x in cmp.published_only]))
     else:
         page.p("None: every published row has a figure of ours.")
-    page.h2(f"Measured, not in this sheet ({len(cmp.ours_only)})")
-    if cmp.ours_only:
-        page.table(Table(["metric", "profile", "title"], [list(x) for x in cmp.ours_only]))
-    else:
-        page.p("None.")
+    rows_with = len({r.key for r in cmp.rows if r.ours_status == "ok"})
+    page.p(f"Summary: {s.name}: {len(s.keys())} published rows, {rows_with} with a figure of "
+           f"ours, {len(cmp.published_only)} without (listed above with the reason); "
+           f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
+           "(`--format json` lists them).")
     return page
 
 
