@@ -175,8 +175,8 @@ def test_first_page_of_a_board_run_is_in_its_unit(browser, tmp_path):
     first = above("table.key tbody tr:not(.group)")[0].text
     assert re.fullmatch(r"Interrupt response [\d,]+ [\d,]+ [\d,]+ \d+", first)  # whole counts
     badges = {e.text for e in above("ul.badges li.badge")}
-    assert {"· Target: emulated", "· Unit: instructions", "✓ Asserts: off",
-            "· Tick: 1000 Hz"} <= badges
+    assert {"○ Target: emulated", "○ Unit: instructions", "✓ Asserts: off",
+            "○ Tick: 1000 Hz"} <= badges
     assert not any("PREEMPT_RT" in b or "Machine" in b for b in badges)
 
 

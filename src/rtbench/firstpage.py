@@ -62,7 +62,7 @@ class Badge:
 
     @property
     def mark(self) -> str:
-        return {"good": "✓", "bad": "✗", "warn": "!", "info": "·"}.get(self.state, "?")
+        return {"good": "✓", "bad": "✗", "warn": "!", "info": "○"}.get(self.state, "?")
 
 
 @dataclass
