@@ -124,6 +124,9 @@ def test_show_unknown_run(ref, isolated, capsys):
 def test_list(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
+    assert "sem.give.no_waiter" in out and "semGive / No tasks in queue / Binary" not in out
+    assert main(["list", "--long"]) == 0  # definitions and vendor names
+    out = capsys.readouterr().out
     assert "sem.give.no_waiter" in out and "semGive / No tasks in queue / Binary" in out
     assert main(["list", "--service", "mutexes"]) == 0
     out = capsys.readouterr().out

@@ -290,8 +290,8 @@ def _judge(base: Cell, cell: Cell, a: stats.Grouped | None, b: stats.Grouped | N
         cell.verdict = "not compared"
         cell.why = f"different units ({base.unit} against {cell.unit}): no ratio"
         return
-    if base.p50 is None and base.max is None or cell.p50 is None and cell.max is None:
-        cell.verdict = "not compared"  # never a median made up from a mean
+    if base.p50 is None or cell.p50 is None:  # a source that gave a mean, min and max:
+        cell.verdict = "not compared"         # shown, never judged (no median made up)
         cell.why = ("first run: " if base.p50 is None else "") + "no median in the source"
         return
     # a count's step is one instruction; a time's the coarser run's counter step
