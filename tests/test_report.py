@@ -71,6 +71,21 @@ def test_full_sheet(cat):
     assert glossary.count("Clock starts:") == len(cat.ids)
 
 
+def test_a_program_record_does_not_change_the_kernel_tables(cat):
+    """One external record (sysbench: a mean in events/s) changed every
+    table to the mean-column set without cycles or p99; the columns are
+    each table's own."""
+    sysbench = {"type": "metric", "id": "sys.prog.sysbench.cpu", "status": "ok",
+                "origin": "external", "unit": "events/s", "n": 1, "mean": 4267.0,
+                "stats_given": ["mean"], "source": {"tool": "sysbench"}}
+    text = report.render_markdown(_run([_ok("sem.give.no_waiter"), sysbench]), cat)
+    kernel = text[text.index("### Semaphores"):]
+    kernel = kernel[:kernel.index("\n\n", kernel.index("| metric"))]
+    assert "| metric | n | min µs | median µs | p99 µs | max µs | median ticks | note |" in kernel
+    assert "mean" not in kernel
+    assert "| 4267 events/s |" in text  # the program's figure, in its own table and unit
+
+
 def test_placement_notes(cat):
     unpinned = {**_ok("method.null"), "placement": "unpinned", "cpu": -1}
     elsewhere = {**_ok("sem.give.no_waiter"), "cpu": 0}
