@@ -23,7 +23,7 @@ from rtbench import advice as advice_mod
 from rtbench import firstpage, sysreport
 from rtbench.plots import UNIT_SHORT
 from rtbench.catalog import Catalog, Metric
-from rtbench.records import COUNT_UNITS, MetricRecord, Session
+from rtbench.records import MetricRecord, Session
 from rtbench.store import DEFAULT_PROFILE, Run
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json

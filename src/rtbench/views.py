@@ -16,20 +16,6 @@ def _us(ns: float | None) -> str:
     return "—" if ns is None else fmt_us(ns)
 
 
-def _median(c) -> str:
-    """A run's cell in a comparison: its median in µs, else what the source
-    gave ("— (mean 4.99)", "812 MB/s"), else "—"; never a median made up."""
-    if c.status != "ok":
-        return c.status
-    if c.p50_ns is not None:
-        return fmt_us(c.p50_ns)
-    if c.p50 is not None:  # a count: its unit, never µs
-        return f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
-    if c.figure:
-        return c.figure
-    return f"— (mean {fmt_us(c.mean_ns)})" if c.mean_ns is not None else "—"
-
-
 def _run_name(run: Run) -> str:
     return f"run {run.id}" + (f" “{run.label}”" if run.label else "")
 
