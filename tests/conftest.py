@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import sys
@@ -106,7 +107,11 @@ REPO = Path(__file__).resolve().parents[1]
 THIRD_PARTY = REPO.parent / "shared" / "third_party"
 
 
+@functools.lru_cache(maxsize=None)
 def freertos_src() -> Path | None:
+    """Read once, at collection: the `isolated` fixture removes
+    RTBENCH_FREERTOS_SRC from a test's environment, and a board test's own
+    fixture must still find the sources the caller named."""
     env = os.environ.get("RTBENCH_FREERTOS_SRC")
     for cand in ([Path(env)] if env else []) + [THIRD_PARTY / "FreeRTOS-Kernel"]:
         if (cand / "include" / "FreeRTOS.h").is_file():
