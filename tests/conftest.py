@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import sys
@@ -113,13 +114,22 @@ KERNELS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def kernel_src(kernel: str) -> Path | None:
+    """Read once, at collection: the `isolated` fixture removes the kernels'
+    variables from a test's environment, and a board test's own fixture
+    must still find the sources the caller named."""
     var, folder, marker = KERNELS[kernel]
     env = os.environ.get(var)
     for cand in ([Path(env)] if env else []) + [THIRD_PARTY / folder]:
         if (cand / marker).is_file():
             return cand
     return None
+
+
+@functools.lru_cache(maxsize=None)
+for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
+    kernel_src(_kernel)
 
 
 def freertos_src() -> Path | None:

@@ -5,6 +5,7 @@ table rows, every histogram with a size, no console error, and no request
 for anything outside the file (it is self-contained)."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -43,7 +44,7 @@ def test_sheet_renders_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     cat = catalog.load()
-    run = full_run(cat.ids, profiles=("rt", "cold"))
+    run = full_run(cat.ids, profiles=("rt", "cold"), scale=10)
     page = tmp_path / "datasheet.html"
     page.write_text(report.render_html(run, cat), encoding="utf-8")
     browser.get(page.as_uri())
@@ -76,6 +77,107 @@ def test_sheet_renders_in_chromium(browser, tmp_path):
         assert img.convert("RGB").getcolors(maxcolors=64) is None
     if os.environ.get("RTBENCH_KEEP_SCREENSHOT"):
         shutil.copy(shot, os.environ["RTBENCH_KEEP_SCREENSHOT"])
+
+
+def _board_run(cat):
+    """A FreeRTOS-like run on the emulated board: counts in instructions."""
+    ids = [i for i in cat.ids if not i.startswith("sys.")]
+    r = full_run(ids, seed=3)
+    for rec in r.metrics:
+        rec["unit"] = "instructions"
+        rec.pop("tick_hz", None)
+        rec["hist"]["offset_ticks"] = 0
+    r.host = {"target": "mps2-an385", "target_kind": "emulator", "os": "FreeRTOS",
+              "kernel_version": "V11.3.0", "board": "Arm MPS2 AN385", "cpu_model": "Cortex-M3",
+              "emulator": "QEMU 7.2", "icount": "shift=7"}
+    r.session["ts"].update(unit="instructions", hz_measured=0, resolution_ticks=1,
+                           overhead_min_ticks=10, overhead_median_ticks=10)
+    r.session["target"] = {"kernel": "FreeRTOS V11.3.0", "tick_hz": "1000", "preemption": "on",
+                           "asserts": "off"}
+    return r
+
+
+def _first_screen(browser, page, height=900):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, height)
+    browser.get(page.as_uri())
+    fold = browser.execute_script("return window.innerHeight")
+
+    def above_fold(css):
+        els = browser.find_elements(By.CSS_SELECTOR, css)
+        return [e for e in els if e.is_displayed() and e.location["y"] < fold]
+    return above_fold
+
+
+def test_first_page_in_chromium(browser, tmp_path):
+    """The sheet opens on what an engineer opens it for: the key figures in
+    the vendors' order, the worst cases and the condition badges, all on
+    the first screen; the glossary is folded away."""
+    from selenium.webdriver.common.by import By
+
+    cat = catalog.load()
+    run = full_run(cat.ids, scale=10)
+    run.host.update(hypervisor="KVM (kvm-clock clocksource)", preemption="PREEMPT_DYNAMIC",
+                    isolated_cpus={"isolated": "", "nohz_full": None},
+                    load_before=[3.5, 2.0, 1.0], load_after=[3.9, 2.2, 1.1],
+                    others_cpu_pct=40.0, rt_throttling="950000 µs of every 1000000 µs")
+    page = tmp_path / "datasheet.html"
+    page.write_text(report.render_html(run, cat), encoding="utf-8")
+    above = _first_screen(browser, page)
+
+    # the key figures, in the catalogue's first-page order, with numbers
+    groups = [e.text for e in above("table.key tr.group th")]
+    assert groups[:2] == [g for g, _ids in cat.first_page][:2]
+    first = browser.find_elements(By.CSS_SELECTOR, "table.key tbody tr:not(.group)")
+    assert first[0].text.startswith(cat.get(cat.first_page[0][1][0]).title)
+    assert re.search(r"\d+\.\d+", first[0].text)
+    assert len(above("table.key tbody tr")) >= 8
+    # the badges: not real-time conditions called out, in red
+    badges = {e.text for e in above("ul.badges li.badge")}
+    assert "✓ Real-time policy: SCHED_FIFO granted" in badges
+    assert "✗ Preemption: not PREEMPT_RT (PREEMPT_DYNAMIC)" in badges
+    assert "✗ Machine: virtual machine" in badges
+    assert "✗ Isolated CPUs: none" in badges
+    assert "✗ Load: 3.5 → 3.9" in badges
+    assert "! RT throttling: on" in badges
+    assert {"✓ null measurement: pass", "✓ busy-wait: pass"} <= badges or any(
+        "null measurement" in b for b in badges)
+    bad = browser.find_elements(By.CSS_SELECTOR, "li.badge.bad")
+    assert {b.value_of_css_property("border-color") for b in bad} == {"rgb(229, 83, 75)"}
+    # the worst cases: the largest maxima, with links to their histograms
+    worst = above("table.worst tbody tr")
+    assert len(worst) >= 5
+    link = worst[0].find_element(By.CSS_SELECTOR, "a").get_attribute("href")
+    assert browser.find_element(By.ID, link.split("#", 1)[1]).tag_name == "figure"
+    # warnings with advice, on the first screen too
+    advice = above("ul.advice li")
+    assert any("virtual machine" in a.text and "bare metal" in a.text for a in advice)
+    assert any("machine was busy" in a.text for a in advice)
+    # the glossary is a section the reader opens, not pages to scroll past
+    glossary = browser.find_element(By.ID, "glossary")
+    assert glossary.tag_name == "details" and glossary.get_attribute("open") is None
+    assert not browser.find_element(By.CSS_SELECTOR, "#glossary dl.defs").is_displayed()
+
+    shot = tmp_path / "first.png"
+    assert browser.save_screenshot(str(shot))
+    if os.environ.get("RTBENCH_KEEP_FIRST_SCREEN"):
+        shutil.copy(shot, os.environ["RTBENCH_KEEP_FIRST_SCREEN"])
+
+
+def test_first_page_of_a_board_run_is_in_its_unit(browser, tmp_path):
+    cat = catalog.load()
+    page = tmp_path / "datasheet.html"
+    page.write_text(report.render_html(_board_run(cat), cat), encoding="utf-8")
+    above = _first_screen(browser, page)
+    heading = above("h2#key-figures")[0].text
+    assert heading == "Key figures (instructions)"
+    first = above("table.key tbody tr:not(.group)")[0].text
+    assert re.fullmatch(r"Interrupt response [\d,]+ [\d,]+ [\d,]+ \d+", first)  # whole counts
+    badges = {e.text for e in above("ul.badges li.badge")}
+    assert {"○ Target: emulated", "○ Unit: instructions", "✓ Asserts: off",
+            "○ Tick: 1000 Hz"} <= badges
+    assert not any("PREEMPT_RT" in b or "Machine" in b for b in badges)
 
 
 def test_console_errors_would_be_caught(browser, tmp_path):

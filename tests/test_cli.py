@@ -124,6 +124,9 @@ def test_show_unknown_run(ref, isolated, capsys):
 def test_list(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
+    assert "sem.give.no_waiter" in out and "semGive / No tasks in queue / Binary" not in out
+    assert main(["list", "--long"]) == 0  # definitions and vendor names
+    out = capsys.readouterr().out
     assert "sem.give.no_waiter" in out and "semGive / No tasks in queue / Binary" in out
     assert main(["list", "--service", "mutexes"]) == 0
     out = capsys.readouterr().out
@@ -143,7 +146,8 @@ def test_watchdog_through_the_cli(fake, isolated, monkeypatch, capsys):
     sem_ids = [i for i in fake_ids() if i.startswith("sem.")]
     assert len(by_id) == len(sem_ids)
     assert sum(m["status"] == "ok" for m in by_id.values()) == len(sem_ids) - 1
-    assert "failed: timeout after 2s" in (isolated / "o" / "datasheet.md").read_text()
+    assert "*Failed (1):* `sem.give.no_waiter` — timeout after 2s." in (
+        isolated / "o" / "datasheet.md").read_text()
 
 
 def test_crash_through_the_cli(fake, isolated, monkeypatch):
@@ -174,8 +178,8 @@ def test_unsupported_and_no_rt(fake, isolated, monkeypatch):
     assert main(["run", "--quick", "--no-rt", "--only", "msgq.send.*", "--db", "r.db",
                  "--out", "o"]) == 0
     sheet = (isolated / "o" / "datasheet.md").read_text()
-    assert "unsupported: fake port lacks it" in sheet
-    assert "**Not real-time: --no-rt**" in sheet
+    assert "*Unsupported (1):* `msgq.send.no_waiter` — fake port lacks it." in sheet
+    assert "Not real-time: --no-rt. The tasks ran under the normal scheduler" in sheet
 
 
 def test_no_command_and_help(capsys):

@@ -38,7 +38,7 @@ def test_noise_is_not_a_regression(cat):
 def test_slow_down_beyond_threshold_is_a_regression(cat):
     slow = {"sem.give.wake_ctx.thread": 1.2}
     cmp = compare.compare_runs([_run(1, seed=1), _run(2, slow, seed=2)], cat)
-    (row, i), = cmp.regressions()
+    (row, i, stat), = cmp.regressions()
     cell = row.cells[i]
     assert row.id == "sem.give.wake_ctx.thread" and i == 1
     assert cell.change_pct == pytest.approx(20, abs=2) and cell.p_value < 1e-10
@@ -75,7 +75,7 @@ def test_profiles_are_matched_by_name(cat):
     cmp = compare.compare_runs([a, b], cat)
     keys = [(r.id, r.profile) for r in cmp.rows]
     assert ("sem.give.no_waiter", "cold") in keys and ("sem.give.no_waiter", "rt") in keys
-    regressed = {(r.id, r.profile) for r, _i in cmp.regressions()}
+    regressed = {(r.id, r.profile) for r, _i, _s in cmp.regressions()}
     assert regressed == {("sem.give.no_waiter", "cold")}
 
 
@@ -93,8 +93,12 @@ def test_cli_gate_exit_codes(isolated, capsys):
     assert "msgq.send.wake_ctx.thread" in out and "slower" in out
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("rtbench: regression: msgq.send.wake_ctx.thread [rt] run 2:")
-    assert err.count("\n") == 1
+    assert err.startswith("rtbench: regression: msgq.send.wake_ctx.thread [rt] run 2: median")
+    assert err.count("rtbench: regression:") == 1
+    assert capsys.readouterr  # the summary closes the table on stdout:
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 1
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith(
+        "Summary: run 2 vs run 1:")
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression",
                  "--threshold", "40"]) == 0
     capsys.readouterr()
@@ -104,6 +108,116 @@ def test_cli_gate_exit_codes(isolated, capsys):
     for fmt, marker in (("md", "| metric |"), ("html", "<table>")):
         assert main(["compare", "1", "2", "--db", "r.db", "--format", fmt]) == 0
         assert marker in capsys.readouterr().out
+
+
+# ---- the tail: p99, p99.9 and max, each with its own verdict ----
+
+def _tailed(run_id, seed, tail_scale=1.0, n=20000):
+    """sem.give.wake_ctx.thread around 2.6 µs; `tail_scale` stretches the
+    slowest 2 % of its samples (the body, and so the median, stays)."""
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.lognormal(np.log(6760), 0.03, n))  # ticks at 2.6 GHz: 2.6 µs
+    k = n // 50
+    x[-k:] = x[-k:] * tail_scale
+    x[-1] = 13_520 if tail_scale == 1.0 else 160_940  # max 5.2 µs -> 61.9 µs
+    return run([record("sem.give.wake_ctx.thread", np.round(x))], run_id=run_id)
+
+
+def test_tail_regression_the_median_hides(cat):
+    cmp = compare.compare_runs([_tailed(1, 1), _tailed(2, 2, tail_scale=1.6)], cat)
+    (row,) = cmp.rows
+    ch = row.cells[1].changes
+    assert ch["p50"].verdict == "same" and abs(ch["p50"].change_pct) < 1
+    assert ch["p99"].verdict == "slower" and ch["p99"].change_pct > 25
+    assert ch["p99"].p_value < 1e-10  # the share beyond the first run's p99: tested
+    assert ch["max"].verdict == "slower" and ch["max"].p_value is None  # one sample: no test
+    assert ch["max"].base == pytest.approx(5200, rel=0.01)
+    assert ch["max"].value == pytest.approx(61900, rel=0.01)
+    assert cmp.regressions(("p50",)) == []
+    assert {s for _r, _i, s in cmp.regressions(("p50", "p99", "p999", "max"))} == {
+        "p99", "p999", "max"}
+
+
+def test_same_is_never_said_of_a_tail_beyond_the_threshold(cat):
+    """Two runs of one set-up: whatever moved beyond the threshold is
+    slower, faster or not significant, never "same"."""
+    cmp = compare.compare_runs([_run(1, seed=1), _run(2, seed=2)], cat)
+    moved = [ch for r in cmp.rows for ch in r.cells[1].changes.values()
+             if ch.change_pct is not None and abs(ch.change_pct) > cmp.threshold_pct
+             and abs(ch.value - ch.base) > 10.001]  # beyond one counter step (26 ticks)
+    assert moved and all(ch.verdict != "same" for ch in moved)
+    assert {ch.verdict for ch in moved} <= {"slower", "faster", "not significant"}
+
+
+def test_cli_fail_on_max_gates_a_tail_regression(isolated, capsys):
+    store(isolated / "r.db", _tailed(1, 1))
+    store(isolated / "r.db", _tailed(2, 2, tail_scale=1.6))
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "sem.give.wake_ctx.thread" in line)
+    assert "slower" in row and "same" not in row  # the tail moved: said on the row
+    assert out.rstrip().splitlines()[-1].startswith("Summary: run 2 vs run 1: 1 metrics "
+                                                    "compared; median no change; p99 1 slower")
+    assert "gate (p50): pass" in out
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "max"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("rtbench: regression: sem.give.wake_ctx.thread [rt] run 2: "
+                                   "max 5.2 µs → 61.9 µs (+")
+    assert "gate (max): FAIL (1)" in captured.out
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "p50,p99,max"]) == 1
+    assert capsys.readouterr().err.count("rtbench: regression:") == 2
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "p95"]) == 2
+    assert "unknown statistic 'p95'" in capsys.readouterr().err
+    # JSON: every statistic's verdict, the summary and the gate
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json", "--fail-on",
+                 "p99.9"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    changes = data["rows"][0]["cells"][1]["changes"]
+    assert set(changes) == {"p50", "p99", "p999", "max"} and data["fail_on"] == ["p999"]
+    assert changes["p999"]["verdict"] == "slower" and "samples" not in data
+    # HTML: the two runs' distributions overlaid, the verdicts under the plot
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "html"]) == 0
+    html = capsys.readouterr().out
+    plot = html[html.index('<figure id="d-sem.give.wake_ctx.thread-rt">'):]
+    plot = plot[:plot.index("</figure>")]
+    assert plot.count("<svg") == 1 and "#0072b2" in plot and "#e69f00" in plot
+    assert "p99 +" in plot and "% slower" in plot
+
+
+def test_cli_absolute_limits(isolated, capsys, tmp_path):
+    store(isolated / "r.db", _tailed(1, 1))
+    store(isolated / "r.db", _tailed(2, 2, tail_scale=1.6))
+    # one run against a budget (the later runs are checked; one run alone is)
+    assert main(["compare", "1", "--db", "r.db", "--limit", "sem.give.wake_ctx.thread<=10us"]) == 0
+    assert "limits: 0 exceeded of 1 checked" in capsys.readouterr().out
+    assert main(["compare", "1", "2", "--db", "r.db", "--limit",
+                 "sem.give.wake_ctx.thread <= 10 us", "--limit", "sem.*:p99<=5us"]) == 1
+    captured = capsys.readouterr()
+    assert ("rtbench: limit exceeded: sem.give.wake_ctx.thread <= 10 us: "
+            "sem.give.wake_ctx.thread [rt] run 2: 61.9 µs") in captured.err
+    assert "limits: 1 exceeded of 2 checked" in captured.out
+    # a limits file: every target, and a board's section that a host run skips
+    f = tmp_path / "limits.toml"
+    f.write_text('[limits]\n"sem.give.*" = ["p99 <= 5us", "max<=100us"]\n'
+                 '[target.mps2-an385.limits]\n"sem.give.*" = "max <= 300 instructions"\n')
+    assert main(["compare", "1", "2", "--db", "r.db", "--limits", str(f)]) == 0
+    assert "limits: 0 exceeded of 2 checked" in capsys.readouterr().out
+    for bad, why in (("irq.respons<=1us", "did you mean irq.response"),
+                     ("irq.response<=1", "write METRIC[:STAT]<=VALUE UNIT"),
+                     ("irq.response:p95<=1us", "unknown statistic 'p95'"),
+                     ("irq.response<=1 furlongs", "unknown unit 'furlongs'")):
+        assert main(["compare", "1", "--db", "r.db", "--limit", bad]) == 2
+        assert why in capsys.readouterr().err
+
+
+def test_a_limit_in_time_does_not_apply_to_a_count_run(cat):
+    counts = run([{**record("sem.give.wake_ctx.thread", [222] * 50), "unit": "instructions"}])
+    lim = compare.parse_limit("sem.give.wake_ctx.thread<=1us")
+    (check,) = compare.check_limit(lim, counts)
+    assert check.passed is None and "instructions" in check.why
+    lim = compare.parse_limit("sem.give.wake_ctx.thread<=200instructions")
+    (check,) = compare.check_limit(lim, counts)
+    assert check.passed is False and check.value == 222
 
 
 # ---- against a reference sheet ----

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from rtbench import catalog, plots, report, stats
+from rtbench import advice, catalog, plots, report, stats
 from synth import full_run, record, run
 
 
@@ -27,31 +27,35 @@ def test_full_sheet_is_self_contained(cat):
     assert "<script" not in html
     assert not re.search(r'(src|href)="(https?:)?//', html)
     assert "@import" not in html and "url(http" not in html
-    # One histogram per measured metric plus one plot per curve series, unique ids.
+    # One histogram per measured metric plus one plot per curve series, unique
+    # ids; rows at the counter's resolution say their values instead.
     series = {m.curve["series"] for m in cat.metrics if m.curve}
-    assert html.count("<svg") == len(ids) - 1 + len(series)
+    flat = set(advice.resolution_rows(advice.Facts(r))) - {ids[1]}
+    assert flat and html.count("resolution, so no histogram") == len(flat)
+    assert html.count("<svg") == len(ids) - 1 - len(flat) + len(series)
     ids_attr = re.findall(r' id="([^"]+)"', html)
     assert len(ids_attr) == len(set(ids_attr))
     for service in {m.service for m in cat.metrics}:
         assert f">{service}</h3>" in html or f">{service.replace('&', '&amp;')}</h3>" in html
-    assert "unsupported: the port lacks it" in html
-    # The glossary is built from the catalogue's definitions.
+    assert f"<code>{ids[1]}</code> — the port lacks it." in html  # one line, no row
+    # The glossary is built from the catalogue's definitions, folded away.
     m = cat.metrics[0]
     assert f'<dt id="d-{m.id}">' in html and "Clock starts:" in html
+    assert '<details id="glossary">' in html
     assert "median (p50), p99, p99.9" in html
     assert "which is not the CPU core clock" in html
 
 
 def test_profiles_side_by_side(cat):
     ids = cat.ids[:4]
-    r = full_run(ids, profiles=("default", "rt", "cold"))
+    r = full_run(ids, profiles=("default", "rt", "cold"), scale=10)
     html = report.render_html(r, cat)
-    assert 'colspan="5"' in html  # one column group per profile
+    assert 'colspan="4"' in html  # one column group per profile
     for p in ("default", "rt", "cold"):
         assert f"</span>{p}</th>" in html
     assert html.count("<svg") == len(ids)  # the profiles share one histogram
     md = report.render_markdown(r, cat)
-    assert "| default median µs |" in md and "| cold max µs |" in md
+    assert "| default median ns |" in md and "| cold max ns |" in md
 
 
 def test_profiles_are_described_by_their_own_records(cat):
@@ -75,7 +79,7 @@ def test_profiles_are_described_by_their_own_records(cat):
         if rec["profile"] == "rt":
             rec.update(realtime=False, rt_reason="sched_setscheduler: EPERM")
     md = report.render_markdown(r, cat)
-    assert "**Not real-time in profile rt: sched_setscheduler: EPERM**" in md
+    assert "Not real-time in profile rt: sched_setscheduler: EPERM." in md
 
 
 def test_negative_and_zero_samples_are_said_not_drawn(cat):

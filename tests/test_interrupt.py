@@ -55,4 +55,4 @@ def test_sigint_keeps_finished_metrics(fake, isolated):
     assert env_json["run"]["status"] == "incomplete"
     assert len(env_json["metrics"]) == len(done) and env_json["not_measured"]
     sheet = (out / "datasheet.md").read_text()
-    assert "**Incomplete run:**" in sheet and "not measured (run incomplete)" in sheet
+    assert "**Incomplete run:**" in sheet and "— run incomplete." in sheet

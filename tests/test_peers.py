@@ -130,6 +130,10 @@ def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, 
     assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert "beside rt-tests" in md and "why the figures differ" in md
+    # the README's `rtbench run --with-peers && rtbench compare latest`: latest is
+    # the peers' run, stored last; compare shows it beside the run it belongs to
+    assert main(["compare", "latest", "--db", "r.db", "--format", "md"]) == 0
+    assert capsys.readouterr().out == md
 
 
 def test_compare_of_a_lone_run_without_peers_is_still_an_error(fake, isolated, capsys):

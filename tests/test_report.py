@@ -54,12 +54,36 @@ def test_full_sheet(cat):
     for mid in cat.ids:
         assert f"`{mid}`" in text
     assert "2600.001 MHz" in text and "SCHED_FIFO" in text and "Not real-time" not in text
-    # 1234 ticks at 1 GHz: 1.234 us, 1234 ns, 1234 cycles.
-    assert "| 1.234 | 1.236 | 3.702 | 1234 | 1236 | 1234 |" in text
-    assert "| -0.026 |" in text  # negative minimum shown with its sign
-    assert "unsupported: no such service" in text
+    # 1234 ticks at 1 GHz: 1.234 us and 1234 counter ticks; one unit per column
+    # (the table's, in its header), never the same figure twice in µs and ns.
+    assert "| 10000 | 1.204 | 1.234 | 1.236 | 3.702 | 1234 |" in text
+    assert "| min µs | median µs | p99 µs | max µs | median ticks |" in text
+    assert " ns |" not in text
+    assert "| -0.026 |" in text  # a negative minimum keeps its sign
+    # a row without a figure is one line under its table, with its reason
+    unsupported = metrics[3]["id"]
+    assert f"*Unsupported (1):* `{unsupported}` — no such service." in text
+    assert f"| {cat.get(unsupported).title}" not in text
     assert "that median was subtracted from every sample" in text
-    assert "Clock starts:" in text and "## Definitions" in text
+    # the definitions are a page of their own (glossary.md), not the sheet's bytes
+    assert "Clock starts:" not in text and "## Definitions" in text
+    glossary = report.render_glossary(_run(metrics), cat)
+    assert glossary.count("Clock starts:") == len(cat.ids)
+
+
+def test_a_program_record_does_not_change_the_kernel_tables(cat):
+    """One external record (sysbench: a mean in events/s) changed every
+    table to the mean-column set without cycles or p99; the columns are
+    each table's own."""
+    sysbench = {"type": "metric", "id": "sys.prog.sysbench.cpu", "status": "ok",
+                "origin": "external", "unit": "events/s", "n": 1, "mean": 4267.0,
+                "stats_given": ["mean"], "source": {"tool": "sysbench"}}
+    text = report.render_markdown(_run([_ok("sem.give.no_waiter"), sysbench]), cat)
+    kernel = text[text.index("### Semaphores"):]
+    kernel = kernel[:kernel.index("\n\n", kernel.index("| metric"))]
+    assert "| metric | n | min µs | median µs | p99 µs | max µs | median ticks | note |" in kernel
+    assert "mean" not in kernel
+    assert "| 4267 events/s |" in text  # the program's figure, in its own table and unit
 
 
 def test_placement_notes(cat):
@@ -75,10 +99,11 @@ def test_not_real_time_and_incomplete_warnings(cat):
     run = _run([_ok("method.null")], pending=["sem.give.no_waiter"], status="incomplete",
                realtime=False)
     text = report.render_markdown(run, cat)
-    assert ("**Not real-time: sched_setscheduler: Operation not permitted** — "
-            "figures are not representative of real-time behaviour") in text
+    assert ("Not real-time: sched_setscheduler: Operation not permitted. The tasks ran under "
+            "the normal scheduler") in text
+    assert "✗ Real-time policy: not granted" in text  # the first page's badge
     assert "**Incomplete run:**" in text
-    assert "not measured (run incomplete)" in text
+    assert "*Not measured (1):* `sem.give.no_waiter` — run incomplete." in text
 
 
 def test_sheet_without_session(cat):
@@ -100,7 +125,8 @@ def test_write_outputs_envelope(cat, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     run = _run([_ok("method.null")], pending=["method.busywait"])
-    sheet, results = report.write_outputs(run, cat, out)
+    paths = report.write_outputs(run, cat, out)
+    sheet, results = paths["datasheet.md"], paths["results.json"]
     assert sheet.read_text().startswith("# rtbench data sheet")
     env = json.loads(results.read_text())
     assert env["schema_version"] == 2 and env["rtbench_version"]
@@ -113,4 +139,5 @@ def test_write_outputs_envelope(cat, tmp_path):
     assert env["not_measured"] == [{"id": "method.busywait", "profile": "rt"}]
     # The HTML sheet is written beside them; atomic writes leave no temporary files.
     assert sorted(p.name for p in out.iterdir()) == ["datasheet.html", "datasheet.md",
-                                                     "results.json"]
+                                                     "glossary.md", "results.json"]
+    assert "beside\nthis sheet as glossary.md" in sheet.read_text()

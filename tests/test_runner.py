@@ -28,7 +28,7 @@ def test_clean_run_delivers_every_metric(fake, tmp_path):
     assert not outcome.interrupted and outcome.restarts == 0
     (argv,) = invocations(tmp_path)
     assert argv == ["--only", ",".join(IDS), "--samples", "100", "--warmup", "5",
-                    "--budget-ms", "100", "--cpu", "0", "--no-rt"]
+                    "--budget-ms", "100", "--cpu", "0", "--no-rt", "--no-mlock"]
 
 
 def test_hang_is_killed_and_the_rest_measured(fake, tmp_path, monkeypatch):

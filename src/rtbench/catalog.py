@@ -45,6 +45,9 @@ class Catalog:
     # (vendor key, section prefix, why): whole sections of a sheet that are
     # not rtbench's to measure (e.g. the TI guide's device-driver tables)
     not_applicable_sections: tuple[tuple[str, str, str], ...] = ()
+    # (group, metric ids): the key measurements of a sheet's first page, in
+    # the vendors' order (services.toml [[first_page]]; rtbench.firstpage)
+    first_page: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def ids(self) -> list[str]:
@@ -77,9 +80,18 @@ class Catalog:
         for pat in pats:
             hits = fnmatch.filter(self.ids, pat)
             if not hits:
-                raise CatalogError(f"no metric matches {pat!r} (see `rtbench list`)")
+                raise CatalogError(f"no metric matches {pat!r}"
+                                   + (did_you_mean(pat, self.ids) or " (see `rtbench list`)"))
             chosen.update(hits)
         return [i for i in self.ids if i in chosen]
+
+
+def did_you_mean(word: str, choices, n: int = 3) -> str:
+    """" (did you mean a, b?)" for the closest of `choices`, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(dict.fromkeys(choices)), n=n, cutoff=0.6)
+    return f" (did you mean {', '.join(close)}?)" if close else ""
 
 
 def _split_patterns(patterns: str | list[str] | None) -> list[str]:
@@ -108,7 +120,8 @@ def load(path: Path | None = None) -> Catalog:
                                                                key=_order)]
     else:
         texts = [(Path(path).name, Path(path).read_text("utf-8"))]
-    raw: dict = {"services": {"order": []}, "metric": [], "not_applicable": []}
+    raw: dict = {"services": {"order": []}, "metric": [], "not_applicable": [],
+                 "first_page": []}
     for name, text in texts:
         try:
             part = tomllib.loads(text)
@@ -125,6 +138,7 @@ def load(path: Path | None = None) -> Catalog:
                                        f"says service {entry['service']!r}, the file {service!r}")
         raw["metric"].extend(part.get("metric", []))
         raw["not_applicable"].extend(part.get("not_applicable", []))
+        raw["first_page"].extend(part.get("first_page", []))
     return _build(raw)
 
 
@@ -168,5 +182,14 @@ def _build(raw: dict) -> Catalog:
     na = tuple((e["vendor"], e["name"], e["why"]) for e in entries if "name" in e)
     na_sections = tuple((e["vendor"], e["section"], e["why"]) for e in entries
                         if "section" in e)
+    first_page = []
+    for g in raw.get("first_page", []):
+        ids = g.get("ids") if isinstance(g, dict) else None
+        if not (isinstance(g.get("group"), str) and isinstance(ids, list) and ids):
+            raise CatalogError(f"[[first_page]] needs a group and a list of ids: {g}")
+        unknown = [i for i in ids if i not in seen]
+        if unknown:
+            raise CatalogError(f"[[first_page]] {g['group']!r}: no metric {unknown[0]!r}")
+        first_page.append((g["group"], tuple(ids)))
     return Catalog(services=services, metrics=tuple(metrics), not_applicable=na,
-                   not_applicable_sections=na_sections)
+                   not_applicable_sections=na_sections, first_page=tuple(first_page))

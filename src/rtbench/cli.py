@@ -57,7 +57,8 @@ def cli() -> None:
 
 
 @cli.command("run")
-@click.option("--out", type=click.Path(path_type=Path), help="Output directory.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Output directory (default: a new folder under ./rtbench-results/).")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
 @click.option("--quick", is_flag=True, help="1000 samples, 50 warm-up, 500 ms budget.")
 @click.option("--only", "patterns", callback=_patterns,
@@ -107,7 +108,17 @@ def cli() -> None:
               envvar="RTBENCH_HARNESS")
 @click.pass_context
 def run_command(ctx: click.Context, quick: bool, **kw) -> int:
-    """Measure, store the run and write datasheet.md + results.json."""
+    """Measure every metric of the catalogue (or --only), store the run in
+    the database and write into the output directory:
+
+    \b
+      datasheet.md    the data sheet, Markdown (first page on top)
+      datasheet.html  the data sheet, one self-contained HTML file
+      glossary.md     the glossary and every metric's definition
+      results.json    every record (docs/results-schema.json)
+
+    The last thing printed is the sheet's first page: key figures, worst
+    cases, the method check, the conditions, and warnings with advice."""
     base = QUICK if quick else DEFAULTS
     req = RunRequest(
         patterns=kw["patterns"], cpu=kw["cpu"], no_rt=kw["no_rt"], timeout=kw["timeout"],
@@ -126,6 +137,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 
 @cli.command("list")
 @click.option("--service", help="Only this service (see the section names).")
+@click.option("--long", "long_", is_flag=True,
+              help="Each metric's definition, clock points and vendor names too.")
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text",
+              help="json: every catalogue field of each metric.")
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
@@ -135,9 +150,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
                    "$RTBENCH_FREERTOS_SRC, $RTBENCH_THREADX_SRC).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
-def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tuple[Path, ...],
-                 harness_path: Path | None) -> int:
-    """Show the metric catalogue, or (--coverage) how it covers the vendors' sheets."""
+def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, rows: bool,
+                 kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
+    """Show the metric catalogue (id, title, status on this machine's
+    harness), or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
         from rtbench import external, targets
@@ -160,18 +176,63 @@ def list_command(service: str | None, coverage: bool, rows: bool, kernel_src: tu
     if service is not None:
         chosen = [s for s in services if s.lower() == service.lower()]
         if not chosen:
-            raise RtbenchError(f"unknown service {service!r} (one of: {', '.join(services)})")
+            raise RtbenchError(f"unknown service {service!r}"
+                               + (catalog_mod.did_you_mean(service, services)
+                                  or f" (one of: {', '.join(services)})"))
         services = chosen
-    table = Table(title="rtbench metrics", show_lines=True)
-    for col in ("id", "title", "definition", "vendor names"):
-        table.add_column(col, overflow="fold", no_wrap=(col == "id"))
-    for s in services:
-        for m in cat.by_service(s):
+    metrics = [m for s in services for m in cat.by_service(s)]
+    if fmt == "json":
+        from dataclasses import asdict
+
+        click.echo(json.dumps([asdict(m) for m in metrics], indent=2, ensure_ascii=False))
+        return 0
+    status = _host_status(harness_path)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # files and pipes: rows on one line
+    if long_:
+        table = Table(title="rtbench metrics", show_lines=True)
+        for col in ("id", "title", "definition", "vendor names"):
+            table.add_column(col, overflow="fold", no_wrap=(col == "id"),
+                             min_width=max(len(m.id) for m in metrics) if col == "id" else None)
+        for m in metrics:
             vendors = "\n".join(f"{v}: {'; '.join(names)}"
                                  for v, names in m.vendor.items() if names)
-            table.add_row(m.id, f"{m.title}\n[dim]{s}[/dim]", m.definition, vendors or "—")
-    Console().print(table)
+            table.add_row(m.id, f"{m.title}\n[dim]{m.service}[/dim]",
+                          f"{m.definition}\n[dim]Clock starts: {m.clock_start}. Stops: "
+                          f"{m.clock_stop}.[/dim]", vendors or "—")
+        console.print(table)
+        return 0
+    table = Table(title=f"rtbench metrics ({len(metrics)}; --long for definitions)",
+                  box=None, header_style="bold", pad_edge=False)
+    table.add_column("id", no_wrap=True, min_width=max(len(m.id) for m in metrics))
+    table.add_column("title", overflow="fold")
+    table.add_column("status on this host", overflow="fold")
+    for s in services:
+        table.add_row(f"[bold]{s}[/bold]", "", "")
+        for m in cat.by_service(s):
+            table.add_row(m.id, m.title, status(m))
+    console.print(table)
     return 0
+
+
+def _host_status(harness_path: Path | None):
+    """A metric's status on this host: what the harness already built says
+    (never a build just to list), or who measures it."""
+    try:
+        exe = harness.executable(harness_path) if harness_path or harness.is_built() else None
+        support = harness.registry_support(exe) if exe else {}
+    except (RtbenchError, OSError):
+        support = {}
+
+    def status(m) -> str:
+        if m.measured_by == "external":
+            return "standard program"
+        if m.id not in support:
+            return "?" if not support else "not in this harness"
+        ok, why = support[m.id]
+        return "supported" if ok else f"unsupported: {why}"
+    return status
 
 
 def _board_support(kernel: str, src: Path | None,
@@ -232,7 +293,14 @@ def show_command(run: str, db: Path | None) -> int:
     """Print the data sheet of a stored RUN (an id or `latest`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    click.echo(report.render_markdown(stored, catalog_mod.load()), nl=False)
+    text = report.render_markdown(stored, catalog_mod.load())
+    console = Console(highlight=False)
+    if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
+        from rich.markdown import Markdown
+
+        console.print(Markdown(text))
+    else:
+        click.echo(text, nl=False)
     return 0
 
 
@@ -309,47 +377,80 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
     return 0
 
 
+def _fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
+    """--fail-on p50,p99,max (p99.9 or p999, median): the statistics whose
+    slow-down fails the command; --fail-on-regression is --fail-on p50."""
+    from rtbench.compare import LIMIT_STATS
+
+    names = [t.strip().lower() for t in (text or "").split(",") if t.strip()]
+    bad = [n for n in names if n not in LIMIT_STATS]
+    if bad:
+        raise RtbenchError(f"--fail-on: unknown statistic {bad[0]!r} (of: p50, p99, p99.9, max)")
+    stats = [LIMIT_STATS[n] for n in names] + (["p50"] if fail_on_regression else [])
+    return tuple(dict.fromkeys(stats))
+
+
 @cli.command("compare")
 @click.argument("runs", nargs=-1, required=True)
 @click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
-              "(see `rtbench reference list`).")
+              "(see `rtbench reference list`; any case).")
 @click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
-              help="Percent change of the median below which nothing is a regression.")
-@click.option("--fail-on-regression", is_flag=True,
-              help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower.")
+              help="Percent change below which a statistic has not changed.")
+@click.option("--fail-on", "fail_on", metavar="STATS",
+              help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower in any of "
+                   "these statistics, e.g. p50,p99,max (of p50, p99, p99.9, max).")
+@click.option("--fail-on-regression", is_flag=True, help="The same as --fail-on p50.")
+@click.option("--limit", "limits", multiple=True, metavar="METRIC[:STAT]<=VALUE",
+              help="An absolute budget, e.g. 'irq.response<=100us' or 'sem.*:p99<=5us' "
+                   "(STAT default max); repeatable. Exceeded: exit "
+                   f"{EXIT_REGRESSION}.")
+@click.option("--limits", "limits_file", type=click.Path(path_type=Path),
+              help="A TOML file of limits, [limits] and per target [target.NAME.limits] "
+                   "(docs/reports.md).")
 @_output_options(("text", "md", "html", "json"))
 def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
-                    fail_on_regression: bool, fmt: str | None, output: Path | None,
+                    fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
+                    limits_file: Path | None, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
-    """Put RUNS side by side (medians, ratio to the first, significance), or
-    one run beside a vendor's published sheet (--ref NAME). Runs of
-    different kernels (FreeRTOS, ThreadX, Linux) give the kernel comparison
-    sheet: a column per kernel, its configuration, Thread-Metric beside it."""
+    """Put RUNS side by side (median, p99, p99.9 and max of each metric,
+    each with its own verdict, against the first run), check them against
+    limits, or put one run beside a vendor's published sheet (--ref NAME) or
+    beside the peers it ran with (--with-peers). Runs of different kernels
+    (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
+    column per kernel, its configuration, Thread-Metric beside it. Ends with
+    a summary line."""
     from rtbench import compare, kernelsheet, peers, reference, views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    gate = _fail_on(fail_on, fail_on_regression)
+    cat = catalog_mod.load()
+    wanted = [compare.parse_limit(t, catalog=cat) for t in limits]
+    if limits_file is not None:
+        wanted += compare.load_limits(limits_file, cat)
     sheet = reference.get(ref_name) if ref_name else None
     if sheet and len(runs) != 1:
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
-        if not sheet and len(stored) == 1 and stored[0].linked_to:
-            # a peer run (`latest` right after --with-peers): the run it was measured beside
+        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
+            # `rtbench run --with-peers && rtbench compare latest`: latest is the
+            # peers' run, stored last; compare the run they were measured beside
             stored = [store.get_run(stored[0].linked_to)]
-        beside = peers.linked_runs(store, stored[0].id) if not sheet and len(stored) == 1 else []
-        linked = {} if sheet else {r.id: peers.linked_runs(store, r.id) for r in stored}
-    if not sheet and len(stored) < 2 and not beside:
+        beside = (peers.linked_runs(store, stored[0].id)
+                  if not sheet and len(stored) == 1 and not wanted else [])
+        linked = {} if sheet or wanted else {r.id: peers.linked_runs(store, r.id)
+                                             for r in stored}
+    if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
-                           "or one run and --ref NAME")
-    cat = catalog_mod.load()
-    if not sheet and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
+                           "one run and --ref NAME, or one run and limits (--limit)")
+    if linked and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
         ks = kernelsheet.build(stored, cat, linked)
         if fmt in ("md", "html"):
             _emit(kernelsheet.render(ks, fmt), output)
         else:
             _emit_page(kernelsheet.page(ks), fmt, output, kernelsheet.to_jsonable(ks))
         return 0
-    if beside:  # one run and its rt-tests peers: the same metrics side by side
+    if beside:  # one run and its peers: the same metrics side by side
         peer_cmp = compare.compare_peers(stored[0], beside, cat)
         _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))
         return 0
@@ -357,15 +458,28 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
         ref_cmp = compare.compare_reference(stored[0], sheet, cat)
         _emit_page(views.ref_comparison(ref_cmp), fmt, output, compare.to_jsonable(ref_cmp))
         return 0
-    cmp = compare.compare_runs(stored, cat, threshold)
-    _emit_page(views.run_comparison(cmp), fmt, output, compare.to_jsonable(cmp))
-    regressions = cmp.regressions()
-    if fail_on_regression and regressions:
-        for row, i in regressions:
-            click.echo("rtbench: regression: " + views.regression_line(
-                row, cmp.runs[i], cmp.runs[0], row.cells[i]), err=True)
-        return EXIT_REGRESSION
-    return 0
+    return _compare_runs(stored, cat, threshold, gate, wanted, fmt, output)
+
+
+def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str,
+                  output: Path | None) -> int:
+    """Run against run (same kernel, same unit or not: the verdicts say)."""
+    from rtbench import compare, views
+
+    cmp = compare.compare_runs(stored, cat, threshold, limits)
+    data = compare.to_jsonable(cmp) | {"summary": views.summary_line(cmp, gate),
+                                       "fail_on": list(gate)}
+    _emit_page(views.run_comparison(cmp, gate, fmt == "html"), fmt, output, data)
+    failing = cmp.regressions(gate) if gate else []
+    for row, i, stat in failing:
+        click.echo("rtbench: regression: " + views.regression_line(
+            row, cmp.runs[i], cmp.runs[0], row.cells[i], stat), err=True)
+    for c in cmp.limit_failures:
+        click.echo(f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
+                   f"{c.run.id}: " + (c.why or views.limit_value(c)), err=True)
+    if output is not None or fmt != "text":  # the summary is the last line a CI log shows
+        click.echo(views.summary_line(cmp, gate), err=True)
+    return EXIT_REGRESSION if failing or cmp.limit_failures else 0
 
 
 @cli.command("history")
@@ -382,7 +496,9 @@ def history_command(metric: str, profile: str | None, fmt: str | None, output: P
     with Store(db, create=False) as store:
         if cat.get(metric) is None and metric not in store.metric_ids():
             raise RtbenchError(f"no metric {metric!r}: not in the catalogue and in no "
-                               "stored run (see `rtbench list`)")
+                               "stored run" + (catalog_mod.did_you_mean(
+                                   metric, [*cat.ids, *store.metric_ids()])
+                                   or " (see `rtbench list`)"))
         points = store.history(metric, profile)
     meta = cat.get(metric)
     page = views.history(metric, meta.title if meta else metric, points, fmt == "html")
@@ -392,6 +508,43 @@ def history_command(metric: str, profile: str | None, fmt: str | None, output: P
     data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
              "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
     _emit_page(page, fmt, output, data)
+    return 0
+
+
+@cli.command("hist")
+@click.argument("metric")
+@click.argument("run", default="latest")
+@click.option("--profile", help="The profile (default: the run's first).")
+@click.option("--width", help="Bucket width: 1us, 250ns, or a number in the run's unit "
+              "(default: a 1-2-5 step that puts the p99 within 30 buckets).")
+@click.option("--buckets", type=click.IntRange(1, 100_000), default=100, show_default=True,
+              help="Buckets before the overflow count (cyclictest's -h).")
+@click.option("--all", "all_rows", is_flag=True, help="Print empty buckets at the ends too.")
+@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+def hist_command(metric: str, run: str, profile: str | None, width: str | None, buckets: int,
+                 all_rows: bool, db: Path | None) -> int:
+    """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
+    a bucket per line, then the summary with the overflow count."""
+    from rtbench import hist
+    from rtbench.records import MetricRecord
+
+    with Store(db, create=False) as store:
+        stored = store.get_run(run)
+    recs = [r for r in stored.metrics if r["id"] == metric
+            and (profile is None or r.get("profile", "rt") == profile)]
+    if not recs:
+        ids = {r["id"] for r in stored.metrics}
+        raise RtbenchError(f"run {stored.id} has no metric {metric!r}"
+                           + (f" in profile {profile!r}" if profile and metric in ids else
+                              catalog_mod.did_you_mean(metric, sorted(ids))))
+    rec = recs[0]
+    m = MetricRecord(rec)
+    if not m.ok:
+        raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
+    h = hist.make(rec, hist.parse_width(width, m.base_unit), buckets)
+    title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
+             f"{m.n} samples")
+    click.echo(hist.render(rec, h, title, all_rows), nl=False)
     return 0
 
 
@@ -530,15 +683,18 @@ def reference_group() -> None:
 
 @reference_group.command("list")
 @click.option("--format", "fmt", type=click.Choice(("text", "md", "html", "json")),
-              default="text", help="Output format.")
-def reference_list_command(fmt: str) -> int:
+              help="Output format (default: text, or the -o file's suffix).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to FILE (its suffix picks the format) instead of stdout.")
+def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
     from dataclasses import asdict
 
     from rtbench import reference, views
 
+    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]
-    _emit_page(views.reference_page(), fmt, None, data)
+    _emit_page(views.reference_page(), fmt, output, data)
     return 0
 
 

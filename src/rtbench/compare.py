@@ -2,12 +2,18 @@
 published reference sheet. Both build a plain model that the text,
 Markdown, HTML and JSON renderings (cli, templates) lay out.
 
-Run against run (docs/reports.md, "Comparing runs"): metrics are matched by
-(id, profile); each later run's median is compared with the first run's.
-A change is a regression only if the median is worse by more than the
-threshold, by more than the counter's resolution, AND the Mann–Whitney U
-test on the two histograms says the distributions differ (p < ALPHA), so
-that noise is not called a regression.
+Run against run (docs/reports.md, "Run against run"): metrics are matched
+by (id, profile); each later run is compared with the first on the median,
+p99, p99.9 and max, each statistic with its own verdict from its own
+function (VERDICTS), so that a later method (a verdict resting on block or
+run replicates) replaces one function, not the comparison. A change counts
+only if it is beyond the threshold and the counter's resolution, and, where
+a test exists for the statistic, significant: a Mann–Whitney U test for the
+median, a test of the share of samples beyond the first run's percentile
+for p99 and p99.9; a max is one sample, so no test. "same" is never said of
+a statistic that moved beyond the threshold: that is "slower", "faster" or
+"not significant". Absolute limits (`irq.response<=100us`) check a run
+against a budget.
 
 Run against a reference sheet: catalogue metrics claim the sheet's rows by
 name (rtbench.reference.row_key); each claimed row is shown beside our
@@ -18,10 +24,13 @@ known, with the ratio ours / theirs. Rows either side lacks are listed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import fnmatch
+import re
 from typing import Any
 
 from rtbench import coverage, reference, stats, sysreport
 from rtbench.catalog import Catalog
+from rtbench.errors import RtbenchError
 from rtbench.records import MetricRecord, Session
 from rtbench.report import items
 from rtbench.store import Run
@@ -44,11 +53,17 @@ class Cell:
     p99: float | None = None
     max: float | None = None
     mean: float | None = None  # shown where the source gave only a mean
+    p999: float | None = None
     figure: str = ""  # a figure in another unit with its unit ("812 MB/s"), else ""
     change_pct: float | None = None  # median vs the first run's
     p_value: float | None = None
-    verdict: str = ""  # "" (first run), slower, faster, same, not compared
+    verdict: str = ""  # "" (first run), slower, faster, same, not significant, not compared
     why: str = ""  # what decided the verdict
+    # every judged statistic's change against the first run (p50's is also above)
+    changes: dict[str, "StatChange"] = field(default_factory=dict)
+
+    def stat(self, name: str) -> float | None:
+        return getattr(self, name)
 
     # The statistics as times, for what only shows times (None for a count).
     @property
@@ -82,35 +97,71 @@ class Row:
 
 
 @dataclass
+class StatChange:
+    """One statistic of one metric, a later run against the first."""
+
+    stat: str  # p50, p99, p999, max
+    base: float | None
+    value: float | None
+    change_pct: float | None = None
+    p_value: float | None = None  # the test's, where the statistic has one
+    verdict: str = "not compared"  # slower, faster, same, not significant, not compared
+    why: str = ""
+
+
+@dataclass
 class RunComparison:
     runs: list[Run]
     rows: list[Row]
     threshold_pct: float
     alpha: float
     warnings: list[str]
+    limits: list["LimitCheck"] = field(default_factory=list)
+    # (id, profile) -> each run's samples (from its histogram), for the plots
+    samples: dict = field(default_factory=dict, repr=False)
 
-    def regressions(self) -> list[tuple[Row, int]]:
-        """(row, index of the run) of every significant slow-down."""
-        return [(r, i) for r in self.rows for i, c in enumerate(r.cells) if c.verdict == "slower"]
+    def regressions(self, stats: tuple[str, ...] = ("p50",)) -> list[tuple[Row, int, str]]:
+        """(row, index of the run, statistic) of every significant slow-down
+        in `stats`."""
+        return [(r, i, st) for r in self.rows for i, c in enumerate(r.cells) for st in stats
+                if st in c.changes and c.changes[st].verdict == "slower"]
+
+    def counts(self, run_index: int) -> dict[str, dict[str, int]]:
+        """Per statistic: how many metrics got each verdict (later run `run_index`)."""
+        out: dict[str, dict[str, int]] = {st: {} for st in TAIL_STATS}
+        for r in self.rows:
+            for st, ch in r.cells[run_index].changes.items():
+                out[st][ch.verdict] = out[st].get(ch.verdict, 0) + 1
+        return out
+
+    @property
+    def limit_failures(self) -> list["LimitCheck"]:
+        return [c for c in self.limits if c.passed is False]
 
 
 def compare_runs(runs: list[Run], catalog: Catalog,
-                 threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> RunComparison:
+                 threshold_pct: float = DEFAULT_THRESHOLD_PCT,
+                 limits: list["Limit"] | None = None) -> RunComparison:
     per_run = [{(it.id, p): (it, rec) for it in items(run, catalog)
                 for p, rec in it.records.items()} for run in runs]
     order = {mid: n for n, mid in enumerate(catalog.ids)}
     keys = list(dict.fromkeys(k for table in per_run for k in table))
     keys.sort(key=lambda k: order.get(k[0], len(order)))
     resolution = max((_resolution_ns(r) for r in runs), default=0.0)
-    rows = []
+    rows, samples = [], {}
     for key in keys:
         it = next(t[key][0] for t in per_run if key in t)
         cells = [_cell(t[key][1] if key in t else _ABSENT) for t in per_run]
+        grouped = [stats.grouped(t[key][1]) if key in t and t[key][1] else None
+                   for t in per_run]
         for i in range(1, len(cells)):
-            _judge(cells[0], cells[i], per_run[0].get(key), per_run[i].get(key),
-                   threshold_pct, resolution)
+            _judge(cells[0], cells[i], grouped[0], grouped[i], threshold_pct, resolution)
         rows.append(Row(key[0], it.title, it.service, key[1], cells))
-    return RunComparison(runs, rows, threshold_pct, ALPHA, _environment_warnings(runs))
+        samples[key] = grouped
+    checked = runs[1:] or runs  # limits: the later runs, or the one run given
+    checks = [c for lim in limits or [] for run in checked for c in check_limit(lim, run)]
+    return RunComparison(runs, rows, threshold_pct, ALPHA, _environment_warnings(runs), checks,
+                         samples)
 
 
 _ABSENT = object()
@@ -129,11 +180,108 @@ def _cell(rec: Any) -> Cell:
                             if m.has(k))
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
     return Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
-                max=m.value("max"), mean=m.value("mean"))
+                max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"))
 
 
-def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
-           resolution_ns: float) -> None:
+# ---- verdicts: one function per statistic ----
+
+TAIL_STATS = ("p50", "p99", "p999", "max")
+STAT_NAMES = {"p50": "median", "p99": "p99", "p999": "p99.9", "max": "max"}
+# A percentile is tested only when each run has this many samples beyond it.
+TAIL_SAMPLES = 10
+
+
+@dataclass
+class Judge:
+    """What every verdict function gets: the two runs' figures and samples."""
+
+    base: Cell
+    cell: Cell
+    a: stats.Grouped | None  # the first run's samples (from its histogram)
+    b: stats.Grouped | None
+    threshold_pct: float
+    resolution: float  # one counter step in the cells' unit
+    res_unit: str
+
+    def change(self, stat: str) -> StatChange | None:
+        """The change of `stat`, or a StatChange that says why there is none."""
+        x, y = self.base.stat(stat), self.cell.stat(stat)
+        out = StatChange(stat, x, y)
+        if x is None or y is None:
+            out.why = ("first run: " if x is None else "") + f"no {STAT_NAMES[stat]} in the source"
+            return out
+        if x > 0:
+            out.change_pct = 100 * (y - x) / x
+        return out
+
+    def settle(self, out: StatChange, tested: bool) -> StatChange:
+        """The verdict once the test (if any) has set `p_value`: beyond the
+        threshold, beyond one counter step, and significant where tested."""
+        diff = out.value - out.base
+        if out.change_pct is None:
+            out.verdict, out.why = "same", "first run's figure ≤ 0: no ratio"
+        elif abs(out.change_pct) <= self.threshold_pct:
+            out.verdict, out.why = "same", f"within ±{self.threshold_pct:g} %"
+        elif abs(diff) <= self.resolution * 1.001:  # one step, whatever each run's exact clock
+            out.verdict = "same"
+            out.why = f"within the counter's resolution ({self.resolution:.1f} {self.res_unit})"
+        elif tested and out.p_value is not None and out.p_value >= ALPHA:
+            out.verdict, out.why = "not significant", f"p = {out.p_value:.2g}"
+        else:
+            out.verdict = "slower" if diff > 0 else "faster"
+            if not tested:
+                out.why = out.why or "one sample each: no test"
+        return out
+
+
+def verdict_median(j: Judge) -> StatChange:
+    """The median: Mann–Whitney U on the two histograms."""
+    out = j.change("p50")
+    if out.value is None or out.base is None:
+        return out
+    tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= stats.MIN_SAMPLES_FOR_TEST)
+    if tested:
+        out.p_value = stats.mann_whitney(j.a, j.b)[1]
+    else:
+        out.why = "no histograms to test (or fewer than 9 samples)"
+    return j.settle(out, tested)
+
+
+def verdict_percentile(j: Judge, stat: str, q: float) -> StatChange:
+    """A high percentile: is the share of the later run's samples beyond
+    the first run's percentile different from the first run's own share?
+    (two-proportion test on the histograms). Too few samples beyond it in
+    either run: judged on the threshold alone, and said so."""
+    out = j.change(stat)
+    if out.value is None or out.base is None:
+        return out
+    need = TAIL_SAMPLES / (1 - q)
+    tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= need)
+    if tested:
+        out.p_value = stats.exceedance_test(j.a, j.b, out.base)
+    else:
+        n = min(x.n for x in (j.a, j.b) if x) if (j.a or j.b) else 0
+        out.why = (f"fewer than {TAIL_SAMPLES} samples beyond the {STAT_NAMES[stat]} "
+                   f"(n = {n}): no test")
+    return j.settle(out, tested)
+
+
+def verdict_max(j: Judge) -> StatChange:
+    """The max is one sample of each run: threshold and resolution only."""
+    out = j.change("max")
+    if out.value is None or out.base is None:
+        return out
+    return j.settle(out, False)
+
+
+VERDICTS = {"p50": verdict_median,
+            "p99": lambda j: verdict_percentile(j, "p99", 0.99),
+            "p999": lambda j: verdict_percentile(j, "p999", 0.999),
+            "max": verdict_max}
+
+
+def _judge(base: Cell, cell: Cell, a: stats.Grouped | None, b: stats.Grouped | None,
+           threshold_pct: float, resolution_ns: float) -> None:
     if base.status != "ok" or cell.status != "ok":
         cell.verdict = "not compared"
         cell.why = f"first run: {base.status}" if base.status != "ok" else cell.status
@@ -142,33 +290,139 @@ def _judge(base: Cell, cell: Cell, base_item, item, threshold_pct: float,
         cell.verdict = "not compared"
         cell.why = f"different units ({base.unit} against {cell.unit}): no ratio"
         return
-    if base.p50 is None or cell.p50 is None:  # never a median made up from a mean
-        cell.verdict = "not compared"
+    if base.p50 is None or cell.p50 is None:  # a source that gave a mean, min and max:
+        cell.verdict = "not compared"         # shown, never judged (no median made up)
         cell.why = ("first run: " if base.p50 is None else "") + "no median in the source"
         return
-    diff = cell.p50 - base.p50
-    if base.p50 > 0:
-        cell.change_pct = 100 * diff / base.p50
     # a count's step is one instruction; a time's the coarser run's counter step
     resolution, res_unit = (1.0, base.unit) if base.unit != "ns" else (resolution_ns, "ns")
-    ga = stats.grouped(base_item[1]) if base_item else None
-    gb = stats.grouped(item[1]) if item else None
-    if ga and gb and min(ga.n, gb.n) >= stats.MIN_SAMPLES_FOR_TEST:
-        cell.p_value = stats.mann_whitney(ga, gb)[1]
-    cell.verdict = "same"
-    if cell.change_pct is None:
-        cell.why = "first run's median ≤ 0: no ratio"
-    elif abs(cell.change_pct) <= threshold_pct:
-        cell.why = f"within ±{threshold_pct:g} %"
-    elif abs(diff) <= resolution * 1.001:  # one step, whatever each run's exact clock
-        cell.why = f"within the counter's resolution ({resolution:.1f} {res_unit})"
-    elif cell.p_value is None:
-        cell.why = "no histograms to test (or fewer than 9 samples)"
-    elif cell.p_value >= ALPHA:
-        cell.why = f"not significant (p = {cell.p_value:.2g})"
-    else:
-        cell.verdict = "slower" if diff > 0 else "faster"
-        cell.why = f"p = {cell.p_value:.2g}" if cell.p_value else "p < 1e-300"
+    j = Judge(base, cell, a, b, threshold_pct, resolution, res_unit)
+    cell.changes = {st: VERDICTS[st](j) for st in TAIL_STATS}
+    median = cell.changes["p50"]
+    cell.change_pct, cell.p_value = median.change_pct, median.p_value
+    cell.verdict, cell.why = median.verdict, median.why
+    if median.value is None:
+        cell.verdict = "not compared"
+
+
+# ---- absolute limits (a CI budget; RTEMS keeps such limits per target) ----
+
+LIMIT_UNITS = {"ns": (1.0, "ns"), "us": (1e3, "ns"), "µs": (1e3, "ns"), "ms": (1e6, "ns"),
+               "s": (1e9, "ns"), "instr": (1.0, "instructions"),
+               "instructions": (1.0, "instructions")}
+LIMIT_STATS = {"p50": "p50", "median": "p50", "p99": "p99", "p999": "p999", "p99.9": "p999",
+               "max": "max"}
+_LIMIT = re.compile(r"^\s*(?P<metric>[^\s:<]+)(?::(?P<stat>[\w.]+))?\s*(?P<op><=|<)\s*"
+                    r"(?P<value>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zµ]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """`METRIC[:STAT]<=VALUE UNIT`: STAT (default max) of every metric the
+    glob METRIC matches must stay at or below VALUE."""
+
+    pattern: str
+    stat: str
+    op: str
+    bound: float  # in `unit`
+    unit: str  # "ns" or "instructions"
+    text: str  # as written
+    target: str = ""  # a limits file's [target.NAME] section: only runs on that target
+
+    def holds(self, value: float) -> bool:
+        return value <= self.bound if self.op == "<=" else value < self.bound
+
+
+@dataclass
+class LimitCheck:
+    limit: Limit
+    run: Run
+    id: str
+    profile: str
+    value: float | None
+    passed: bool | None  # None: not checked (why says)
+    why: str = ""
+
+
+def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> Limit:
+    m = _LIMIT.match(text)
+    if not m:
+        raise RtbenchError(f"limit {text!r}: write METRIC[:STAT]<=VALUE UNIT, e.g. "
+                           "'irq.response<=100us' or 'sem.*:p99<=5us' (STAT: p50, p99, p99.9, "
+                           "max; UNIT: ns, us, ms, s, instructions)")
+    stat = LIMIT_STATS.get((m["stat"] or "max").lower())
+    if stat is None:
+        raise RtbenchError(f"limit {text!r}: unknown statistic {m['stat']!r} (one of: p50, "
+                           "p99, p99.9, max)")
+    unit = LIMIT_UNITS.get(m["unit"])
+    if unit is None:
+        raise RtbenchError(f"limit {text!r}: unknown unit {m['unit']!r} (one of: "
+                           f"{', '.join(LIMIT_UNITS)})")
+    if catalog is not None and not fnmatch.filter(catalog.ids, m["metric"]):
+        from rtbench.catalog import did_you_mean
+
+        raise RtbenchError(f"limit {text!r}: no metric matches {m['metric']!r}"
+                           + did_you_mean(m["metric"], catalog.ids))
+    return Limit(m["metric"], stat, m["op"], float(m["value"]) * unit[0], unit[1],
+                 text.strip(), target)
+
+
+def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
+    """A limits file (TOML): `[limits]` for every run, `[target.NAME.limits]`
+    for runs on one target (host, mps2-an385, ...); each key a metric glob,
+    each value one limit or a list of them without the metric:
+    `"irq.response" = ["p99 <= 50us", "max <= 100us"]`."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(open(path, encoding="utf-8").read())
+    except OSError as exc:
+        raise RtbenchError(f"cannot read limits file {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RtbenchError(f"limits file {path} is not valid TOML: {exc}") from exc
+    sections = [("", data.get("limits", {}))]
+    sections += [(name, t.get("limits", {})) for name, t in (data.get("target") or {}).items()]
+    out = []
+    for target, table in sections:
+        for metric, specs in table.items():
+            for spec in ([specs] if isinstance(specs, str) else specs):
+                if not isinstance(spec, str):
+                    raise RtbenchError(f"limits file {path}: {metric!r}: a limit is a string "
+                                       "such as \"max <= 100us\"")
+                m = re.match(r"\s*([\w.]+)\s*(<=|<)(.*)$", spec)
+                text = (f"{metric}:{m[1]}{m[2]}{m[3]}" if m and m[1].lower() in LIMIT_STATS
+                        else f"{metric}{spec}")
+                out.append(parse_limit(text, target, catalog))
+    return out
+
+
+def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
+    """The limit on every metric of `run` it matches."""
+    target = run.host.get("target") or "host"
+    if lim.target and lim.target != target:
+        return []
+    out = []
+    for rec in run.metrics:
+        if not fnmatch.fnmatchcase(rec["id"], lim.pattern):
+            continue
+        profile = rec.get("profile", "rt")
+        m = MetricRecord(rec)
+        check = LimitCheck(lim, run, rec["id"], profile, None, None)
+        if m.status == "failed":
+            check.passed, check.why = False, f"failed: {m.reason}"
+        elif not m.ok:
+            check.why = f"{m.status}: {m.reason}"
+        elif m.base_unit != lim.unit:
+            check.why = f"the limit is in {lim.unit}, the run in {m.base_unit}: not checked"
+        elif (value := m.value(lim.stat)) is None:
+            check.why = f"no {STAT_NAMES[lim.stat]} in the source"
+        else:
+            check.value, check.passed = value, lim.holds(value)
+        out.append(check)
+    if not out:
+        out.append(LimitCheck(lim, run, lim.pattern, "", None, None,
+                              f"no metric of run {run.id} matches"))
+    return out
 
 
 def _resolution_ns(run: Run) -> float:
@@ -385,8 +639,9 @@ def to_jsonable(obj: Any) -> Any:
     if isinstance(obj, reference.Sheet):
         return {"name": obj.name, "title": obj.title, "source": obj.source,
                 "clock_note": obj.clock_note, "caveat": obj.caveat}
-    if dataclasses.is_dataclass(obj):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if dataclasses.is_dataclass(obj):  # fields not for JSON are left out (repr=False)
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                if f.repr}
     if isinstance(obj, (list, tuple)):
         return [to_jsonable(v) for v in obj]
     if isinstance(obj, dict):

@@ -59,6 +59,24 @@ def _source_files(src: Path) -> list[Path]:
     return files
 
 
+def built_exe(src: Path | None = None) -> Path:
+    """Where the build of these sources is (it may not exist yet)."""
+    src = src or source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    return cache / f"harness-{source_hash(src)}" / EXE_NAME
+
+
+def is_built() -> bool:
+    """Whether the harness of these sources is built (`rtbench list` asks
+    it for what it supports, never building just to list)."""
+    if os.environ.get("RTBENCH_HARNESS"):
+        return True
+    try:
+        return built_exe().is_file()
+    except (OSError, HarnessError):
+        return False
+
+
 def build(src: Path | None = None) -> Path:
     """Build the harness if needed; return the path of the executable."""
     src = src or source_dir()

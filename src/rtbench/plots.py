@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from rtbench.stats import Grouped, plot_bins, positive_range
 
 RC = {
@@ -32,6 +34,8 @@ RC = {
 # One colour per profile, in the run's profile order (colour-blind safe).
 COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00")
 MARKS = (("p50", "-"), ("p99", "--"), ("max", ":"))  # percentile lines: stat, line style
+# The legend inside each plot: a glyph per line style, the statistic's name.
+LEGEND = (("p50", "—", "median"), ("p99", "‐ ‐", "p99"), ("max", "···", "max"))
 _METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 
 
@@ -42,6 +46,7 @@ class Series:
     samples: Grouped
     marks: dict[str, float]
     colour: str
+    label: str = ""  # the profile, when several share a plot
 
 
 def fmt_time(ns: float) -> str:
@@ -81,9 +86,20 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[float]:
     return [float(t) for t in lin if lo <= t <= hi]
 
 
+def count_label(c: float) -> str:
+    """A count axis label: 1, 10, 100, 1k, 10k, 100k, 1M."""
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if c >= scale:
+            return f"{c / scale:g}{suffix}"
+    return f"{c:g}"
+
+
 class HistogramPlotter:
     """Draws latency histograms (log time axis, log count axis) into one
-    reused figure; `svg()` returns one plot's SVG text.
+    reused figure; `svg()` returns one plot's SVG text. The count axis is
+    labelled (samples per bin), the median, p99 and max are named with
+    their values in a legend inside the plot, and the median has its own
+    tick label, so the body of the distribution is read off the axis.
 
     Speed (a sheet has hundreds of these): matplotlib's Axis machinery and
     its text layout cost more than everything else in a small plot, and the
@@ -95,8 +111,9 @@ class HistogramPlotter:
     """
 
     MAX_TICKS = 6
-    WIDTH_IN, HEIGHT_IN = 4.4, 1.25
-    BOTTOM, TOP, LEFT, RIGHT = 0.2, 0.97, 0.04, 0.96
+    WIDTH_IN, HEIGHT_IN = 4.4, 1.3
+    BOTTOM, TOP, LEFT, RIGHT = 0.19, 0.97, 0.085, 0.97
+    HEADROOM = 12  # the count axis reaches this many times the tallest bar: room for the legend
 
     def __init__(self) -> None:
         import matplotlib
@@ -123,6 +140,12 @@ class HistogramPlotter:
         for side in ("left", "right", "top"):
             ax.spines[side].set_visible(False)
         ax.spines["bottom"].set_linewidth(0.6)
+        ax.spines["left"].set_visible(True)
+        ax.spines["left"].set_linewidth(0.6)
+        xaxes_ydata = blended_transform_factory(ax.transAxes, ax.transData)
+        self.yticks = PathPatch(Path([(0, 1), (0, 1)]), fill=False, edgecolor="black",
+                                linewidth=0.6, transform=xaxes_ydata, clip_on=False)
+        ax.add_patch(self.yticks)
         xdata_yaxes = blended_transform_factory(ax.transData, ax.transAxes)
         self.ticks = PathPatch(Path([(1, 0), (1, 0)]), fill=False, edgecolor="black",
                                linewidth=0.6, transform=xdata_yaxes, clip_on=False)
@@ -180,16 +203,64 @@ class HistogramPlotter:
         self.marks.set_color(colours)
         self.marks.set_linestyle(styles)
         self.ax.set_xlim(lo / 1.02, hi * 1.02)
-        self.ax.set_ylim(0.5, top * 2)
-        ticks = log_ticks(lo, hi, self.MAX_TICKS)
+        self.ax.set_ylim(0.5, top * self.HEADROOM)
+        ticks = self._body_ticks(log_ticks(lo, hi, self.MAX_TICKS),
+                                 series[0].marks.get("p50"), lo, hi)
         self._tick_marks(ticks)
+        counts = [10.0 ** e for e in range(0, int(math.log10(max(top, 1))) + 1)]
+        self._count_marks(counts)
         buf = io.StringIO()
         self.fig.savefig(buf, format="svg", metadata=_METADATA)
         self.count += 1
         text = buf.getvalue()
         cut = text.rindex("</svg>")
-        text = text[:cut] + self._tick_labels(ticks, series[0].samples.unit) + text[cut:]
+        unit = series[0].samples.unit
+        text = (text[:cut] + self._tick_labels(ticks, unit) + self._count_labels(counts)
+                + self._legend(series, unit) + text[cut:])
         return tidy_svg(text, f"h{self.count}")
+
+    def _x(self, value: float) -> float:
+        return float(self.ax.transData.transform((value, 1.0))[0])
+
+    def _body_ticks(self, ticks: list[float], median: float | None, lo: float,
+                    hi: float) -> list[float]:
+        """The round ticks plus one at the median (the body of the
+        distribution), dropping round ones its label would overlap."""
+        if median is None or not lo / 1.02 <= median <= hi * 1.02:
+            return ticks
+        x = self._x(median)
+        return sorted([median] + [t for t in ticks if abs(self._x(t) - x) > 30])
+
+    def _count_marks(self, counts: list[float]) -> None:
+        from matplotlib.path import Path
+
+        verts = [xy for c in counts for xy in ((0.0, c), (-0.012, c))]
+        self.yticks.set_path(Path(verts or [(0, 1), (0, 1)],
+                                  [Path.MOVETO, Path.LINETO] * len(counts) or None))
+
+    def _count_labels(self, counts: list[float]) -> str:
+        x = self.WIDTH_IN * 72 * self.LEFT - 5
+        height = self.HEIGHT_IN * 72
+        out = ['<g font-size="6.5" fill="#57606a" text-anchor="end">']
+        for c in counts:
+            y = height - float(self.ax.transData.transform((1.0, c))[1]) + 2.3
+            out.append(f'<text x="{x:.1f}" y="{y:.1f}">{count_label(c)}</text>')
+        out.append(f'<text x="{x + 3:.1f}" y="7" text-anchor="start">samples</text></g>\n')
+        return "".join(out)
+
+    def _legend(self, series: Sequence[Series], unit: str) -> str:
+        """Median, p99 and max with their values, top right, one line per
+        profile in its colour."""
+        x = self.WIDTH_IN * 72 * self.RIGHT - 2
+        out = ['<g font-size="7" text-anchor="end">']
+        for i, s in enumerate(series):
+            parts = [f"{glyph} {name} {fmt_value(s.marks[k], unit)}"
+                     for k, glyph, name in LEGEND if s.marks.get(k) is not None]
+            label = f"{s.label}: " if s.label and len(series) > 1 else ""
+            out.append(f'<text x="{x:.1f}" y="{8 + 8.5 * i:.1f}" fill="{s.colour}">'
+                       f"{_xml(label + '   '.join(parts))}</text>")
+        out.append("</g>\n")
+        return "".join(out)
 
     def _tick_marks(self, ticks: list[float]) -> None:
         from matplotlib.path import Path
@@ -205,12 +276,83 @@ class HistogramPlotter:
         y = self.HEIGHT_IN * 72 * (1 - self.BOTTOM) + 9.5
         out = ['<g font-size="7" fill="#000">']
         for t in ticks:
-            x = float(self.ax.transData.transform((t, 1.0))[0])
+            x = self._x(t)
             anchor = "start" if x < 12 else "end" if x > width - 12 else "middle"
             out.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
                        f"{fmt_value(t, unit)}</text>")
         out.append("</g>\n")
         return "".join(out)
+
+
+class TailPlotter(HistogramPlotter):
+    """Several runs' samples of one metric overlaid as 1 − CDF (the share of
+    samples above a value) on log axes, one reused figure like the
+    histograms: where runs differ in the tail, their curves part on the
+    right. `svg([(name, grouped, colour), ...])`."""
+
+    HEIGHT_IN = 1.5
+    LEFT = 0.1
+
+    def svg(self, series) -> str | None:  # type: ignore[override]
+        from matplotlib.lines import Line2D
+
+        curves = []
+        for _name, g, colour in series:
+            pos = g.values > 0
+            if not pos.any():
+                continue
+            x = g.values[pos]
+            above = g.n - np.cumsum(g.counts)[pos]  # samples above each value
+            y = np.maximum(above / g.n, 0.5 / g.n)  # the last point stays on the log axis
+            curves.append((np.concatenate([[x[0]], x]), np.concatenate([[1.0], y]), colour))
+        if not curves:
+            return None
+        lo = min(float(c[0][0]) for c in curves)
+        hi = max(max(float(c[0][-1]) for c in curves), lo * 1.05)
+        floor = min(float(c[1].min()) for c in curves)
+        for bar in self.bars:
+            bar.set_visible(False)
+        self.marks.set_segments([])
+        lines = getattr(self, "lines", [])
+        while len(lines) < len(curves):
+            line = Line2D([1], [1], linewidth=0.9, drawstyle="steps-post")
+            self.ax.add_line(line)
+            lines.append(line)
+        self.lines = lines
+        for i, line in enumerate(lines):
+            line.set_visible(i < len(curves))
+            if i < len(curves):
+                line.set_data(curves[i][0], curves[i][1])
+                line.set_color(curves[i][2])
+        self.ax.set_xlim(lo / 1.02, hi * 1.02)
+        self.ax.set_ylim(floor / 1.5, 1.6)
+        ticks = log_ticks(lo, hi, self.MAX_TICKS)
+        self._tick_marks(ticks)
+        shares = [10.0 ** -e for e in range(0, 7) if 10.0 ** -e >= floor]
+        self._count_marks(shares)
+        buf = io.StringIO()
+        self.fig.savefig(buf, format="svg", metadata=_METADATA)
+        self.count += 1
+        text = buf.getvalue()
+        cut = text.rindex("</svg>")
+        text = (text[:cut] + self._tick_labels(ticks, series[0][1].unit)
+                + self._share_labels(shares) + text[cut:])
+        return tidy_svg(text, f"t{self.count}")
+
+    def _share_labels(self, shares: list[float]) -> str:
+        x = self.WIDTH_IN * 72 * self.LEFT - 5
+        height = self.HEIGHT_IN * 72
+        out = ['<g font-size="6.5" fill="#57606a" text-anchor="end">']
+        for v in shares:
+            y = height - float(self.ax.transData.transform((1.0, v))[1]) + 2.3
+            out.append(f'<text x="{x:.1f}" y="{y:.1f}">{v * 100:g} %</text>')
+        out.append(f'<text x="{x + 3:.1f}" y="7" text-anchor="start">share of samples above'
+                   "</text></g>\n")
+        return "".join(out)
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _bars_path(bins):

@@ -114,7 +114,7 @@ class Variant:
         repeated: DSP/BIOS "TMS320C54x (Near)" is also config "Near")."""
         parts: list[str] = []
         for name in ("platform", "mode", "config"):
-            value = getattr(self, name)
+            value = _READABLE.get(getattr(self, name), getattr(self, name))
             if name in varying and value and not any(value in p for p in parts):
                 parts.append(value)
         text = " / ".join(parts) or self.platform
@@ -145,11 +145,18 @@ def sheets() -> tuple[Sheet, ...]:
 
 
 def get(name: str) -> Sheet:
+    """A shipped sheet by name, in any case (`--ref VxWorks`)."""
     for s in sheets():
-        if s.name == name:
+        if s.name.lower() == name.strip().lower():
             return s
     known = ", ".join(s.name for s in sheets())
     raise ReferenceError(f"no reference sheet named {name!r} (shipped: {known})")
+
+
+# Parser wording of a variant that must not reach a column header: what the
+# column is, in words a reader can use.
+_READABLE = {"value column 2 (unlabelled)": "second figure (its column has no label in "
+                                            "the source)"}
 
 
 @lru_cache(maxsize=None)

@@ -19,8 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import (external, lifetime, load, locks, outdir, peers, peers_board,
-                     peers_threadmetric, placement, report, sysreport, targets)
+from rtbench import (external, firstpage, lifetime, load, locks, outdir, peers, peers_board,
+                     peers_threadmetric, placement, report, sysinfo, sysreport, targets)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions, Runner
@@ -219,8 +219,10 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
                   f"each, profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
     status, error = "complete", None
+    # the host's conditions while it measures (a board's counts do not depend on them)
+    watch = sysinfo.RunWatch(cpu) if target.supports_cpu else None
     try:
-        status, error = _measure_harness(req, target, ids, cpu, store, run_id, console)
+        status, error = _measure_harness(req, target, ids, cpu, store, run_id, console, watch)
         if programs and status != "incomplete":  # standard programs (docs/reports.md)
             external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
                          lambda rec: (store.add_metric(run_id, rec),
@@ -246,6 +248,8 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
         lifetime.exit_code()
     with lifetime.interrupts_deferred():
+        if watch is not None:
+            store.update_host(run_id, {**store.get_run(run_id).host, **watch.finish()})
         return _finish(store, run_id, status, code, error, out, console)
 
 
@@ -267,7 +271,8 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
 
 
 def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
-                     store: Store, run_id: int, console: Console) -> tuple[str, Exception | None]:
+                     store: Store, run_id: int, console: Console,
+                     watch: sysinfo.RunWatch | None = None) -> tuple[str, Exception | None]:
     """Every profile through the harness: (run status, the harness error if any)."""
     with _progress(console) as progress, \
             (load.background(cpu) if req.load else contextlib.nullcontext()):
@@ -275,6 +280,8 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
 
         def on_metric(rec: dict) -> None:
             store.add_metric(run_id, rec)  # commit first: it must survive a crash
+            if watch:
+                watch.sample()
             line = _metric_line(rec)
             if len(req.profiles) > 1:
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
@@ -296,12 +303,17 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
             out: Path, console: Console) -> int:
     """Store the run's end and write its sheet (signals deferred by the caller)."""
     store.finish_run(run_id, status, now_utc())
+    cat = catalog_mod.load()
+    stored = store.get_run(run_id)
     try:
-        sheet, _ = report.write_outputs(store.get_run(run_id), catalog_mod.load(), out)
+        paths = report.write_outputs(stored, cat, out)
     except OSError as exc:
         click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
                    f"cannot be written into {out}: {exc.strerror or exc}", err=True)
         return code or 1
+    firstpage.print_console(firstpage.build(stored, cat), console,
+                            f"run {run_id}: the first page of its data sheet")
+    sheet = paths["datasheet.md"]
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
     if status == "incomplete":
@@ -311,6 +323,10 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
             click.echo(f"rtbench: error: output closed: run {run_id} kept as incomplete, "
                        f"data sheet {sheet}", err=True)
     console.print(f"data sheet: {sheet}", soft_wrap=True, highlight=False)
+    console.print(f"data sheet (HTML): {paths['datasheet.html']}", soft_wrap=True,
+                  highlight=False)
+    console.print(f"beside them: {paths['glossary.md'].name}, {paths['results.json'].name}",
+                  soft_wrap=True, highlight=False)
     return code
 
 

@@ -96,6 +96,8 @@ class Runner:
             cmd += ["--cpu", str(o.cpu)]
         if o.no_rt and "--no-rt" not in o.extra:
             cmd.append("--no-rt")
+        if o.no_rt and "--no-mlock" not in o.extra:  # --no-rt: no SCHED_FIFO, no mlockall
+            cmd.append("--no-mlock")
         cmd += o.extra
         fault = os.environ.get("RTBENCH_INJECT_FAULT")
         # Test hook. Only pass it while its target is still to be measured:

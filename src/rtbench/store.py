@@ -233,6 +233,12 @@ class Store:
             self.conn.execute("UPDATE runs SET session = ? WHERE id = ?",
                               (json.dumps(session), run_id))
 
+    def update_host(self, run_id: int, host: dict) -> None:
+        """Replace the run's host facts (what is learnt only at its end: the
+        load after it, other runs seen measuring)."""
+        with self.conn:
+            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?", (json.dumps(host), run_id))
+
     def add_metric(self, run_id: int, record: dict) -> None:
         """Store a metric record under its profile (`"profile"`, default "rt")."""
         with self._write():

@@ -2,7 +2,8 @@
 
 Kernel services are single operations in µs; the System part mixes figures
 from 4 ns (a cached load) to milliseconds (fork+exec), bandwidths and curves,
-so its tables show times with their own unit per cell, a bandwidth column
+so each table shows its times in the unit that suits it (one per column,
+named in the header), a bandwidth column
 (MB/s, LMBench's MB = 10^6 bytes) and, for curve series such as lat_mem_rd,
 one plot per series with the machine's cache sizes marked.
 
@@ -28,9 +29,12 @@ COLUMNS = (("n", "n"), ("min", "min"), ("p50", "median"), ("mean", "mean"), ("p9
 SHORT_COLUMNS = (("p50", "median"), ("p99", "p99"), ("max", "max"), ("rate", "MB/s at median"))
 
 
-def columns(several_profiles: bool, rate: bool) -> tuple[tuple[str, str], ...]:
-    """A System table's columns: the bandwidth ones only where a row has one."""
+def columns(several_profiles: bool, rate: bool, unit: str = "µs"
+            ) -> tuple[tuple[str, str], ...]:
+    """A System table's columns, times in `unit` (the table's): the
+    bandwidth ones only where a row has one."""
     cols = SHORT_COLUMNS if several_profiles else COLUMNS
+    cols = tuple((k, f"{h} {unit}" if k in TIME_STATS else h) for k, h in cols)
     return cols if rate else tuple(c for c in cols if not c[0].startswith("rate"))
 
 
@@ -62,8 +66,11 @@ def mb_per_s(rec: dict, stat: str) -> float | None:
     return m.bytes / sample_ns * 1e3 if sample_ns > 0 else None
 
 
-def figures(rec: dict) -> dict[str, str]:
-    """The cells of one ok record in the System tables."""
+def figures(rec: dict, div: float = 1e3) -> dict[str, str]:
+    """The cells of one ok record in the System tables: times in the
+    table's unit (ns divided by `div`), a score in its own unit."""
+    from rtbench.firstpage import fmt_scaled
+
     cells = {k: BLANK for k, _h in COLUMNS}
     cells["n"] = str(rec["n"]) if rec.get("n") is not None else BLANK
     m = MetricRecord(rec)
@@ -71,7 +78,7 @@ def figures(rec: dict) -> dict[str, str]:
     if unit != "MB/s":  # a time, or a score shown in its unit; MB/s goes to the rate
         for k in TIME_STATS:
             if (v := m.value(k)) is not None:
-                cells[k] = fmt_time(v) if m.is_time else f"{v:.4g} {unit}"
+                cells[k] = fmt_scaled(v, div) if m.is_time else f"{v:.4g} {unit}"
     rate, worst = mb_per_s(rec, "p50"), mb_per_s(rec, "max")
     if unit == "MB/s":  # a bandwidth a program or file gave: its median, mean or best
         rate, worst = None, mb_per_s(rec, "min")  # the lowest bandwidth is the worst

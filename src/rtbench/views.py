@@ -16,20 +16,6 @@ def _us(ns: float | None) -> str:
     return "—" if ns is None else fmt_us(ns)
 
 
-def _median(c) -> str:
-    """A run's cell in a comparison: its median in µs, else what the source
-    gave ("— (mean 4.99)", "812 MB/s"), else "—"; never a median made up."""
-    if c.status != "ok":
-        return c.status
-    if c.p50_ns is not None:
-        return fmt_us(c.p50_ns)
-    if c.p50 is not None:  # a count: its unit, never µs
-        return f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
-    if c.figure:
-        return c.figure
-    return f"— (mean {fmt_us(c.mean_ns)})" if c.mean_ns is not None else "—"
-
-
 def _run_name(run: Run) -> str:
     return f"run {run.id}" + (f" “{run.label}”" if run.label else "")
 
@@ -45,54 +31,208 @@ def _pct(v: float | None) -> str:
 
 # ---- compare A B [C ...] ----
 
-def run_comparison(cmp: RunComparison) -> Page:
+_VERDICT_WORD = {"slower": "slower", "faster": "faster", "not significant": "n.s.",
+                 "same": "", "not compared": ""}
+
+
+def _change(ch) -> str:
+    """One statistic's change in a table cell: "+28.0 % slower", "+3.1 %"
+    (within the threshold: no word), "+12 % n.s."; "same" is never printed
+    next to a move beyond the threshold (the verdict says what it is)."""
+    if ch is None or ch.change_pct is None:
+        return "—" if ch is None or ch.verdict == "not compared" else ch.verdict
+    word = _VERDICT_WORD.get(ch.verdict, ch.verdict)
+    return f"{ch.change_pct:+.1f} %" + (f" {word}" if word else "")
+
+
+def _scale(cmp: RunComparison) -> tuple[str, float]:
+    """One unit for the table's medians (times), as the data sheet chooses it."""
+    from rtbench.firstpage import time_scale
+
+    return time_scale([c.p50 for r in cmp.rows for c in r.cells
+                       if c.unit == "ns" and c.p50 is not None])
+
+
+def _value(c, div: float) -> str:
+    """A run's median in the table's unit, a count in its own, else what the
+    source gave ("— (mean 4.99)", "812 MB/s"); never a median made up."""
+    from rtbench.firstpage import fmt_scaled
+
+    if c.status != "ok":
+        return c.status
+    if c.p50 is not None:
+        return fmt_scaled(c.p50, div) if c.unit == "ns" else \
+            f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
+    if c.figure:
+        return c.figure
+    return f"— (mean {fmt_scaled(c.mean, div)})" if c.mean is not None and c.unit == "ns" else "—"
+
+
+def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = False) -> Page:
+    from rtbench.compare import STAT_NAMES, TAIL_STATS
+
     first = cmp.runs[0]
+    unit, div = _scale(cmp)
     page = Page(f"rtbench comparison: {', '.join(_run_name(r) for r in cmp.runs)}",
-                f"Medians in µs; every later run against {_run_name(first)}.")
+                f"Every later run against {_run_name(first)}: the median, p99, p99.9 and max, "
+                f"each with its own verdict; medians in {unit} (counts in their unit).")
     for w in cmp.warnings:
         page.warning(w)
-    page.p(f"A change counts only if the median moved by more than {cmp.threshold_pct:g} % and "
-           "by more than the counter's resolution, and the Mann–Whitney U test on the two "
-           f"histograms finds the distributions different (p < {ALPHA:g}); otherwise it is "
-           "reported as the same. Samples are regrouped from the stored histogram buckets "
-           "(exact up to the bucket width, ≤ 0.4 %).")
-    headers = ["metric", "profile", f"run {first.id} median µs"]
+    page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
+           "and by more than the counter's resolution, and, where a test exists, the test "
+           f"says so (p < {ALPHA:g}): Mann–Whitney U for the median; for p99 and p99.9, the "
+           "share of samples beyond the first run's percentile (tested only with 10 samples "
+           "beyond it in each run). The max is one sample of each run: no test. “n.s.”: moved "
+           "beyond the threshold, not significant; a bare percentage: within the threshold.")
+    if len(cmp.runs) > 1:
+        _comparison_table(page, cmp, div, unit)
+    if cmp.limits:
+        _limits(page, cmp)
+    if html and len(cmp.runs) > 1:
+        _distribution_plots(page, cmp)
+    page.h2("Verdict")
+    stats_gated = gate or ("p50",)
+    for st in TAIL_STATS:
+        slow = [(row, i) for row, i, s in cmp.regressions((st,)) if s == st]
+        if slow:
+            gated = " (gates: --fail-on)" if st in gate else ""
+            page.p(f"{STAT_NAMES[st]}: {len(slow)} slow-down(s) beyond "
+                   f"{cmp.threshold_pct:g} %{gated}:")
+            page.bullets([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i], st)
+                          for row, i in slow[:20]]
+                         + ([f"… and {len(slow) - 20} more"] if len(slow) > 20 else []))
+    if not cmp.regressions(TAIL_STATS) and len(cmp.runs) > 1:
+        page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} % in any statistic.")
+    page.p(summary_line(cmp, stats_gated if gate else ()))
+    return page
+
+
+def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> None:
+    from rtbench.compare import STAT_NAMES, TAIL_STATS
+
+    first = cmp.runs[0]
+    headers = ["metric", "profile", f"run {first.id} median {unit}"]
     align = "llr"
     groups = [("", 2), (_run_name(first), 1)]
+    several = len(cmp.runs) > 2
     for r in cmp.runs[1:]:
-        headers += [f"run {r.id} median µs", "change", "p", "verdict"]
-        align += "rrrl"
-        groups.append((_run_name(r), 4))
+        headers += [f"run {r.id} median {unit}",
+                    *(f"{r.id}: {STAT_NAMES[st]}" if several else STAT_NAMES[st]
+                      for st in TAIL_STATS)]
+        align += "r" * (1 + len(TAIL_STATS))
+        groups.append((_run_name(r), 1 + len(TAIL_STATS)))
     rows, styles = [], []
     for row in cmp.rows:
-        base = row.cells[0]
-        cells = [row.id, row.profile, _median(base)]
+        cells = [row.id, row.profile, _value(row.cells[0], div)]
         verdicts = set()
         for c in row.cells[1:]:
-            value = _median(c)
-            cells += [value, _pct(c.change_pct), _p(c.p_value),
-                      f"{c.verdict}: {c.why}" if c.why else c.verdict]
-            verdicts.add(c.verdict)
+            if c.changes:
+                cells += [_value(c, div), *(_change(c.changes.get(st)) for st in TAIL_STATS)]
+            else:  # not compared: why, once
+                cells += [_value(c, div), c.why or c.verdict, *[""] * (len(TAIL_STATS) - 1)]
+            verdicts |= {ch.verdict for ch in c.changes.values()} or {c.verdict}
         rows.append(cells)
         styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
                       else "muted" if verdicts <= {"not compared"} else "")
     page.table(Table(headers, rows, align, styles, groups))
-    regressions = cmp.regressions()
-    page.h2("Verdict")
-    if regressions:
-        page.p(f"{len(regressions)} significant slow-down(s) beyond {cmp.threshold_pct:g} %:")
-        page.bullets([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i])
-                   for row, i in regressions])
-    else:
-        page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} %.")
-    return page
 
 
-def regression_line(row, run: Run, first: Run, cell) -> str:
-    base = row.cells[0]
-    return (f"{row.id} [{row.profile}] run {run.id}: median {_us(base.p50_ns)} → "
-            f"{_us(cell.p50_ns)} µs ({_pct(cell.change_pct)} vs run {first.id}, "
-            f"p {'= ' if cell.p_value else ''}{_p(cell.p_value)})")
+def _limits(page: Page, cmp: RunComparison) -> None:
+    from rtbench.plots import fmt_value
+
+    failed = cmp.limit_failures
+    page.h2(f"Limits ({len(failed)} exceeded of {len(cmp.limits)} checks)")
+    rows, styles = [], []
+    for c in sorted(cmp.limits, key=lambda c: (c.passed is not False, c.passed is None)):
+        result = {True: "ok", False: "EXCEEDED", None: "not checked"}[c.passed]
+        if c.passed is False and c.value is None:
+            result = "FAILED"
+        rows.append([c.limit.text, str(c.run.id), c.id, c.profile,
+                     "—" if c.value is None else fmt_value(c.value, c.limit.unit),
+                     result + (f": {c.why}" if c.why else "")])
+        styles.append({False: "bad", None: "muted"}.get(c.passed, ""))
+    page.table(Table(["limit", "run", "metric", "profile", "value", "result"], rows,
+                     "llllrl", styles))
+
+
+def _distribution_plots(page: Page, cmp: RunComparison) -> None:
+    """Per metric, the runs' distributions overlaid (1 − CDF on log axes:
+    the tail is where runs differ), the verdicts under each plot."""
+    from rtbench import plots
+    from rtbench.compare import STAT_NAMES, TAIL_STATS
+
+    colours = [plots.COLOURS[i % len(plots.COLOURS)] for i in range(len(cmp.runs))]
+    figures = []
+    with plots.TailPlotter() as plotter:
+        for row in cmp.rows:
+            samples = cmp.samples.get((row.id, row.profile)) or []
+            series = [(_run_name(run), g, colours[i]) for i, (run, g)
+                      in enumerate(zip(cmp.runs, samples)) if g is not None]
+            units = {g.unit for _n, g, _c in series}
+            if len(series) < 2 or len(units) != 1:
+                continue
+            svg = plotter.svg(series)
+            if svg is None:
+                continue
+            caption = "; ".join(
+                f"run {cmp.runs[i].id}: " + ", ".join(
+                    f"{STAT_NAMES[st]} {_change(c.changes[st])}" for st in TAIL_STATS
+                    if st in c.changes)
+                for i, c in enumerate(row.cells) if i and c.changes)
+            figures.append({"id": f"{row.id}-{row.profile}",
+                            "title": f"{row.title}", "code": f"{row.id} [{row.profile}]",
+                            "svg": svg, "caption": caption})
+    if figures:
+        page.h2("Distributions")
+        page.p("Each run's samples as 1 − CDF (the share of samples above a value) on log "
+               "axes, from the stored histograms: a tail that moved shows as curves that part "
+               "on the right.")
+        page.figures(figures, [(_run_name(r), colours[i]) for i, r in enumerate(cmp.runs)])
+
+
+def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
+    """The comparison in one line, for the end of every rendering and CI logs."""
+    from rtbench.compare import STAT_NAMES, TAIL_STATS
+
+    parts = []
+    for i, run in enumerate(cmp.runs[1:], start=1):
+        counts = cmp.counts(i)
+        judged = sum(1 for r in cmp.rows if r.cells[i].changes)
+        per = []
+        for st in TAIL_STATS:
+            c = counts[st]
+            words = [f"{c[v]} {v}" for v in ("slower", "faster") if c.get(v)]
+            per.append(f"{STAT_NAMES[st]} " + (", ".join(words) or "no change"))
+        parts.append(f"run {run.id} vs run {cmp.runs[0].id}: {judged} metrics compared; "
+                     + "; ".join(per))
+    if cmp.limits:
+        checked = [c for c in cmp.limits if c.passed is not None]
+        parts.append(f"limits: {len(cmp.limit_failures)} exceeded of {len(checked)} checked")
+    if gate or cmp.limits:
+        failing = len(cmp.regressions(gate)) + len(cmp.limit_failures)
+        what = ",".join(gate) + (" + limits" if cmp.limits else "") if gate else "limits"
+        parts.append(f"gate ({what}): " + (f"FAIL ({failing})" if failing else "pass"))
+    return "Summary: " + " · ".join(parts)
+
+
+def limit_value(c) -> str:
+    from rtbench.plots import fmt_value
+
+    return f"{fmt_value(c.value, c.limit.unit)}" if c.value is not None else "no value"
+
+
+def regression_line(row, run: Run, first: Run, cell, stat: str = "p50") -> str:
+    from rtbench.compare import STAT_NAMES
+    from rtbench.plots import fmt_value
+
+    ch = cell.changes.get(stat)
+    if ch is None:
+        return f"{row.id} [{row.profile}] run {run.id}: {cell.verdict}"
+    unit = cell.unit
+    test = "" if ch.p_value is None else f", p {'= ' if ch.p_value else ''}{_p(ch.p_value)}"
+    return (f"{row.id} [{row.profile}] run {run.id}: {STAT_NAMES[stat]} "
+            f"{fmt_value(ch.base, unit)} → {fmt_value(ch.value, unit)} "
+            f"({_pct(ch.change_pct)} vs run {first.id}{test})")
 
 
 # ---- compare RUN --ref NAME ----
@@ -175,11 +315,11 @@ def ref_comparison(cmp: RefComparison) -> Page:
         page.table(Table(["published row", "why"], [list(x) for x in cmp.published_only]))
     else:
         page.p("None: every published row has a figure of ours.")
-    page.h2(f"Measured, not in this sheet ({len(cmp.ours_only)})")
-    if cmp.ours_only:
-        page.table(Table(["metric", "profile", "title"], [list(x) for x in cmp.ours_only]))
-    else:
-        page.p("None.")
+    rows_with = len({r.key for r in cmp.rows if r.ours_status == "ok"})
+    page.p(f"Summary: {s.name}: {len(s.keys())} published rows, {rows_with} with a figure of "
+           f"ours, {len(cmp.published_only)} without (listed above with the reason); "
+           f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
+           "(`--format json` lists them).")
     return page
 
 
