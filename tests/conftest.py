@@ -127,7 +127,6 @@ def kernel_src(kernel: str) -> Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
 for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
     kernel_src(_kernel)
 
