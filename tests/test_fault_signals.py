@@ -162,7 +162,7 @@ def test_more_ctrl_c_while_the_sheet_is_written_lose_nothing(isolated, left):
     rc, out, err = r.finish()
     _check_interrupted_run(isolated, rc, 130, out, err)
     assert sorted(p.name for p in (isolated / "o").iterdir()) == [
-        "datasheet.html", "datasheet.md", "results.json"]
+        "datasheet.html", "datasheet.md", "glossary.md", "results.json"]
     left.check()
 
 

@@ -8,6 +8,7 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 from __future__ import annotations
 
 import io
+import json
 import math
 import signal
 import sqlite3
