@@ -1,7 +1,11 @@
 /*
  * Timestamp calibration, done once at start: what one timestamp read costs
  * (so it can be subtracted from every sample: the DSP/BIOS method, "the
- * overhead of the timer has been factored out"), the counter's resolution
+ * overhead of the timer has been factored out"; the mean of many
+ * back-to-back pairs, not their median: a counter that advances in steps
+ * of ~26 ticks reads a 60-tick cost as 52 or 78, and a median flips
+ * between the two from session to session while the mean of pairs at
+ * random phases converges on the cost itself), the counter's resolution
  * (its smallest non-zero step: a virtual machine's TSC may advance in steps
  * of tens of ticks), and its frequency measured against the port's reference
  * clock (not trusted from a nominal value).
@@ -20,16 +24,21 @@
  * counter ticks); hz is counter ticks per second (budgets, conversions). */
 struct rtb_calib {
     uint64_t overhead_min;    /* smallest back-to-back interval */
-    uint64_t overhead_median; /* what is subtracted from every sample */
+    uint64_t overhead_median; /* their median (reported; no longer subtracted) */
+    double overhead_mean;     /* their mean, the pairs above the 99th percentile left out
+                                 (an interrupt between two reads is not their cost) */
+    uint64_t overhead;        /* what is subtracted from every sample: the mean, rounded */
     uint64_t resolution;      /* smallest non-zero step seen */
     uint32_t samples;         /* back-to-back pairs behind the figures above */
     double hz;                /* ticks per second used for every conversion */
     bool hz_measured;         /* hz came from the reference clock, not the nominal */
 };
 
-/* resolution: the port's own figure (rtb_port_info), 0 to keep the measured one. */
+/* resolution: the port's own figure (rtb_port_info), 0 to keep the measured one.
+ * hz_given: a frequency measured before (a later block of the same run,
+ * `--hz`), used instead of measuring for 100 ms again; 0 to measure. */
 void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal,
-                   uint64_t resolution);
+                   uint64_t resolution, uint64_t hz_given);
 
 /* Arithmetic, separate so it can be tested: ticks per second from an
  * interval of dticks ticks lasting dns nanoseconds (0 if dns is 0), and

@@ -37,6 +37,7 @@ WEAK const char *rtb_port_clock_name(int which) { (void)which; return 0; }
 WEAK int rtb_port_clock_read(int which, uint64_t *v) { (void)which, (void)v; NOTSUP; }
 WEAK int rtb_port_null_syscall(void) { NOTSUP; }
 WEAK int rtb_port_cache_evict(void) { NOTSUP; }
+WEAK int rtb_port_canary(void) { NOTSUP; }
 
 WEAK int rtb_port_task_start(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_task_delete(int id) { (void)id; NOTSUP; }

@@ -35,6 +35,8 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_u64("resolution_ticks", cal->resolution);
     jw_u64("overhead_min_ticks", cal->overhead_min);
     jw_u64("overhead_median_ticks", cal->overhead_median);
+    jw_fix3("overhead_mean_ticks", cal->overhead_mean);
+    jw_u64("overhead_ticks", cal->overhead);
     jw_u64("overhead_samples", cal->samples);
     jw_str("ref_clock", info->ref_clock);
     jw_str("unit", info->unit);
@@ -119,13 +121,16 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("discarded", c->discarded);
     jw_u64("invalid", c->invalid);
     jw_bool("budget_exhausted", c->budget_exhausted);
-    jw_u64("overhead_ticks", cal->overhead_median);
+    jw_u64("overhead_ticks", cal->overhead);
     jw_u64("ops", c->ops_per_sample);
     jw_u64("bytes", c->bytes_per_sample);
     if (c->expected)
         jw_u64("expected", c->expected);
     if (ok)
-        write_stats(c, cal->overhead_median);
+        write_stats(c, cal->overhead);
+    jw_u64("elapsed_ticks", c->elapsed);
+    if (c->canary)
+        jw_u64("canary_ticks", c->canary);
     jw_bool("realtime", info->realtime);
     jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");

@@ -5,14 +5,20 @@ Markdown, HTML and JSON renderings (cli, templates) lay out.
 Run against run (docs/reports.md, "Run against run"): metrics are matched
 by (id, profile); each later run is compared with the first on the median,
 p99, p99.9 and max, each statistic with its own verdict from its own
-function (VERDICTS), so that a later method (a verdict resting on block or
-run replicates) replaces one function, not the comparison. A change counts
-only if it is beyond the threshold and the counter's resolution, and, where
-a test exists for the statistic, significant: a Mann–Whitney U test for the
-median, a test of the share of samples beyond the first run's percentile
-for p99 and p99.9; a max is one sample, so no test. "same" is never said of
-a statistic that moved beyond the threshold: that is "slower", "faster" or
-"not significant". Absolute limits (`irq.response<=100us`) check a run
+function (VERDICTS). A change counts only if it is beyond the threshold and
+the counter's resolution, and, where a test exists for the statistic,
+significant. The tests rest on replicates, as pyperf's rest on worker
+processes: a run is measured in interleaved blocks (rtbench.blocks), and
+the median, p99 and p99.9 are judged by a Mann–Whitney U test of the two
+runs' block figures (a block's median, p99, p99.9), leaving out the blocks
+the canary marks as slow-host while each run keeps enough others. Thousands
+of samples of one run are not independent replicates on a shared host (one
+host episode moves them all), which made a rank test over samples report
+two identical runs as 25 % apart with p < 1e-300. Runs without blocks (a
+board's single block, runs of older rtbench) fall back to the tests over
+samples, and say so; a max is one sample, so no test. "same" is never said
+of a statistic that moved beyond the threshold: that is "slower", "faster"
+or "not significant". Absolute limits (`irq.response<=100us`) check a run
 against a budget.
 
 Run against a reference sheet: catalogue metrics claim the sheet's rows by
@@ -28,6 +34,7 @@ import fnmatch
 import re
 from typing import Any
 
+from rtbench import blocks as blocks_mod
 from rtbench import coverage, reference, stats, sysreport
 from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
@@ -61,6 +68,10 @@ class Cell:
     why: str = ""  # what decided the verdict
     # every judged statistic's change against the first run (p50's is also above)
     changes: dict[str, "StatChange"] = field(default_factory=dict)
+    # the run's blocks (rtbench.blocks): each block's figure per statistic, in `unit`
+    # per operation, the slow-host blocks left out when enough others remain
+    blocks: dict[str, list[float]] = field(default_factory=dict, repr=False)
+    slow_blocks: int = 0  # blocks the canary marked slow-host (left out of the test)
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -148,10 +159,12 @@ def compare_runs(runs: list[Run], catalog: Catalog,
     keys = list(dict.fromkeys(k for table in per_run for k in table))
     keys.sort(key=lambda k: order.get(k[0], len(order)))
     resolution = max((_resolution_ns(r) for r in runs), default=0.0)
+    baselines = [blocks_mod.canary_baseline(r.metrics) for r in runs]
     rows, samples = [], {}
     for key in keys:
         it = next(t[key][0] for t in per_run if key in t)
-        cells = [_cell(t[key][1] if key in t else _ABSENT) for t in per_run]
+        cells = [_cell(t[key][1] if key in t else _ABSENT, base)
+                 for t, base in zip(per_run, baselines)]
         grouped = [stats.grouped(t[key][1]) if key in t and t[key][1] else None
                    for t in per_run]
         for i in range(1, len(cells)):
@@ -167,7 +180,28 @@ def compare_runs(runs: list[Run], catalog: Catalog,
 _ABSENT = object()
 
 
-def _cell(rec: Any) -> Cell:
+MIN_BLOCKS = 5  # blocks each run needs for a replicate test (below it: samples, said so)
+
+
+def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[dict, int]:
+    """Each block's median, p99 and p99.9 in the cell's unit per operation,
+    the slow-host blocks left out while MIN_BLOCKS others remain; and how
+    many were left out."""
+    kept = rec.get("blocks") or []
+    slow = 0
+    if baseline:
+        fast = [b for b in kept if not (b.get("canary") and b["canary"] > baseline
+                                        * (1 + blocks_mod.SLOW_CANARY))]
+        if len(fast) >= MIN_BLOCKS:
+            slow, kept = len(kept) - len(fast), fast
+    scale = 1.0 / float(rec.get("ops") or 1)
+    if m.is_time:
+        scale *= 1e9 / float(rec["tick_hz"])
+    return ({st: [b[st] * scale for b in kept if st in b] for st in ("p50", "p99", "p999")},
+            slow)
+
+
+def _cell(rec: Any, baseline: float | None = None) -> Cell:
     if rec is _ABSENT:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -179,8 +213,11 @@ def _cell(rec: Any) -> Cell:
         figure = " / ".join(f"{k} {m.value(k):.4g} {m.unit}" for k in ("p50", "mean", "max")
                             if m.has(k))
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
-    return Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
+    cell = Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
                 max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"))
+    if rec.get("blocks") and (m.is_time or m.is_count):
+        cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
+    return cell
 
 
 # ---- verdicts: one function per statistic ----
@@ -234,16 +271,33 @@ class Judge:
         return out
 
 
+def replicate_test(j: Judge, stat: str, out: StatChange) -> bool:
+    """Mann–Whitney U of the two runs' block figures for `stat` (their
+    replicates); False when either run has fewer than MIN_BLOCKS blocks."""
+    a, b = j.base.blocks.get(stat) or [], j.cell.blocks.get(stat) or []
+    if min(len(a), len(b)) < MIN_BLOCKS:
+        return False
+    out.p_value = stats.mann_whitney(stats.ungrouped(a), stats.ungrouped(b))[1]
+    left = [f"{c.slow_blocks} slow-host" for c in (j.base, j.cell) if c.slow_blocks]
+    out.why = f"{len(a)} vs {len(b)} blocks" + (f" ({' / '.join(left)} left out)"
+                                                 if left else "")
+    return True
+
+
 def verdict_median(j: Judge) -> StatChange:
-    """The median: Mann–Whitney U on the two histograms."""
+    """The median: Mann–Whitney U on the two runs' block medians; runs
+    without blocks: on the two histograms' samples (said so)."""
     out = j.change("p50")
     if out.value is None or out.base is None:
         return out
-    tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= stats.MIN_SAMPLES_FOR_TEST)
-    if tested:
-        out.p_value = stats.mann_whitney(j.a, j.b)[1]
-    else:
-        out.why = "no histograms to test (or fewer than 9 samples)"
+    tested = replicate_test(j, "p50", out)
+    if not tested:
+        tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= stats.MIN_SAMPLES_FOR_TEST)
+        if tested:
+            out.p_value = stats.mann_whitney(j.a, j.b)[1]
+            out.why = "samples tested (no blocks to replicate: correlated on a shared host)"
+        else:
+            out.why = "no histograms to test (or fewer than 9 samples)"
     return j.settle(out, tested)
 
 
@@ -255,6 +309,8 @@ def verdict_percentile(j: Judge, stat: str, q: float) -> StatChange:
     out = j.change(stat)
     if out.value is None or out.base is None:
         return out
+    if replicate_test(j, stat, out):
+        return j.settle(out, True)
     need = TAIL_SAMPLES / (1 - q)
     tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= need)
     if tested:

@@ -39,6 +39,8 @@ struct rtb_config {
     const char *build_type;
     const char *profile;       /* name of the measurement profile (session record) */
     bool cold;                 /* evict caches before every sample */
+    uint64_t hz;               /* --hz: the counter frequency an earlier block of the same
+                                  run measured (0: measure it) */
 };
 
 /* Exit statuses of rtb_main(). */
