@@ -141,10 +141,17 @@ void rtb_core_clock(struct rtb_core_clock *c, uint64_t hz_given)
         c->given = true;
         return;
     }
-    /* the probe sizes the trials, so a slow core does not spend seconds here */
-    uint64_t probe = time_chain(RTB_CORE_PROBE_LOOPS);
-    if (!probe)
-        return; /* no chain on this port, or no clock to time it by */
+    /* Probes size the trials, so a slow core does not spend seconds here: the
+     * fastest of a few, since one that was preempted (or ran while the core
+     * was still clocking up) would make every trial too short to time well. */
+    uint64_t probe = 0;
+    for (unsigned i = 0; i < RTB_CORE_PROBES; i++) {
+        uint64_t t = time_chain(RTB_CORE_PROBE_LOOPS);
+        if (!t)
+            return; /* no chain on this port, or no clock to time it by */
+        if (!probe || t < probe)
+            probe = t;
+    }
     uint32_t loops = rtb_core_loops_for(RTB_CORE_PROBE_LOOPS, probe, RTB_CORE_WINDOW_NS);
     for (unsigned i = 0; i < RTB_CORE_TRIALS; i++)
         ns[i] = time_chain(loops);

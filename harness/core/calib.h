@@ -47,7 +47,8 @@ void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_no
  * interrupt, only slows a trial down). */
 #define RTB_CORE_TRIALS 5u
 #define RTB_CORE_WINDOW_NS 5000000ull /* 5 ms a trial */
-#define RTB_CORE_PROBE_LOOPS 256u     /* the first, untimed-for-the-result trial */
+#define RTB_CORE_PROBE_LOOPS 256u     /* a probe: sizes the trials, not in the result */
+#define RTB_CORE_PROBES 3u
 
 struct rtb_core_clock {
     double hz;          /* core cycles per second; 0: not measured */
