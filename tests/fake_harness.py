@@ -51,7 +51,7 @@ def parse(argv: list[str]) -> dict:
         elif arg in ("--no-rt", "--no-pin", "--no-mlock", "--cold"):
             opts[arg[2:].replace("-", "_")] = True
         elif arg in ("--only", "--samples", "--warmup", "--budget-ms", "--cpu", "--fault",
-                     "--profile", "--hz"):
+                     "--profile", "--hz", "--core-hz"):
             value = next(it, None)
             if value is None:
                 usage(f"{arg} needs a value")

@@ -92,6 +92,21 @@ def test_no_rt_run_is_flagged(real, isolated):
     assert "**Not real-time:" in (isolated / "o" / "datasheet.md").read_text()
 
 
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"),
+                    reason="the POSIX port has an add chain for x86-64 and AArch64 only")
+def test_run_measures_the_core_clock(real, isolated):
+    """The session carries the core clock from the dependent-add chain, and the
+    sheet states it and gives core cycles. The range only checks the method
+    gave a sane frequency (any core from 0.2 to 10 GHz), not this machine's speed."""
+    assert main(["run", "--quick", "--only", "method.null", "--db", "r.db", "--out", "o"]) == 0
+    ts = json.loads((isolated / "o" / "results.json").read_text())["session"]["ts"]
+    assert 0.2e9 <= ts["core_hz"] <= 10e9, ts
+    assert ts["core_hz_method"].startswith("dependent-add chain of ")
+    assert ts["core_hz_method"].endswith(", best of 5, timed by CLOCK_MONOTONIC_RAW")
+    sheet = (isolated / "o" / "datasheet.md").read_text()
+    assert "**Core clock (measured):** ≈ " in sheet and "median core cycles" in sheet
+
+
 @pytest.mark.parametrize("fault, reason", [
     ("hang:sem.give.no_waiter", "timeout after 3s"),
     ("crash:sem.give.no_waiter", "harness crashed (signal SIGSEGV)"),

@@ -140,6 +140,13 @@ static int parse_one(struct opts *o, char *name, char *value)
         }
         return 2;
     }
+    if (rtb_streq(name, "--core-hz")) {
+        if (!number64(value, &o->cfg.core_hz)) {
+            rtb_diag(name, " needs a whole number of core cycles per second, ", "1 or more");
+            return -1;
+        }
+        return 2;
+    }
     if ((rtb_streq(name, "--only") || rtb_streq(name, "--profile")) && !value) {
         rtb_diag("missing value for '", name, "'");
         return -1;

@@ -18,8 +18,29 @@ void rtb_record_registry(const char *id, const char *unsupported_why)
     jw_end();
 }
 
+/* How the core clock was obtained, in words for the record (no libc here:
+ * the figures are formatted by jsonw). */
+static void core_method(char *out, size_t cap, const struct rtb_core_clock *core,
+                        const char *ref_clock)
+{
+    char num[24];
+    out[0] = 0;
+    if (core->given) {
+        rtb_strlcat(out, "given by --core-hz (measured by an earlier block of the run)", cap);
+        return;
+    }
+    rtb_strlcat(out, "dependent-add chain of ", cap);
+    num[jw_fmt_u64(num, core->adds)] = 0;
+    rtb_strlcat(out, num, cap);
+    rtb_strlcat(out, " adds, best of ", cap);
+    num[jw_fmt_u64(num, core->trials)] = 0;
+    rtb_strlcat(out, num, cap);
+    rtb_strlcat(out, ", timed by ", cap);
+    rtb_strlcat(out, ref_clock && *ref_clock ? ref_clock : "the reference clock", cap);
+}
+
 void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *cal,
-                        const struct rtb_port_info *info)
+                        const struct rtb_core_clock *core, const struct rtb_port_info *info)
 {
     jw_begin("session");
     jw_u64("schema", RTB_RECORD_SCHEMA);
@@ -41,6 +62,12 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_str("ref_clock", info->ref_clock);
     jw_str("unit", info->unit);
     jw_str("unit_detail", info->unit_detail);
+    if (core->hz > 0.0) { /* the core clock, where the port has an add chain */
+        char how[160];
+        core_method(how, sizeof how, core, info->ref_clock);
+        jw_u64("core_hz", (uint64_t)(core->hz + 0.5));
+        jw_str("core_hz_method", how);
+    }
     jw_close('}');
     jw_obj("rt");
     jw_bool("realtime", info->realtime);

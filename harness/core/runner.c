@@ -124,6 +124,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
 int rtb_run(const struct rtb_config *cfg)
 {
     static struct rtb_calib cal;
+    static struct rtb_core_clock core;
     struct rtb_port_info info = {0};
     struct rtb_port_policy policy = {0};
     const struct rtb_metric *m;
@@ -141,7 +142,8 @@ int rtb_run(const struct rtb_config *cfg)
     }
     rtb_ctx_policy(&policy);
     rtb_calibrate(&cal, hist, info.ts_hz_nominal, info.resolution, cfg->hz);
-    rtb_record_session(cfg, &cal, &info);
+    rtb_core_clock(&core, cfg->core_hz); /* after rtb_port_setup: on the benchmark CPU */
+    rtb_record_session(cfg, &cal, &core, &info);
     unsigned done = 0;
     for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {
         bool selected = cfg->only == 0;

@@ -39,7 +39,7 @@ from rtbench import coverage, reference, stats, sysreport
 from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.records import MetricRecord, Session
-from rtbench.report import items
+from rtbench.report import core_clock_phrase, items
 from rtbench.store import Run
 
 ALPHA = 0.01  # significance level of the rank test
@@ -548,7 +548,8 @@ class RefRow:
     ours_status: str
     ours_reason: str
     ours_ns: float | None
-    ours_cycles: float | None
+    ours_cycles: float | None  # counter ticks, or core cycles where the run measured the
+                               # core clock (RefComparison.cycles_note says which)
     cells: list[Published | None]
     ours_mb_s: float | None = None  # our bandwidth at the median sample (bandwidth metrics)
     ours_stat: str = "p50"  # the statistic ours is: the median, or the mean of a
@@ -570,6 +571,8 @@ class RefComparison:
     our_clock: str
     our_unit: str = "ticks"  # "instructions": an emulator's count, set beside their cycles
     our_unit_detail: str = ""
+    our_core_hz: float = 0.0  # the core clock ours_cycles are at (0: they are counter ticks)
+    cycles_note: str = ""  # what our cycles are, in words for the output
 
 
 def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> RefComparison:
@@ -592,7 +595,7 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                     ours_only.append((it.id, profile, it.title))
                 continue
             for key in keys:
-                rows.append(_ref_row(it, profile, rec, key))
+                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz))
     used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
     for r in rows:
         r.cells = [_with_ratio(cells.get((r.key, v)), r) for v in used]
@@ -604,10 +607,29 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                          published_only, ours_only, session.hz,
                          f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown",
                          session.unit, session.ts.get("counter_unit_detail")
-                         or session.ts.get("unit_detail", ""))
+                         or session.ts.get("unit_detail", ""), session.core_cycles_hz,
+                         _cycles_note(session))
 
 
-def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
+def _cycles_note(session: Session) -> str:
+    """What our figure beside their CPU cycles is: core cycles at the measured
+    core clock, or the counter's own ticks (which a TSC's are not)."""
+    if session.is_count:
+        return ""
+    if session.core_cycles_hz:
+        return (f"core cycles: ns × {session.core_hz / 1e9:.2f} GHz, the "
+                f"{core_clock_phrase(session)}")
+    if session.unit == "cycles":
+        return "cycles of the core's own cycle counter"
+    clock = f" at {session.hz / 1e9:.3f} GHz" if session.hz else ""
+    return (f"counter ticks{clock}, not core cycles: the run has no measured core clock "
+            "(the counter's rate need not be the core's)")
+
+
+def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0) -> RefRow:
+    """Our figure for one published row; beside their CPU cycles, the counter's
+    ticks, or core cycles (the time × core_hz) where the run measured the core
+    clock and the ticks are not the core's."""
     if rec is None:
         return RefRow(it.id, it.title, profile, key, "not measured", "run incomplete",
                       None, None, [])
@@ -624,8 +646,8 @@ def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
     if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
     # per operation: a sample that timed `ops` operations is divided (records.md)
-    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat),
-                  float(rec[stat]) / m.ops, [], mb_s, stat)
+    cycles = m.ns(stat) * core_hz / 1e9 if core_hz else float(rec[stat]) / m.ops
+    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat), cycles, [], mb_s, stat)
 
 
 _TIME_UNITS = {"us": 1000.0, "ns": 1.0}

@@ -114,6 +114,19 @@ TIME_SHORT_COLUMNS = (("min", "min"), ("p50", "median"), ("p99", "p99"), ("max",
 # whose counter is the CPU's cycle counter says cycles. (The POSIX port's TSC
 # ticks at a constant rate that is not the core's clock.)
 _COUNTER_HEADER = {"ticks": "median ticks", "cycles": "median cycles"}
+# Where the harness measured the core clock (Session.core_cycles_hz), the
+# median time in core cycles beside the ticks: what a vendor's CPU cycles
+# are, which the TSC's ticks are not (2.6 GHz against a 3.5 GHz core).
+_CORE_HEADER = ("p50_core", "median core cycles")
+
+
+def core_clock_phrase(session: Session) -> str:
+    """"core clock ≈ 3.49 GHz (dependent-add chain of …)", or "" where the
+    run has no measured core clock."""
+    if not session.core_hz:
+        return ""
+    how = session.core_hz_method or "method not reported"
+    return f"core clock ≈ {session.core_hz / 1e9:.2f} GHz ({how})"
 # Records from other sources (docs/records.md: `stats_given`) that gave a
 # mean and no median: a mean column in their table, and no counter column
 # (their ticks are ns).
@@ -233,7 +246,7 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
         "services": _service_tables(its, run.profiles, expect, catalog.services,
-                                    _figures_unit(session)),
+                                    _figures_unit(session), session.core_cycles_hz),
         "definitions": _definitions(its),
         "units_note": _units_note(session),
         "run": run,
@@ -271,10 +284,14 @@ def _units_note(session: Session) -> str:
         what = (f"{counter} of the benchmark counter ({session.ts.get('source', '?')}, "
                 f"measured at {session.hz / 1e6:.3f} MHz)"
                 + ("" if counter == "cycles" else ", which is not the CPU core clock"))
+    core = ""
+    if session.core_cycles_hz:
+        core = (f" The median core cycles column gives the median time per operation in "
+                f"cycles of the core's clock: ns × the {core_clock_phrase(session)}.")
     return (f"Each table states its unit in its headers (ns, µs or ms, one per column); the "
-            f"median {counter} column gives the median in {what}. min and max are exact, the "
-            "median (p50) and p99 come from the histogram. Metrics with no figure (unsupported "
-            "here, failed) are listed under their table with the reason.")
+            f"median {counter} column gives the median in {what}.{core} min and max are exact, "
+            "the median (p50) and p99 come from the histogram. Metrics with no figure "
+            "(unsupported here, failed) are listed under their table with the reason.")
 
 
 def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
@@ -316,6 +333,8 @@ def _configuration(run: Run, session: Session,
         ("Cores online / used", f"{host.get('cores_online', rt.get('cpus_online', '?'))} / "
          + (f"1 (every task of a scenario on CPU {cpu})" if cpu is not None else unknown)),
         ("Counter frequency (measured)", freq),
+        *([("Core clock (measured)", core_clock_phrase(session).removeprefix("core clock "))]
+          if session.core_hz else []),
         ("Timestamp source", f"{ts.get('source', unknown)}"
          + (f", calibrated against {ts['ref_clock']}" if ts.get("ref_clock") else "")),
         ("Kernel", f"{host.get('kernel_release', '?')} {host.get('kernel_version', '')}".strip()),
@@ -518,8 +537,18 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
             f"{p}: {_describe(e)}" for p, e in expect.items()) + ".",
         "Statistics: minimum, maximum, mean and standard deviation are exact; the",
         "percentiles come from a log-linear histogram with at most 0.4 % relative error.",
+        *_core_sentence(session),
     ]
     return " ".join(parts)
+
+
+def _core_sentence(session: Session) -> list[str]:
+    """How the core cycles beside the ticks were obtained, where they were."""
+    if not session.core_cycles_hz:
+        return []
+    return [f"The counter's ticks are not the core's cycles; the {core_clock_phrase(session)}"
+            " was measured at start-up (adds that each wait on the last retire one per core "
+            "cycle), and the median core cycles column is the median time × that clock."]
 
 
 def _counter_columns(columns: tuple[tuple[str, str], ...], unit: str) -> tuple:
@@ -552,18 +581,19 @@ def _count_methodology(session: Session) -> str:
 
 
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-                    services: tuple[str, ...], unit: str = "ticks") -> list[dict]:
+                    services: tuple[str, ...], unit: str = "ticks",
+                    core_hz: float = 0.0) -> list[dict]:
     by_service: dict[str, list[Item]] = {}
     for it in its:
         by_service.setdefault(it.service, []).append(it)
     order = [*services, OTHER_SERVICE, UNMAPPED_SERVICE]
-    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit),
+    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit, core_hz),
              "part": "System" if sysreport.is_system(s) else "Kernel"}
             for s in order if s in by_service]
 
 
 def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-           unit: str) -> Table:
+           unit: str, core_hz: float = 0.0) -> Table:
     """One section: a row per metric that has a figure in some profile, the
     others collapsed into a line per status. Columns and the unit are this
     table's own (a section of imported means gets a mean column; a
@@ -588,11 +618,14 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             columns = (*columns[:-1], (MEAN_COLUMN[0], MEAN_COLUMN[1] + suffix), columns[-1])
         if not multi and any(m.is_time and not m.origin for m in recs):
             columns = (*columns, ("p50_ticks", _COUNTER_HEADER.get(unit, "median ticks")))
+            if core_hz:
+                columns = (*columns, _CORE_HEADER)
     table = Table(profiles, columns)
     for it in shown:
         values, notes = [], []
         for profile in profiles:
-            figures, note = _figures(it.records, profile, expect[profile], scale[1], system)
+            figures, note = _figures(it.records, profile, expect[profile], scale[1], system,
+                                     core_hz)
             values.extend(figures.get(k, _BLANK) for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
@@ -624,7 +657,8 @@ _MISSING = object()
 
 
 def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
-             div: float = 1e3, system: bool = False) -> tuple[dict[str, str], str]:
+             div: float = 1e3, system: bool = False,
+             core_hz: float = 0.0) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile (times in the
     table's unit: ns divided by `div`), and its note."""
     rec = records.get(profile, _MISSING)
@@ -641,7 +675,14 @@ def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
     cells["n"] = _BLANK if m.n is None else str(m.n)
     cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time
                           and not m.origin else _BLANK)
+    cells["p50_core"] = (_core_cycles(m.ns("p50"), core_hz) if core_hz and m.has("p50")
+                         and m.is_time and not m.origin else _BLANK)
     return cells, "; ".join(_notes(rec, expect))
+
+
+def _core_cycles(ns: float, core_hz: float) -> str:
+    """A time per operation in core cycles, whole (the clock is an estimate)."""
+    return f"{ns * core_hz / 1e9:.0f}"
 
 
 def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
@@ -803,6 +844,10 @@ GLOSSARY = (
      "rate whatever the core's clock)."),
     ("cycles", "CPU core clock cycles, from the core's own cycle counter (DWT CYCCNT on a "
      "Cortex-M)."),
+    ("core cycles", "A time converted to cycles of the CPU core's clock, where the counter "
+     "ticks at another rate (an x86 TSC): the clock is measured at start-up by a chain of "
+     "dependent adds (one per core cycle) timed by the reference clock, and stated in the "
+     "configuration."),
     ("instructions", "Instructions executed, counted exactly by an instruction-counting "
      "emulator (QEMU -icount): a cost, not a time; every instruction counts 1 and exception "
      "entry and return count 0."),

@@ -290,6 +290,15 @@ def ref_comparison(cmp: RefComparison) -> Page:
                f"({s.clock_note}), converted to cycles at the sheet's stated clock, or left "
                "in its own unit where the sheet states no clock. Each column is one set-up "
                "the sheet published.")
+    elif cmp.our_core_hz:
+        page.p(f"Ours: the median of the run's samples, and beside their cycles our time in "
+               f"cycles of the core's clock ({cmp.cycles_note}; the benchmark counter ticks "
+               f"at {cmp.our_clock}, which is not the core's clock). Theirs: as "
+               f"printed ({s.clock_note}), converted to cycles at the sheet's stated clock, or "
+               "left in its own unit where the sheet states no clock. Each column is one "
+               "set-up the sheet published; “×” is ours ÷ theirs (above 1: we are slower), "
+               "in core cycles against their cycles and in time where both are known; for "
+               "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     else:
         page.p(f"Ours: the median of the run's samples; our ticks are ticks of the benchmark "
                f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
@@ -299,10 +308,14 @@ def ref_comparison(cmp: RefComparison) -> Page:
                "set-up the sheet published; “×” is ours ÷ theirs (above 1: we are slower), "
                "in counter ticks against their cycles and in time where both are known; for "
                "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
+        if cmp.cycles_note:
+            page.p(f"Our cycles are {cmp.cycles_note}.")
     if cmp.rows:
         count = cmp.our_unit == "instructions"
-        headers = ["metric", "profile", "published row", "ours (median)",
-                   "our instructions" if count else "our ticks", *cmp.columns]
+        ours_head = ("our instructions" if count else
+                     "our core cycles" if cmp.our_core_hz else "our ticks")
+        headers = ["metric", "profile", "published row", "ours (median)", ours_head,
+                   *cmp.columns]
         rows = [[r.id, r.profile, r.key, _ours(r),
                  (f"{r.ours_count:.0f}" if r.ours_count is not None else "—") if count else
                  ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),

@@ -249,6 +249,16 @@ bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if
  * clock `which` = 0, 1, ... Its name, or NULL past the last clock. */
 const char *rtb_port_clock_name(int which);
 int rtb_port_clock_read(int which, uint64_t *value);
+/* A chain of `loops` x RTB_ADD_CHAIN_UNROLL dependent register adds (each
+ * add needs the last one's result), for the core clock: the benchmark
+ * counter may tick at a constant rate that is not the core's (an x86 TSC:
+ * 2.6 GHz on a core running at 3.5), and vendors state costs in core
+ * cycles. An add that waits on the previous one retires one per core cycle,
+ * so the core (calib.c) times the chain by rtb_port_ref_ns() and reads the
+ * core clock off it. RTB_ENOTSUP (the default) where the port has no chain
+ * for its architecture, or no reference clock to time it by. */
+#define RTB_ADD_CHAIN_UNROLL 1000u
+int rtb_port_add_chain(uint32_t loops);
 
 /* ---- Kernel entry and caches ------------------------------------------- */
 /* The cheapest call into the kernel that returns to the caller (VxWorks

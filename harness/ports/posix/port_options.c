@@ -53,7 +53,6 @@ int rtb_port_setup(bool list_only)
     if (rtb_posix_setup(opt.no_pin ? -2 : opt.cpu, opt.no_rt, opt.no_mlock || opt.no_rt, err,
                         sizeof err) != 0)
         return rtb_posix_unsupported(err);
-    rtb_posix_core_clock(); /* on the benchmark CPU, at its priority */
     return RTB_OK;
 }
 

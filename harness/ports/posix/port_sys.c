@@ -232,38 +232,29 @@ void rtb_posix_ts_init(void)
 #endif
 }
 
-/* The core's clock, which the TSC is not (it ticks at a constant rate, here
- * 2.6 GHz while the core runs at ~3.5): a chain of dependent register adds
- * retires one add per core cycle on every x86 core, so adds per second of
- * CLOCK_MONOTONIC_RAW is the core clock. 20 000 000 adds in each of five
- * trials, the fastest taken (anything else on the core only slows a
- * trial). For the session's facts: core cycles beside the ticks. */
-#define CORE_ADDS_PER_LOOP 100u
-#define CORE_LOOPS 200000u
-static char core_hz[24], core_how[200];
-
-static void measure_core_clock(void)
+/* The add chain for the core clock (rtb/port.h): RTB_ADD_CHAIN_UNROLL
+ * register adds per loop, each on the last one's result, so they retire one
+ * per core cycle on every x86-64 and AArch64 core; the loop counter's
+ * decrement and branch run beside them, off the chain. */
+int rtb_port_add_chain(uint32_t loops)
 {
+    uint64_t x = 0, n = loops;
+    if (!loops)
+        return RTB_OK;
 #if defined(__x86_64__)
-    double best = 0.0;
-    for (int trial = 0; trial < 5; trial++) {
-        uint64_t x = 0, loops = CORE_LOOPS;
-        uint64_t t0 = rtb_posix_clock_ns();
-        __asm__ volatile("1:\n\t.rept 100\n\taddq $1, %0\n\t.endr\n\t"
-                         "decq %1\n\tjnz 1b"
-                         : "+r"(x), "+r"(loops));
-        uint64_t t1 = rtb_posix_clock_ns();
-        double hz = t1 > t0 ? (double)CORE_LOOPS * CORE_ADDS_PER_LOOP * 1e9 / (double)(t1 - t0) : 0.0;
-        if (hz > best)
-            best = hz;
-    }
-    if (best <= 0.0)
-        return;
-    snprintf(core_hz, sizeof core_hz, "%.0f", best);
-    snprintf(core_how, sizeof core_how,
-             "a chain of %u dependent register adds (one per core cycle) timed by "
-             "CLOCK_MONOTONIC_RAW, the fastest of 5 trials", CORE_LOOPS * CORE_ADDS_PER_LOOP);
+    __asm__ volatile("1:\n\t.rept 1000\n\taddq $1, %0\n\t.endr\n\t"
+                     "decq %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(n));
+#elif defined(__aarch64__)
+    __asm__ volatile("1:\n\t.rept 1000\n\tadd %0, %0, #1\n\t.endr\n\t"
+                     "subs %1, %1, #1\n\tb.ne 1b"
+                     : "+r"(x), "+r"(n) : : "cc");
+#else
+    (void)x, (void)n;
+    return RTB_ENOTSUP; /* no chain written for this architecture */
 #endif
+    _Static_assert(RTB_ADD_CHAIN_UNROLL == 1000u, "the .rept counts above");
+    return RTB_OK;
 }
 
 bool rtb_port_ref_ns(uint64_t *ns)
@@ -290,19 +281,7 @@ void rtb_port_info(struct rtb_port_info *out)
           "time at the frequency measured against CLOCK_MONOTONIC_RAW"
         : "nanoseconds of CLOCK_MONOTONIC_RAW";
     out->irq_switch_at_exit = false; /* a signal handler's give switches at once */
-    static const char *facts[5];
-    facts[0] = 0;
-    if (core_hz[0]) {
-        facts[0] = "core_hz", facts[1] = core_hz, facts[2] = "core_hz_how", facts[3] = core_how;
-        facts[4] = 0;
-    }
-    out->facts = facts;
-}
-
-void rtb_posix_core_clock(void)
-{
-    if (rtb_posix_use_tsc && !core_hz[0])
-        measure_core_clock();
+    out->facts = 0;
 }
 
 /* Linux RT throttling (sched_rt_runtime_us): a CPU's real-time tasks stop

@@ -29,8 +29,6 @@ extern struct rtb_posix_state rtb_posix;
 #define RTB_POSIX_FIFO_BASE 40
 
 void rtb_posix_ts_init(void);
-/* Measure the core's clock (x86-64: a dependent-add chain) for the session's facts. */
-void rtb_posix_core_clock(void);
 /* What the machine offers (CPUs online, the affinity mask), for caps even
  * without rtb_posix_setup() (--list). */
 void rtb_posix_probe(void);
