@@ -32,6 +32,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", type=Path, help="keep the database and sheets here")
+    ap.add_argument("--rtbench", type=Path, default=RTBENCH,
+                    help="the rtbench to run (another checkout's, for a before/after)")
     ap.add_argument("run_args", nargs="*", help="options for every rtbench run (after --)")
     a = ap.parse_args()
     work = a.keep or Path(tempfile.mkdtemp(prefix="rtbench-five-"))
@@ -40,7 +42,7 @@ def main() -> int:
     walls = []
     for i in range(1, a.runs + 1):
         t0 = time.monotonic()
-        cmd = [str(RTBENCH), "run", "--db", str(db), "--out", str(work / f"run{i}"),
+        cmd = [str(a.rtbench), "run", "--db", str(db), "--out", str(work / f"run{i}"),
                "--label", f"five-runs {i}", *a.run_args]
         print(f"run {i}/{a.runs}: {' '.join(cmd[1:])}", flush=True)
         rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -50,7 +52,7 @@ def main() -> int:
             print(f"  exit {rc}", file=sys.stderr)
             return rc
     report(db, a.runs, walls)
-    cmp = subprocess.run([str(RTBENCH), "compare", "--db", str(db), "1", "2",
+    cmp = subprocess.run([str(a.rtbench), "compare", "--db", str(db), "1", "2",
                           "--fail-on-regression", "--format", "text"],
                          capture_output=True, text=True)
     summary = [ln for ln in (cmp.stdout + cmp.stderr).splitlines()
