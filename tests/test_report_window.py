@@ -88,3 +88,19 @@ def test_a_run_without_blocks_says_no_more_than_it_knows(cat):
     assert "max of 500 samples |" in md or "max of 500 samples;" in md
     assert " blocks, spread" not in md and "Blocks: the run measured" not in md
     assert "(500 in" not in _metric_line(r.metrics[0])
+
+
+def test_compare_says_the_window_of_a_max(cat, isolated, capsys):
+    from rtbench.cli import main
+    from synth import store
+
+    a, b = _run(), _run()
+    b.id, b.uuid = 2, "uuid-2"
+    rec = b.metrics[0]
+    rec["max"] *= 10  # the second run's yield saw one sample ten times longer
+    store(isolated / "r.db", a)
+    store(isolated / "r.db", b)
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "max"]) == 1
+    out, err = capsys.readouterr()
+    assert ("windows 2,000 samples in 16 ms → 2,000 samples in 16 ms)" in err)
+    assert "one sample of each run's window" in out
