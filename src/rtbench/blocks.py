@@ -287,6 +287,43 @@ def window(rec: dict) -> tuple[int | None, float | None]:
     return rec.get("n"), rec.get("observed_s")
 
 
+def fmt_seconds(s: float) -> str:
+    """A short duration: "420 ms", "1.3 s", "2.0 min"."""
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} µs"
+    if s < 1:
+        return f"{s * 1e3:.3g} ms"
+    if s < 120:
+        return f"{s:.3g} s"
+    return f"{s / 60:.3g} min"
+
+
+def window_text(rec: dict) -> str:
+    """The window a max was observed in, "1,000 samples in 5.1 ms" (the
+    samples' own timed stretches added up), or "1,000 samples" when the
+    record does not say how long; "" without a sample count."""
+    n, s = window(rec)
+    if not n:
+        return ""
+    return f"{n:,} samples" + (f" in {fmt_seconds(s)}" if s else "")
+
+
+def blocks_text(rec: dict, baseline: float | None) -> str:
+    """A record's blocks in a few words: how many, the spread of their
+    medians, the slow-host ones; "" for a record without blocks."""
+    got = rec.get("blocks") or []
+    if len(got) < 2:
+        return ""
+    parts = [f"{len(got)} blocks"]
+    sp = spread(rec)
+    if sp is not None:
+        parts.append(f"spread {sp * 100:.1f} %")
+    slow = slow_blocks(rec, baseline)
+    if slow:
+        parts.append(f"{slow} slow-host")
+    return ", ".join(parts)
+
+
 def merged_session(first: dict, plan_: Plan, passes: int, means: list[float],
                    overhead: int) -> dict:
     """The run's session record: the first pass's, its config in the run's

@@ -72,6 +72,7 @@ class Cell:
     # per operation, the slow-host blocks left out when enough others remain
     blocks: dict[str, list[float]] = field(default_factory=dict, repr=False)
     slow_blocks: int = 0  # blocks the canary marked slow-host (left out of the test)
+    window: str = ""  # the max's observed window, "2,000 samples in 16 ms" (blocks.window_text)
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -217,6 +218,7 @@ def _cell(rec: Any, baseline: float | None = None) -> Cell:
                 max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"))
     if rec.get("blocks") and (m.is_time or m.is_count):
         cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
+    cell.window = blocks_mod.window_text(rec)
     return cell
 
 

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench import advice as advice_mod
-from rtbench import firstpage, sysreport
+from rtbench import blocks, firstpage, sysreport
 from rtbench.plots import UNIT_SHORT
 from rtbench.catalog import Catalog, Metric
 from rtbench.records import COUNT_UNITS, MetricRecord, Session, strict_json
@@ -194,6 +194,7 @@ class Expect:
     cpu: int | None
     reason: str = ""
     placement: str = ""
+    canary: float | None = None  # the profile's usual canary (blocks.canary_baseline)
 
 
 def expectations(run: Run, session: Session) -> dict[str, Expect]:
@@ -202,7 +203,8 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
     own records say it (their majority)."""
     if len(run.profiles) == 1:
         return {run.profiles[0]: Expect(session.rt.get("realtime"), session.rt.get("cpu"),
-                                        session.rt.get("reason", ""))}
+                                        session.rt.get("reason", ""),
+                                        canary=blocks.canary_baseline(run.metrics))}
     out = {}
     for profile in run.profiles:
         recs = [r for r in run.metrics
@@ -210,7 +212,8 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
         out[profile] = Expect(_mode([r.get("realtime") for r in recs]),
                               _mode([r.get("cpu") for r in recs]),
                               _mode([r.get("rt_reason", "") for r in recs]) or "",
-                              _mode([r.get("placement", "") for r in recs]) or "")
+                              _mode([r.get("placement", "") for r in recs]) or "",
+                              blocks.canary_baseline(recs))
     return out
 
 
@@ -539,7 +542,35 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
         "percentiles come from a log-linear histogram with at most 0.4 % relative error.",
         *_core_sentence(session),
     ]
-    return " ".join(parts)
+    method = blocks_methodology(cfg)
+    return " ".join(parts) + (f"\n\n{method}" if method else "")
+
+
+def blocks_methodology(cfg: dict) -> str:
+    """How blocks, the canary and replicates work (issue 13), for a run
+    measured in blocks; "" for one block (a board, older runs)."""
+    n = cfg.get("blocks")
+    if not n or n <= 1:
+        return ""
+    return " ".join([
+        f"Blocks: the run measured every metric in {n} blocks of about "
+        f"{cfg.get('block_samples', '?')} samples, in passes over the whole metric list, so each",
+        "metric was sampled across the whole run between all the others, and its figures",
+        "merge its blocks exactly (the histograms bucket by bucket, so every percentile is",
+        "that of all the samples; the counter overhead subtracted is the mean of every",
+        "pass's calibration). A max is the largest sample of the window the note states:",
+        "that many samples, observed for that long in all (the timed stretches added up),",
+        "not a bound beyond it; a --duration soak widens it. Spread: the interquartile",
+        "range of the block medians over the median, how much the figure moved during the",
+        "run. Canary: before and after every block the harness times a fixed piece of",
+        "work (a pointer chase and a null system call); a block whose canary ran more than",
+        f"{blocks.SLOW_CANARY * 100:.0f} % above the run's usual (its lower quartile) is a",
+        "slow-host block: counted in the note, its samples kept in the figures. Replicates:",
+        "`rtbench compare` judges a median, p99 and p99.9 by a Mann–Whitney U test on the",
+        "two runs' block figures (the slow-host blocks left out), not on thousands of",
+        "correlated samples; at the 1 % level that needs 6 blocks or more in each run (5,",
+        "--quick, can never be significant).",
+    ])
 
 
 def _core_sentence(session: Session) -> list[str]:
@@ -717,6 +748,13 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"how: {rec['emulated']}")
     if rec.get("note"):
         notes.append(rec["note"])
+    if rec.get("status") == "ok" and rec.get("max") is not None:
+        window = blocks.window_text(rec)
+        if window:  # issue 13: a max is the max of this window, no more
+            notes.append(f"max of {window}")
+        about = blocks.blocks_text(rec, expect.canary)
+        if about:
+            notes.append(about)
     return notes
 
 

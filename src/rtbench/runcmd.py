@@ -412,7 +412,9 @@ def _metric_line(rec: dict) -> str:
     if m.ok:  # the unit per figure: System metrics run from ~1 ns (a load) to ms (fork)
         t = {k: sysreport.fmt_time(m.ns(k)) if m.is_time else f"{m.value(k):,.0f} {m.unit}"
              for k in ("p50", "p99", "max")}
+        n, secs = blocks.window(rec)  # the max's window: n samples in so long
+        window = f" [dim]({n:,} in {blocks.fmt_seconds(secs)})[/dim]" if n and secs else ""
         return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
-                f"p99 {t['p99']:>10}  max {t['max']:>10}")
+                f"p99 {t['p99']:>10}  max {t['max']:>10}{window}")
     colour = "yellow" if m.status == "unsupported" else "red"
     return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"

@@ -80,10 +80,14 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
         page.warning(w)
     page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
            "and by more than the counter's resolution, and, where a test exists, the test "
-           f"says so (p < {ALPHA:g}): Mann–Whitney U for the median; for p99 and p99.9, the "
-           "share of samples beyond the first run's percentile (tested only with 10 samples "
-           "beyond it in each run). The max is one sample of each run: no test. “n.s.”: moved "
-           "beyond the threshold, not significant; a bare percentage: within the threshold.")
+           f"says so (p < {ALPHA:g}): for runs measured in blocks, a Mann–Whitney U test of "
+           "the two runs' block medians, p99s and p99.9s (slow-host blocks left out: the "
+           "blocks are the replicates); otherwise Mann–Whitney U over the samples for the "
+           "median and, for p99 and p99.9, the share of samples beyond the first run's "
+           "percentile (tested only with 10 samples beyond it in each run). The max is one "
+           "sample of each run's window (its samples, observed for so long): no test. "
+           "“n.s.”: moved beyond the threshold, not significant; a bare percentage: within "
+           "the threshold.")
     if len(cmp.runs) > 1:
         _comparison_table(page, cmp, div, unit)
     if cmp.limits:
@@ -230,9 +234,13 @@ def regression_line(row, run: Run, first: Run, cell, stat: str = "p50") -> str:
         return f"{row.id} [{row.profile}] run {run.id}: {cell.verdict}"
     unit = cell.unit
     test = "" if ch.p_value is None else f", p {'= ' if ch.p_value else ''}{_p(ch.p_value)}"
+    window = ""
+    base = row.cells[0] if row.cells else None
+    if stat == "max" and base is not None and base.window and cell.window:
+        window = f"; windows {base.window} → {cell.window}"  # a max is its window's
     return (f"{row.id} [{row.profile}] run {run.id}: {STAT_NAMES[stat]} "
             f"{fmt_value(ch.base, unit)} → {fmt_value(ch.value, unit)} "
-            f"({_pct(ch.change_pct)} vs run {first.id}{test})")
+            f"({_pct(ch.change_pct)} vs run {first.id}{test}{window})")
 
 
 # ---- compare RUN --ref NAME ----
