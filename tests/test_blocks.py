@@ -264,3 +264,23 @@ def test_window_is_samples_and_seconds():
     rec = acc.record(26)
     assert blocks.window(rec) == (400, pytest.approx(0.5))
     assert blocks.window({"n": 7}) == (7, None)
+
+
+def test_a_later_block_without_samples_costs_that_block_only():
+    """A short block whose set-up used its budget (sys.timer.wakeup.load starts
+    its load in every block) takes no sample: the metric keeps its other
+    blocks and says so; a first block without samples is the metric's end."""
+    acc = blocks.Accumulator()
+    ok = {"id": "x", "status": "ok", "n": 3, "min": 1, "max": 3, "mean": 2.0, "stddev": 1.0,
+          "p50": 2, "p90": 3, "p99": 3, "p999": 3, "overhead_ticks": 0,
+          "hist": {"buckets": [[1, 2, 1], [2, 3, 1], [3, 4, 1]], "overflow": 0}}
+    empty = {"id": "x", "status": "failed", "reason": "no samples taken"}
+    acc.add(dict(ok))
+    acc.add(dict(empty))
+    acc.add(dict(ok))
+    rec = acc.record(0)
+    assert rec["status"] == "ok" and rec["n"] == 6 and len(rec["blocks"]) == 2
+    assert "1 block(s) took no sample" in rec["note"]
+    first = blocks.Accumulator()
+    first.add(dict(empty))
+    assert first.record(0)["status"] == "failed"

@@ -139,9 +139,9 @@ def test_slow_host_blocks_are_left_out_of_the_test(cat):
 
 
 def test_five_blocks_can_never_be_significant(cat):
-    """--quick cuts a metric into 5 blocks: at p < 0.01 no change can be
+    """Five blocks a run (what --quick used to cut): at p < 0.01 no change can be
     shown on 5 vs 5 block medians (the smallest p is 0.012), so a doubled
-    median reads "not significant"; 6 blocks each can show it."""
+    median reads "not significant"; 6 blocks each (--quick now) can show it."""
     five = compare.compare_runs([_blocked_run(1, 1, nblocks=5),
                                  _blocked_run(2, 2, nblocks=5,
                                               slow={"sched.yield.ctx.thread": 2.0})], cat)

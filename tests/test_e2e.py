@@ -45,11 +45,11 @@ def test_quick_run(real, isolated, capsys):
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
     assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
-    # --quick in all, cut into 5 blocks (rtbench.blocks)
+    # --quick in all, cut into 6 blocks (rtbench.blocks)
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
-                                 "profile": "rt", "cold": False, "blocks": 5,
-                                 "block_samples": 200, "block_warmup": 10,
-                                 "block_budget_ms": 100}
+                                 "profile": "rt", "cold": False, "blocks": 6,
+                                 "block_samples": 167, "block_warmup": 10,
+                                 "block_budget_ms": 83}
     for m in env["metrics"]:
         if m.get("origin") == "external":  # a standard program (stress-ng, ...) if installed
             assert m["status"] in ("ok", "unsupported", "failed"), m

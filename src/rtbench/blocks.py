@@ -44,7 +44,7 @@ import statistics
 from dataclasses import dataclass, field
 
 DEFAULT_BLOCKS = 20   # blocks per metric on the host
-QUICK_BLOCKS = 5      # with --quick
+QUICK_BLOCKS = 6      # with --quick (6 against 6 blocks can reach p < 0.01 in compare; 5 cannot)
 MIN_BLOCK_SAMPLES = 50  # fewer samples than this per block make no block
 MIN_BLOCK_WARMUP = 10   # each block warms its scenario up again
 # A block is a slow-host block when its canary took this much longer than
@@ -131,6 +131,7 @@ class Accumulator:
     cut: bool = False
     blocks: list[dict] = field(default_factory=list)  # raw per-block summaries
     mismatch: int = 0  # blocks dropped: measured otherwise (ops per sample) than the first
+    empty: int = 0     # later blocks that took no sample (their budget went on set-up)
 
     @property
     def done(self) -> bool:
@@ -140,6 +141,9 @@ class Accumulator:
     def add(self, rec: dict, info: dict | None = None) -> None:
         """Merge one block's record; `info`: the block's probes (t, steal, irqs)."""
         if rec.get("status") != "ok":
+            if self.first is not None and _empty(rec):
+                self.empty += 1  # a short block whose budget went before a sample
+                return
             if self.status is None:
                 self.status = rec
             return
@@ -209,6 +213,10 @@ class Accumulator:
         canaries = [b["canary"] for b in self.blocks if "canary" in b]
         if canaries:
             rec["canary_ticks"] = int(statistics.median(canaries))
+        if self.empty:
+            rec["note"] = "; ".join(filter(None, (
+                rec.get("note"), f"{self.empty} block(s) took no sample within their budget "
+                "(its set-up used it up)")))
         if self.mismatch:
             rec["note"] = "; ".join(filter(None, (
                 rec.get("note"), f"{self.mismatch} block(s) measured with another batch "
@@ -222,6 +230,14 @@ class Accumulator:
                 rec.pop(k, None)
             rec["n"] = 0
         return rec
+
+
+def _empty(rec: dict) -> bool:
+    """A block that failed only because it took no sample: a later block of a
+    metric whose set-up (e.g. starting a load) can use a short block's
+    budget up. It costs that block, not the metric."""
+    return rec.get("status") == "failed" and str(rec.get("reason", "")).startswith(
+        "no samples taken")
 
 
 def _net(block: dict, overhead: int) -> dict:

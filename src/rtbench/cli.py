@@ -86,7 +86,7 @@ def cli() -> None:
 @click.option("--blocks", type=click.IntRange(1, 1000),
               help="Cut each metric's samples and budget into this many blocks, measured "
                    "in passes over every metric, so each metric is sampled across the whole "
-                   "run (default on the host: 20, 5 with --quick; a board: 1).")
+                   "run (default on the host: 20, 6 with --quick; a board: 1).")
 @click.option("--duration", callback=_duration,
               help="Soak: repeat the passes until this long has passed (e.g. 600, 10m, "
                    "2h), for worst-case rows; the max then covers the whole soak.")

@@ -528,7 +528,8 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
         f"({ts.get('source', '?')}, measured at {session.hz / 1e6:.3f} MHz).",
         f"Reading the counter costs {omin} ticks ({ns(omin)}) at minimum and {omed} ticks "
         f"({ns(omed)}) at the median over {ts.get('overhead_samples', '?')} back-to-back reads;",
-        "that median was subtracted from every sample, so an operation shorter than one",
+        "the mean of those reads (rounded to a tick; with blocks, the mean over every block's",
+        "calibration) was subtracted from every sample, so an operation shorter than one",
         "counter read can show a slightly negative time.",
         f"The counter's resolution is {res} tick{'' if res == 1 else 's'} ({ns(res)}).",
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
