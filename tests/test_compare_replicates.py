@@ -133,6 +133,7 @@ def test_slow_host_blocks_are_left_out_of_the_test(cat):
     p50 = next(r for r in cmp.rows if r.id == "sched.yield.ctx.thread").cells[1]
     assert p50.slow_blocks == 10 and p50.changes["p50"].change_pct > 5
     assert p50.changes["p50"].verdict == "not significant" and p50.changes["p50"].p_value > 0.1
+    assert "10 slow-host left out" in p50.changes["p50"].why  # the verdict says what it rests on
     blind = _blocked_run(2, 2, episodes=set(range(0, 20, 2)), marked=False)
     flagged = {r.id for r, _i, _s in compare.compare_runs([base, blind], cat).regressions()}
     assert "sched.yield.ctx.thread" in flagged

@@ -265,7 +265,8 @@ class Judge:
             out.verdict = "same"
             out.why = f"within the counter's resolution ({self.resolution:.1f} {self.res_unit})"
         elif tested and out.p_value is not None and out.p_value >= ALPHA:
-            out.verdict, out.why = "not significant", f"p = {out.p_value:.2g}"
+            out.verdict = "not significant"  # keep what was tested (blocks, left out)
+            out.why = f"p = {out.p_value:.2g}" + (f"; {out.why}" if out.why else "")
         else:
             out.verdict = "slower" if diff > 0 else "faster"
             if not tested:
