@@ -281,6 +281,12 @@ def test_a_later_block_without_samples_costs_that_block_only():
     rec = acc.record(0)
     assert rec["status"] == "ok" and rec["n"] == 6 and len(rec["blocks"]) == 2
     assert "1 block(s) took no sample" in rec["note"]
-    first = blocks.Accumulator()
-    first.add(dict(empty))
-    assert first.record(0)["status"] == "failed"
+    late = blocks.Accumulator()  # an empty first block costs that block only too
+    late.add(dict(empty))
+    late.add(dict(ok))
+    assert late.record(0)["status"] == "ok" and late.record(0)["n"] == 3
+    never = blocks.Accumulator()
+    never.add(dict(empty))
+    never.add(dict(empty))
+    rec = never.record(0)
+    assert rec["status"] == "failed" and "any of its 2 block(s)" in rec["reason"]

@@ -31,6 +31,14 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->warm_until = c->deadline - budget_ticks / 2;
 }
 
+void rtb_budget_from_now(struct rtb_ctx *c)
+{
+    rtb_ticks_t budget = c->deadline - c->started;
+    c->started = rtb_port_ts();
+    c->deadline = c->started + budget;
+    c->warm_until = c->deadline - budget / 2;
+}
+
 bool rtb_want(struct rtb_ctx *c)
 {
     if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)

@@ -131,7 +131,8 @@ class Accumulator:
     cut: bool = False
     blocks: list[dict] = field(default_factory=list)  # raw per-block summaries
     mismatch: int = 0  # blocks dropped: measured otherwise (ops per sample) than the first
-    empty: int = 0     # later blocks that took no sample (their budget went on set-up)
+    empty: int = 0     # blocks that took no sample (their budget went on set-up)
+    last_empty: dict | None = None
 
     @property
     def done(self) -> bool:
@@ -141,8 +142,9 @@ class Accumulator:
     def add(self, rec: dict, info: dict | None = None) -> None:
         """Merge one block's record; `info`: the block's probes (t, steal, irqs)."""
         if rec.get("status") != "ok":
-            if self.first is not None and _empty(rec):
-                self.empty += 1  # a short block whose budget went before a sample
+            if _empty(rec):  # a short block whose budget went before a sample
+                self.empty += 1
+                self.last_empty = rec
                 return
             if self.status is None:
                 self.status = rec
@@ -186,6 +188,9 @@ class Accumulator:
     def record(self, overhead: int) -> dict | None:
         """The merged record, every figure net of `overhead` (the run's)."""
         if self.first is None:
+            if self.status is None and self.last_empty is not None:
+                return {**self.last_empty, "reason": f"no samples taken in any of its "
+                        f"{self.empty} block(s) (raise --budget-ms or lower --blocks)"}
             return self.status
         rec = {k: v for k, v in self.first.items()
                if k not in STATS and k not in ("hist", "canary_ticks", "elapsed_ticks")}

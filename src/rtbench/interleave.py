@@ -89,17 +89,21 @@ class Interleaved:
                        budget_ms=p.block_budget_ms, extra=extra)
 
     def _on_session(self, rec: Record) -> None:
-        if self._session is None:
-            self._session = rec
         mean = rec.get("ts", {}).get("overhead_mean_ticks")
         if mean is not None:
             self.means.append(float(mean))
+        if self._session is None:
+            self._session = rec
+            # stored the moment it arrives, as without blocks: a run stopped
+            # in its first pass keeps its session (what was measured, how)
+            self._store_session(self.passes + 1)
         self._probe = self._read_probe()
 
-    def _store_session(self) -> None:
+    def _store_session(self, passes: int | None = None) -> None:
         if self._session is not None:
-            self.on_session(blocks.merged_session(self._session, self.plan, self.passes,
-                                                  self.means, self.overhead))
+            self.on_session(blocks.merged_session(
+                self._session, self.plan, self.passes if passes is None else passes,
+                self.means, self.overhead))
 
     def _read_probe(self) -> tuple[float, dict | None]:
         probe = sysinfo.cpu_probe(self.probe_cpu) if self.probe_cpu is not None else None

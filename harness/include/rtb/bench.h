@@ -42,6 +42,10 @@ struct rtb_metric {
 
 /* True while the scenario should take another sample (warm-up included). */
 bool rtb_want(struct rtb_ctx *ctx);
+/* The time budget starts now: for a scenario whose set-up (starting a
+ * load, say) is no part of what it measures, so that a short budget (one
+ * block of an interleaved run) is not spent before the first sample. */
+void rtb_budget_from_now(struct rtb_ctx *ctx);
 /* One sample: the interval from t0 to t1 in raw counter ticks. */
 void rtb_add(struct rtb_ctx *ctx, rtb_ticks_t t0, rtb_ticks_t t1);
 /* One sample computed from other intervals, in the reported unit and
