@@ -9,14 +9,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RTBENCH_TEST_DEPS=1 bash scripts/setup.sh
 py=.venv/bin/python
-# The kernel sources the board tests build (test material beside the work
-# tree, never part of rtbench), unless the caller names their own.
-if [ -z "${RTBENCH_FREERTOS_SRC:-}" ] && [ -d ../shared/third_party/FreeRTOS-Kernel ]; then
-  export RTBENCH_FREERTOS_SRC=$(cd ../shared/third_party/FreeRTOS-Kernel && pwd)
-fi
-if [ -z "${RTBENCH_THREADX_SRC:-}" ] && [ -d ../shared/third_party/threadx ]; then
-  export RTBENCH_THREADX_SRC=$(cd ../shared/third_party/threadx && pwd)
-fi
+# The kernel and peer sources the board tests build (test material beside
+# the work tree, never part of rtbench), unless the caller names their own:
+# ../shared/third_party beside this checkout, else beside the checkout this
+# one was cloned from (a clone made elsewhere, e.g. `git clone . /tmp/x`).
+third_party=""
+origin=$(git config --get remote.origin.url 2>/dev/null || true)
+for cand in ../shared/third_party "${origin:+$origin/../shared/third_party}"; do
+  if [ -n "$cand" ] && [ -d "$cand" ]; then third_party=$(cd "$cand" && pwd); break; fi
+done
+use_source() {  # VARIABLE FOLDER: export VARIABLE=$third_party/FOLDER unless set
+  if [ -z "${!1:-}" ] && [ -n "$third_party" ] && [ -d "$third_party/$2" ]; then
+    export "$1=$third_party/$2"
+  fi
+}
+use_source RTBENCH_FREERTOS_SRC FreeRTOS-Kernel
+use_source RTBENCH_THREADX_SRC threadx
+use_source RTBENCH_RTOS_BENCHMARK_SRC rtos-benchmark
 
 echo "== C unit tests (ctest)"
 cmake -S harness -B build/harness-tests -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -28,6 +28,20 @@ struct rtb_build {
     const char *build_type;
 };
 
+/* What a port's main.c passes to rtb_main: the build as CMake describes it
+ * (harness/CMakeLists.txt defines RTB_COMPILER, RTB_CFLAGS and
+ * RTB_BUILD_TYPE for every port's executable), "unknown" where it does not. */
+#ifndef RTB_COMPILER
+#define RTB_COMPILER "unknown"
+#endif
+#ifndef RTB_CFLAGS
+#define RTB_CFLAGS "unknown"
+#endif
+#ifndef RTB_BUILD_TYPE
+#define RTB_BUILD_TYPE "unknown"
+#endif
+#define RTB_BUILD_INIT {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE}
+
 struct rtb_config {
     uint32_t samples;          /* measured samples per metric */
     uint32_t warmup;           /* samples taken first and discarded */

@@ -11,15 +11,6 @@
 
 #include "rtb_freertos.h"
 
-#ifndef RTB_COMPILER
-#define RTB_COMPILER "unknown"
-#endif
-#ifndef RTB_CFLAGS
-#define RTB_CFLAGS "unknown"
-#endif
-#ifndef RTB_BUILD_TYPE
-#define RTB_BUILD_TYPE "unknown"
-#endif
 /* The command line of an image started without a host, or by a host that
  * gives no arguments (a board flashed and reset): by default every metric,
  * default samples; rtbench's labgrid target builds the run's line in. */
@@ -34,7 +25,7 @@ static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
 
 static void runner(void *unused)
 {
-    static const struct rtb_build build = {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE};
+    static const struct rtb_build build = RTB_BUILD_INIT;
     static const char builtin[] = RTB_FREERTOS_ARGS;
     char *argv[MAX_ARGS];
     _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_FREERTOS_ARGS is too long");

@@ -24,6 +24,8 @@ target_link_libraries(rtb_core PUBLIC rtb_board_headers)
 target_compile_options(rtb_core PRIVATE -ffreestanding -ffunction-sections -fdata-sections)
 target_link_libraries(rtb_port PUBLIC rtb_freertos_kernel)
 target_compile_options(rtb_port PRIVATE -ffunction-sections -fdata-sections)
+# the board's share of the port: output, the shared arena, the counter's facts
+target_sources(rtb_port PRIVATE ${RTB_BOARD_DIR}/port_board.c)
 
 set(RTB_PORT_EXECUTABLE rtbench-freertos-${RTB_BOARD}.elf)
 add_executable(${RTB_PORT_EXECUTABLE} ${RTB_FREERTOS_DIR}/main.c)

@@ -6,18 +6,8 @@
  */
 #include <rtb/runner.h>
 
-#ifndef RTB_COMPILER
-#define RTB_COMPILER "unknown"
-#endif
-#ifndef RTB_CFLAGS
-#define RTB_CFLAGS "unknown"
-#endif
-#ifndef RTB_BUILD_TYPE
-#define RTB_BUILD_TYPE "unknown"
-#endif
-
 int main(int argc, char **argv)
 {
-    static const struct rtb_build build = {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE};
+    static const struct rtb_build build = RTB_BUILD_INIT;
     return rtb_main(argc, argv, &build);
 }

@@ -11,15 +11,6 @@
 
 #include "rtb_threadx.h"
 
-#ifndef RTB_COMPILER
-#define RTB_COMPILER "unknown"
-#endif
-#ifndef RTB_CFLAGS
-#define RTB_CFLAGS "unknown"
-#endif
-#ifndef RTB_BUILD_TYPE
-#define RTB_BUILD_TYPE "unknown"
-#endif
 #ifndef RTB_THREADX_ARGS
 #define RTB_THREADX_ARGS "rtbench-harness"
 #endif
@@ -33,7 +24,7 @@ static ULONG runner_stack[RUNNER_STACK_BYTES / sizeof(ULONG)];
 
 static VOID runner(ULONG unused)
 {
-    static const struct rtb_build build = {RTB_COMPILER, RTB_CFLAGS, RTB_BUILD_TYPE};
+    static const struct rtb_build build = RTB_BUILD_INIT;
     static const char builtin[] = RTB_THREADX_ARGS;
     char *argv[MAX_ARGS];
     _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_THREADX_ARGS is too long");

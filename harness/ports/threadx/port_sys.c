@@ -2,6 +2,8 @@
  * output, shared memory, errors, clocks and the port's policies. */
 #include <rtb/runner.h>
 
+#include "rtb_board_port.h"
+
 #include "rtb_threadx.h"
 
 /* ---- errors --------------------------------------------------------------- */
@@ -129,40 +131,13 @@ static const char *const facts[] = {
 void rtb_port_info(struct rtb_port_info *o)
 {
     o->port = "threadx";
-    o->ts_source = RTB_BOARD_TS_SOURCE;
-    o->ref_clock = "";
-    o->ts_hz_nominal = RTB_BOARD_TS_HZ;
-    o->unit = RTB_BOARD_TS_UNIT;
-    o->unit_detail = RTB_BOARD_TS_UNIT_DETAIL;
-    o->resolution = 1; /* one instruction (or cycle): the conversion is exact */
-    o->realtime = true; /* the kernel's own fixed-priority preemptive scheduler */
+    rtb_board_port_info(o); /* the counter, its unit, the CPU */
     o->policy = "ThreadX fixed-priority preemptive";
-    o->rt_reason = "";
-    o->mlock = true;    /* no paging */
-    o->cpu = 0;
-    o->cpus_online = 1;
     o->irq_switch_at_exit = true; /* the kernel pends PendSV: the switch follows the handler */
     o->facts = facts;
 }
 
-/* ---- output --------------------------------------------------------------- */
-void rtb_port_write(const char *s, size_t n)
-{
-    rtb_board_write(s, n);
-}
-
-/* ---- shared memory: one address space, a static arena ---------------------- */
-static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
-static size_t arena_used;
-
-void *rtb_port_shared(size_t size)
-{
-    size = (size + 15u) & ~(size_t)15u;
-    if (size > sizeof arena - arena_used)
-        return 0;
-    arena_used += size;
-    return arena + arena_used - size;
-}
+/* The output and the shared region are the board's (port_board.c). */
 
 /* ---- clocks ------------------------------------------------------------------ */
 const char *rtb_port_clock_name(int which)

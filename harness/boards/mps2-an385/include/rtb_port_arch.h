@@ -1,9 +1,9 @@
 /*
- * rtb_port_arch.h — the FreeRTOS port's inline timestamp (contract:
- * harness/include/rtb/port.h). The port owns no counter: it reads the
- * board's (boards/<board>/include/rtb_board_ts.h), so the same port runs
- * on any board that provides one, and reports in the board's unit
- * (instructions under QEMU -icount, cycles on silicon).
+ * rtb_port_arch.h — the inline timestamp of every kernel port on this board
+ * (contract: harness/include/rtb/port.h). A kernel port owns no counter: it
+ * reads the board's (rtb_board_ts.h), so FreeRTOS and ThreadX are measured
+ * by the same instructions and report in the board's unit (instructions
+ * under QEMU -icount, cycles on silicon).
  */
 #ifndef RTB_PORT_ARCH_H
 #define RTB_PORT_ARCH_H

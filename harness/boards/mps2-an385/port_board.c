@@ -1,0 +1,42 @@
+/*
+ * The board's share of every kernel port (rtb_board_port.h): rtb_port_write,
+ * rtb_port_shared and the counter's and CPU's fields of rtb_port_info.
+ * Built into a kernel port's harness image only (not the peers' images,
+ * which have no rtbench core).
+ */
+#include "rtb_board.h"
+#include "rtb_board_port.h"
+
+void rtb_board_port_info(struct rtb_port_info *o)
+{
+    o->ts_source = RTB_BOARD_TS_SOURCE;
+    o->ref_clock = "";
+    o->ts_hz_nominal = RTB_BOARD_TS_HZ;
+    o->unit = RTB_BOARD_TS_UNIT;
+    o->unit_detail = RTB_BOARD_TS_UNIT_DETAIL;
+    o->resolution = 1; /* one instruction (or cycle): the conversion is exact */
+    o->realtime = true; /* the kernel's own fixed-priority preemptive scheduler */
+    o->rt_reason = "";
+    o->mlock = true;    /* no paging */
+    o->cpu = 0;
+    o->cpus_online = 1;
+}
+
+/* ---- output --------------------------------------------------------------- */
+void rtb_port_write(const char *s, size_t n)
+{
+    rtb_board_write(s, n);
+}
+
+/* ---- shared memory: one address space, a static arena ---------------------- */
+static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
+static size_t arena_used;
+
+void *rtb_port_shared(size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size > sizeof arena - arena_used)
+        return 0;
+    arena_used += size;
+    return arena + arena_used - size;
+}
