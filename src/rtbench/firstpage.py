@@ -231,12 +231,19 @@ def host_badges(f: advice_mod.Facts) -> list[Badge]:
                          "bad" if hyp else "good", hyp or "no hypervisor found"))
     out.append(_isolation_badge(h, rt.get("cpu")))
     out.append(_load_badge(h))
-    thr = h.get("rt_throttling", "unknown")
-    out.append(Badge("RT throttling", "off" if thr.startswith("off") else
-                     "unknown" if thr == "unknown" else "on",
-                     "good" if thr.startswith("off") else
-                     "unknown" if thr == "unknown" else "warn", thr))
+    out.append(throttling_badge(h))
     return out
+
+
+def throttling_badge(h: dict) -> Badge:
+    """RT throttling while the run measured (a run as root lifts it)."""
+    from rtbench.tuning import throttling
+
+    thr = throttling(h)
+    return Badge("RT throttling", "off" if thr.startswith("off") else
+                 "unknown" if thr == "unknown" else "on",
+                 "good" if thr.startswith("off") else
+                 "unknown" if thr == "unknown" else "warn", thr)
 
 
 def _isolation_badge(h: dict, cpu: int | None) -> Badge:

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench import advice as advice_mod
-from rtbench import blocks, firstpage, sysreport
+from rtbench import blocks, firstpage, sysreport, tuning
 from rtbench.plots import UNIT_SHORT
 from rtbench.catalog import Catalog, Metric
 from rtbench.records import COUNT_UNITS, MetricRecord, Session, strict_json
@@ -346,7 +346,8 @@ def _configuration(run: Run, session: Session,
         ("Caches (benchmark CPU)", ", ".join(
             f"L{c['level']} {c['type'].lower()} {sysreport.fmt_bytes(c['size'])}"
             for c in host.get("caches") or []) or "unknown"),
-        ("RT throttling", host.get("rt_throttling", "unknown")),
+        ("RT throttling", tuning.throttling(host)),
+        ("Interrupts on the benchmark CPU", tuning.irq_steering(host)),
         ("Scheduling policy granted", policy),
         ("Memory locked", {True: "yes (mlockall)", False: "no"}.get(rt.get("mlock"), unknown)),
         ("Compiler and flags", f"{s['compiler']}, {s.get('cflags', '').strip()} "

@@ -15,7 +15,7 @@ it could not) and waits; when its stdin closes (rtbench ended, however) or
 it gets SIGTERM (rtbench's `lifetime.end`, or the guard after rtbench was
 killed), it puts everything back and exits. The machine-wide values are
 shared by every rtbench run at once, so the helpers keep one state file
-under a lock (`/run/rtbench/tuning.json`): the first saves the original
+under a lock (`/run/rtbench/tuning.json`, gone when the last one leaves): the first saves the original
 values, each adds its benchmark CPU, the last one out restores them. A
 helper that was killed outright leaves a holder that is dead: the next
 helper sees that, and if no live holder is left it restores the saved
@@ -47,9 +47,12 @@ READY_TIMEOUT = 10.0
 
 @contextlib.contextmanager
 def _locked() -> Iterator[dict]:
-    STATE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(STATE_DIR / "tuning.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    """The shared state, under a lock on the directory that holds the state
+    directory (/run): no lock file is left behind, and the state directory
+    goes when the last holder leaves."""
+    fd = os.open(STATE_DIR.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         path = STATE_DIR / "tuning.json"
         try:
             state = json.loads(path.read_text())
@@ -58,12 +61,19 @@ def _locked() -> Iterator[dict]:
         state.setdefault("holders", {})
         yield state
         if state.get("holders") or state.get("saved"):
+            STATE_DIR.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
             tmp.write_text(json.dumps(state))
             tmp.replace(path)
         else:
             with contextlib.suppress(OSError):
                 path.unlink()
+            with contextlib.suppress(OSError):
+                (STATE_DIR / "tuning.lock").unlink()  # left by an older rtbench
+            with contextlib.suppress(OSError):
+                STATE_DIR.rmdir()
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int) -> bool:
@@ -198,6 +208,34 @@ def main(argv: list[str]) -> None:
         _hold(int(argv[1]))
     else:
         sys.exit("usage: python -m rtbench.tuning hold CPU")
+
+
+# ---- what the sheet says ------------------------------------------------------------
+
+def throttling(host: dict) -> str:
+    """RT throttling as it was while the run measured. The host facts read
+    `rt_throttling` before the run; a run that lifted it says so."""
+    before = host.get("rt_throttling", "unknown")
+    if (host.get("tuning") or {}).get("rt_runtime") == "lifted":
+        return f"off for the run (rtbench set sched_rt_runtime_us = -1 and put it back; before: {before})"
+    return before
+
+
+def irq_steering(host: dict) -> str:
+    """What was done with the interrupts that could land on the benchmark CPU."""
+    t = host.get("tuning")
+    if not t:
+        return "not recorded"
+    if not t.get("done"):
+        return f"left as they were ({t.get('why', 'unknown')})"
+    moved, left = t.get("irqs_moved") or [], t.get("irqs_left") or []
+    if not moved and not left:
+        return "none could land on the benchmark CPU"
+    text = f"{len(moved)} steered off the benchmark CPU for the run, put back after"
+    if left:
+        text += (f"; {len(left)} stayed (managed by the kernel or per-CPU): "
+                 + ", ".join(left[:12]) + (" …" if len(left) > 12 else ""))
+    return text
 
 
 # ---- rtbench's side ---------------------------------------------------------------
