@@ -58,7 +58,7 @@ MEDIANS = {"method.null": 8, "sched.yield.ctx.thread": 4000, "sem.give.no_waiter
 
 
 def _blocked_run(run_id, seed, nblocks=20, slow=None, episodes=(), marked=True,
-                 host_noise=0.03):
+                 host_noise=0.03, only=None, canary=10000):
     """A run of MEDIANS in `nblocks` blocks of 200 samples. Every block
     has its own host state (the block's median off by `host_noise`, log
     scale); the blocks in `episodes` ran 40 % slower, with a canary 60 %
@@ -67,13 +67,15 @@ def _blocked_run(run_id, seed, nblocks=20, slow=None, episodes=(), marked=True,
     slow = slow or {}
     metrics = []
     for mid, median in MEDIANS.items():
+        if only and mid not in only:
+            continue
         parts, canaries = [], []
         for k in range(nblocks):
             state = float(rng.lognormal(0, host_noise)) * (1.4 if k in episodes else 1.0)
             core = rng.lognormal(np.log(median * state * slow.get(mid, 1.0)), 0.05, 198)
             far = rng.uniform(3, 40, 2) * median
             parts.append(np.round(np.concatenate([core, far])).astype(np.int64))
-            canaries.append(int(rng.normal(10000, 100) * (1.6 if k in episodes and marked
+            canaries.append(int(rng.normal(canary, canary / 100) * (1.6 if k in episodes and marked
                                                            else 1.0)))
         metrics.append(blocked_record(mid, parts, canaries=canaries))
     return run(metrics, run_id=run_id, label=f"r{run_id}")
@@ -142,17 +144,51 @@ def test_slow_host_blocks_are_left_out_of_the_test(cat):
 def test_five_blocks_can_never_be_significant(cat):
     """Five blocks a run (what --quick used to cut): at p < 0.01 no change can be
     shown on 5 vs 5 block medians (the smallest p is 0.012), so a doubled
-    median reads "not significant"; 6 blocks each (--quick now) can show it."""
-    five = compare.compare_runs([_blocked_run(1, 1, nblocks=5),
-                                 _blocked_run(2, 2, nblocks=5,
-                                              slow={"sched.yield.ctx.thread": 2.0})], cat)
+    median reads "not significant"; 6 blocks each (--quick now) can show it
+    when it is the only metric compared, and not over four (Holm: 4 × 0.005)."""
+    slow = {"sched.yield.ctx.thread": 2.0}
+    alone = ["sched.yield.ctx.thread"]
+    five = compare.compare_runs([_blocked_run(1, 1, nblocks=5, only=alone),
+                                 _blocked_run(2, 2, nblocks=5, slow=slow, only=alone)], cat)
     p50 = next(r for r in five.rows if r.id == "sched.yield.ctx.thread").cells[1].changes["p50"]
     assert p50.verdict == "not significant" and p50.p_value == pytest.approx(0.012, abs=1e-3)
-    six = compare.compare_runs([_blocked_run(1, 1, nblocks=6),
-                                _blocked_run(2, 2, nblocks=6,
-                                             slow={"sched.yield.ctx.thread": 2.0})], cat)
+    six = compare.compare_runs([_blocked_run(1, 1, nblocks=6, only=alone),
+                                _blocked_run(2, 2, nblocks=6, slow=slow, only=alone)], cat)
     p50 = next(r for r in six.rows if r.id == "sched.yield.ctx.thread").cells[1].changes["p50"]
     assert p50.verdict == "slower"
+    four = compare.compare_runs([_blocked_run(1, 1, nblocks=6),
+                                 _blocked_run(2, 2, nblocks=6, slow=slow)], cat)
+    p50 = next(r for r in four.rows if r.id == "sched.yield.ctx.thread").cells[1].changes["p50"]
+    assert p50.verdict == "not significant" and p50.p_value < 0.01
+    assert "after Holm's correction over 4 tests" in p50.why
+
+
+def test_holm_keeps_the_gate_over_many_metrics_at_alpha():
+    """370 metrics compared: a p of 0.001 is what one metric in a thousand
+    gives by chance, so over 370 it is not a finding; 1e-8 (blocks that do
+    not overlap) still is."""
+    changes = [compare.StatChange("p50", 100.0, 120.0, 20.0, p, verdict="slower", why="20 vs 20 blocks")
+               for p in [1e-8, 0.001] + [0.5] * 368]
+    compare.holm(changes)
+    assert changes[0].verdict == "slower" and changes[0].p_adjusted == pytest.approx(3.7e-6)
+    assert changes[1].verdict == "not significant"
+    assert changes[1].why.startswith("p = 0.001, 0.37 after Holm's correction over 370 tests")
+    assert changes[1].why.endswith("20 vs 20 blocks")  # what it rests on is kept
+    assert all(c.p_adjusted == 1.0 for c in changes[2:])
+    one = [compare.StatChange("p50", 100.0, 120.0, 20.0, 0.005, verdict="slower")]
+    compare.holm(one)
+    assert one[0].verdict == "slower"  # one test: nothing to correct
+
+
+def test_compare_says_when_the_host_itself_ran_slower(cat):
+    """The canary, the same fixed work in both runs, took 20 % longer in the
+    second: compare says so beside its verdicts (and only then)."""
+    same = compare.compare_runs([_blocked_run(1, 1), _blocked_run(2, 2)], cat)
+    assert not any("the host ran" in w for w in same.warnings)
+    slower = compare.compare_runs([_blocked_run(1, 1), _blocked_run(2, 2, canary=12000)], cat)
+    said = [w for w in slower.warnings if "the host ran" in w]
+    assert len(said) == 1 and said[0].startswith("the host ran slower in run 2 than in run 1")
+    assert "(+20 %)" in said[0]
 
 
 # ---- real runs ----

@@ -117,6 +117,7 @@ class StatChange:
     value: float | None
     change_pct: float | None = None
     p_value: float | None = None  # the test's, where the statistic has one
+    p_adjusted: float | None = None  # after Holm's correction over the comparison's tests (holm)
     verdict: str = "not compared"  # slower, faster, same, not significant, not compared
     why: str = ""
 
@@ -172,6 +173,14 @@ def compare_runs(runs: list[Run], catalog: Catalog,
             _judge(cells[0], cells[i], grouped[0], grouped[i], threshold_pct, resolution)
         rows.append(Row(key[0], it.title, it.service, key[1], cells))
         samples[key] = grouped
+    for i in range(1, len(runs)):
+        for st in TESTED_STATS:
+            holm([r.cells[i].changes[st] for r in rows if st in r.cells[i].changes])
+        for r in rows:  # the cell's own verdict is its median's
+            med = r.cells[i].changes.get("p50")
+            if med is not None and med.p_adjusted is not None \
+                    and r.cells[i].verdict in ("slower", "faster"):
+                r.cells[i].verdict, r.cells[i].why = med.verdict, med.why
     checked = runs[1:] or runs  # limits: the later runs, or the one run given
     checks = [c for lim in limits or [] for run in checked for c in check_limit(lim, run)]
     return RunComparison(runs, rows, threshold_pct, ALPHA, _environment_warnings(runs), checks,
@@ -364,6 +373,33 @@ def _judge(base: Cell, cell: Cell, a: stats.Grouped | None, b: stats.Grouped | N
         cell.verdict = "not compared"
 
 
+# ---- many metrics at once ----
+
+TESTED_STATS = ("p50", "p99", "p999")
+
+
+def holm(changes: list[StatChange]) -> None:
+    """Holm's step-down correction over the tests of one statistic across
+    every metric of a comparison. A gate over some 370 metrics at the 1 %
+    level would otherwise fail about one identical pair in thirty on chance
+    alone, and more where the host moved a little between the runs; with it,
+    the chance that any of the metrics is called slower or faster when none
+    changed stays at ALPHA. A verdict that the corrected p no longer
+    supports becomes "not significant" and says both p-values. A real
+    change measured in every block still passes: 20 blocks against 20 that
+    do not overlap give p ≈ 7e-8, below 1 % / 370 = 2.7e-5."""
+    tested = sorted((c for c in changes if c.p_value is not None), key=lambda c: c.p_value)
+    m = len(tested)
+    running = 0.0
+    for k, c in enumerate(tested):
+        running = max(running, min(1.0, (m - k) * c.p_value))
+        c.p_adjusted = running
+        if m > 1 and c.verdict in ("slower", "faster") and running >= ALPHA:
+            c.verdict = "not significant"
+            c.why = (f"p = {c.p_value:.2g}, {running:.2g} after Holm's correction over "
+                     f"{m} tests" + (f"; {c.why}" if c.why else ""))
+
+
 # ---- absolute limits (a CI budget; RTEMS keeps such limits per target) ----
 
 LIMIT_UNITS = {"ns": (1.0, "ns"), "us": (1e3, "ns"), "µs": (1e3, "ns"), "ms": (1e6, "ns"),
@@ -519,10 +555,40 @@ def _environment_warnings(runs: list[Run]) -> list[str]:
     if len(set(rt)) > 1:
         out.append("not every run had real-time scheduling: " + ", ".join(
             f"run {r.id}: {'yes' if v else 'no'}" for r, v in zip(runs, rt)))
+    out += _host_speed_warnings(runs)
     cfg = [Session(r.session or {}).config.get("samples") for r in runs]
     if len(set(cfg)) > 1:
         out.append("different sample counts: " + ", ".join(
             f"run {r.id}: {v}" for r, v in zip(runs, cfg)))
+    return out
+
+
+HOST_SPEED_PCT = 10.0  # canaries further apart than this: the host ran at another speed
+
+
+def _canary_ns(run: Run) -> float | None:
+    """The run's usual canary (blocks.canary_baseline) in ns, or None."""
+    base = blocks_mod.canary_baseline(run.metrics)
+    hz = next((m.get("tick_hz") for m in run.metrics if m.get("blocks") and m.get("tick_hz")),
+              None)
+    return base * 1e9 / hz if base and hz else None
+
+
+def _host_speed_warnings(runs: list[Run]) -> list[str]:
+    """The canary (the same fixed work timed around every block) of a later
+    run against the first's: when the host itself ran slower or faster
+    between the runs, every short operation moves with it, and the verdicts
+    may be the host's rather than the kernel's. Said, not corrected."""
+    first = _canary_ns(runs[0]) if runs else None
+    out = []
+    for r in runs[1:]:
+        c = _canary_ns(r)
+        if first and c and abs(c / first - 1) * 100 > HOST_SPEED_PCT:
+            out.append(f"the host ran {'slower' if c > first else 'faster'} in run {r.id} than "
+                       f"in run {runs[0].id}: the canary (a fixed pointer chase and null system "
+                       f"call timed around every block) took {c / 1e3:.2f} µs against "
+                       f"{first / 1e3:.2f} µs ({100 * (c / first - 1):+.0f} %); changes of "
+                       "that size in short operations may be the host's, not the kernel's")
     return out
 
 

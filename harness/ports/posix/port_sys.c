@@ -181,10 +181,15 @@ int rtb_port_cache_evict(void)
  * the core between episodes (issue 13): a pointer chase through a buffer
  * larger than L1d and well inside L2 (4.5 ns a load when the core is the
  * guest's alone, 4.6-14 ns while something else shares its caches), and a
- * null system call (185 ns against 250-310 ns). 1024 dependent loads along
- * a random cycle of 64-byte lines, so no prefetcher helps, then getppid. */
+ * null system call (185 ns against 250-310 ns). One lap of a random cycle
+ * of 64-byte lines (so no prefetcher helps), every line once, then getppid.
+ * Each call is the whole lap, so the core's untimed first call brings the
+ * whole buffer back into the caches after whatever the metric did to them
+ * and every timed call does the same work on warm lines (a half lap, as it
+ * once was, left every other timed call on lines the metric had evicted:
+ * the canary then measured the metric, not the host). */
 #define CANARY_LINES 2048u /* 128 KiB */
-#define CANARY_LOADS 1024u
+#define CANARY_LOADS CANARY_LINES
 static void **canary_ring;
 static void **canary_at;
 
