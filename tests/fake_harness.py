@@ -41,7 +41,7 @@ def usage(message: str) -> None:
 
 
 def parse(argv: list[str]) -> dict:
-    opts = {"list": False, "only": None, "samples": 10000, "warmup": 100,
+    opts = {"list": False, "only": None, "samples": 10000, "warmup": 100, "hz": None,
             "budget_ms": 2000, "cpu": 1, "no_rt": False, "fault": None, "profile": "rt",
             "no_pin": False, "no_mlock": False, "cold": False}
     it = iter(argv)
@@ -51,7 +51,7 @@ def parse(argv: list[str]) -> dict:
         elif arg in ("--no-rt", "--no-pin", "--no-mlock", "--cold"):
             opts[arg[2:].replace("-", "_")] = True
         elif arg in ("--only", "--samples", "--warmup", "--budget-ms", "--cpu", "--fault",
-                     "--profile"):
+                     "--profile", "--hz", "--core-hz"):
             value = next(it, None)
             if value is None:
                 usage(f"{arg} needs a value")

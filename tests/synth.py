@@ -5,6 +5,8 @@ statistic the tests check can be computed independently."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rtbench.store import Run
@@ -189,3 +191,63 @@ def thread_metric_run(counts: dict[str, int], kernel: str, run_id: int, linked_t
     r = run(metrics, run_id=run_id)
     r.origin_kind, r.linked_to, r.session = "peer", linked_to, None
     return r
+
+
+# ---- blocks (rtbench.blocks): one block's record as the harness writes it ----
+
+QS = {"p50": 50000, "p90": 90000, "p99": 99000, "p999": 99900}
+
+
+def bucket_of(v: int, sub_bits: int = 7) -> tuple[int, int]:
+    """The harness's log-linear bucket [lo, hi) of raw value v."""
+    if v < (1 << sub_bits):
+        return v, v + 1
+    shift = v.bit_length() - 1 - sub_bits
+    lo = (v >> shift) << shift
+    return lo, lo + (1 << shift)
+
+
+def nearest_rank(raw: np.ndarray, q: int) -> int:
+    """Independent of blocks.quantile: the sample of nearest rank q/100000
+    among the sorted raw samples, reported as its bucket's midpoint (what
+    rtb_hist_quantile returns), clamped to the exact min and max."""
+    xs = np.sort(raw.astype(np.int64))
+    rank = max(1, math.ceil(len(xs) * q / 100000))
+    lo, hi = bucket_of(int(xs[rank - 1]))
+    return min(max(lo + (hi - lo - 1) // 2, int(xs[0])), int(xs[-1]))
+
+
+def block_record(raw, overhead: int, mid: str = "sched.yield.ctx.thread", ops: int = 1,
+                 canary: int | None = None, elapsed_s: float | None = None,
+                 hz: int = 1_000_000_000) -> dict:
+    """An ok harness record of these raw tick samples (before overhead)."""
+    raw = np.asarray(raw, dtype=np.int64)
+    rec = {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
+           "tick_hz": hz, "ops": ops, "n": int(len(raw)), "discarded": 5, "invalid": 1,
+           "budget_exhausted": False, "overhead_ticks": overhead,
+           "min": int(raw.min()) - overhead, "max": int(raw.max()) - overhead,
+           "mean": round(float(raw.mean()) - overhead, 3),
+           "stddev": round(float(raw.std(ddof=1)), 3) if len(raw) > 1 else 0.0,
+           **{k: nearest_rank(raw, q) - overhead for k, q in QS.items()},
+           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -overhead,
+                    "overflow": 0, "buckets": buckets(raw)},
+           "realtime": True, "placement": "pinned", "cpu": 1, "note": ""}
+    if canary is not None:
+        rec["canary_ticks"] = canary
+    if elapsed_s is not None:
+        rec["elapsed_ticks"] = int(elapsed_s * hz)
+    return rec
+
+
+def blocked_record(mid: str, parts, overhead: int = OVERHEAD, canaries=None, hz: int = HZ,
+                   run_overhead: int | None = None) -> dict:
+    """The merged record of a metric measured in blocks: `parts` holds each
+    block's samples in ticks after overhead, `canaries` each block's canary."""
+    from rtbench import blocks
+
+    acc = blocks.Accumulator()
+    for k, part in enumerate(parts):
+        raw = np.asarray(part, dtype=np.int64) + overhead
+        acc.add(block_record(raw, overhead, mid=mid, hz=hz, elapsed_s=0.002,
+                             canary=canaries[k] if canaries else None), {"t": 0.1 * k})
+    return acc.record(overhead if run_overhead is None else run_overhead)

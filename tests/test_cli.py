@@ -85,11 +85,17 @@ def test_run_writes_db_and_outputs(fake, isolated, tmp_path, capsys):
     assert (folder / "datasheet.md").read_text().startswith("# rtbench data sheet")
     db = tmp_path / "xdg-data" / "rtbench" / "rtbench.db"
     assert _db_runs(db) == [(1, "complete")]
-    # --quick defaults reach the harness.
-    (argv,) = invocations(tmp_path)
-    assert argv[argv.index("--samples") + 1] == "1000"
-    assert argv[argv.index("--warmup") + 1] == "50"
-    assert argv[argv.index("--budget-ms") + 1] == "500"
+    # --quick defaults reach the harness, cut into 6 blocks (one pass each):
+    # 1000 samples, 50 warm-up and 500 ms in all
+    argvs = invocations(tmp_path)
+    assert len(argvs) == 6
+    assert sum(int(a[a.index("--samples") + 1]) for a in argvs) == 1000
+    for argv in argvs:
+        assert argv[argv.index("--samples") + 1] in ("166", "167")
+        assert argv[argv.index("--warmup") + 1] == "10"
+        assert argv[argv.index("--budget-ms") + 1] == "83"
+    assert env["session"]["config"]["samples"] == 1000
+    assert env["session"]["config"]["blocks"] == 6
 
 
 def test_explicit_values_beat_quick_and_out_is_reusable(fake, isolated, tmp_path, capsys):

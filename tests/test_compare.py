@@ -275,3 +275,51 @@ def test_cli_reference_sheet_and_list(isolated, capsys):
             "| 211 | Wind River: VxWorks Benchmark Data Sheet, VxWorks 6.8 (seed "
             "001_bb873d1024e26479.txt) |") in md
     assert "| dspbios |" in md and "| not stated | instructions/tick, cycles |" in md
+
+
+# ---- our cycles beside theirs: core cycles where the run measured the core clock ----
+
+CORE_HZ = 3_490_000_000  # the core's clock; the synthetic counter (HZ) is a 2.6 GHz TSC
+
+
+def _with_core_clock(r, core_hz=CORE_HZ):
+    r.session["ts"]["core_hz"] = core_hz
+    r.session["ts"]["core_hz_method"] = ("dependent-add chain of 17000000 adds, best of 5, "
+                                         "timed by CLOCK_MONOTONIC_RAW")
+    return r
+
+
+def test_reference_cycles_are_core_cycles_when_the_run_measured_the_core_clock(cat):
+    r = _with_core_clock(_run(1))
+    cmp = compare.compare_reference(r, reference.get("dspbios"), cat)  # theirs: cycles
+    row = next(x for x in cmp.rows if x.ours_status == "ok")
+    cell = next(c for c in row.cells if c)
+    assert {u for _v, u in cell.figures} == {"cycles"}
+    assert row.ours_cycles == pytest.approx(row.ours_ns * CORE_HZ / 1e9, rel=1e-9)
+    assert cell.ratio_cycles == pytest.approx(row.ours_cycles / cell.cycles)
+    assert cmp.our_core_hz == CORE_HZ
+    assert cmp.cycles_note.startswith("core cycles: ns × 3.49 GHz")
+    assert "dependent-add chain" in cmp.cycles_note
+
+
+def test_reference_cycles_stay_counter_ticks_without_a_core_clock_and_say_so(cat):
+    cmp = compare.compare_reference(_run(1), reference.get("dspbios"), cat)
+    row = next(x for x in cmp.rows if x.ours_status == "ok")
+    assert row.ours_cycles == pytest.approx(row.ours_ns * HZ / 1e9, rel=1e-9)
+    assert cmp.our_core_hz == 0
+    assert cmp.cycles_note.startswith("counter ticks at 2.600 GHz, not core cycles")
+
+
+def test_cli_reference_states_core_cycles(isolated, capsys):
+    store(isolated / "r.db", _with_core_clock(_run(1)))
+    assert main(["compare", "1", "--ref", "dspbios", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "our core cycles" in md and "our ticks" not in md
+    assert "core cycles: ns × 3.49 GHz, the core clock ≈ 3.49 GHz (dependent-add chain" in md
+    assert main(["compare", "1", "--ref", "dspbios", "--db", "r.db", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["our_core_hz"] == CORE_HZ and data["cycles_note"].startswith("core cycles")
+    store(isolated / "t.db", _run(1))
+    assert main(["compare", "1", "--ref", "dspbios", "--db", "t.db"]) == 0
+    out = capsys.readouterr().out
+    assert "our ticks" in out and "counter ticks at 2.600 GHz, not core cycles" in out

@@ -45,8 +45,11 @@ def test_quick_run(real, isolated, capsys):
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
     assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
+    # --quick in all, cut into 6 blocks (rtbench.blocks)
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
-                                 "profile": "rt", "cold": False}
+                                 "profile": "rt", "cold": False, "blocks": 6,
+                                 "block_samples": 167, "block_warmup": 10,
+                                 "block_budget_ms": 83}
     for m in env["metrics"]:
         if m.get("origin") == "external":  # a standard program (stress-ng, ...) if installed
             assert m["status"] in ("ok", "unsupported", "failed"), m
@@ -90,6 +93,21 @@ def test_no_rt_run_is_flagged(real, isolated):
     env = json.loads((isolated / "o" / "results.json").read_text())
     assert env["session"]["rt"]["realtime"] is False
     assert "**Not real-time:" in (isolated / "o" / "datasheet.md").read_text()
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"),
+                    reason="the POSIX port has an add chain for x86-64 and AArch64 only")
+def test_run_measures_the_core_clock(real, isolated):
+    """The session carries the core clock from the dependent-add chain, and the
+    sheet states it and gives core cycles. The range only checks the method
+    gave a sane frequency (any core from 0.2 to 10 GHz), not this machine's speed."""
+    assert main(["run", "--quick", "--only", "method.null", "--db", "r.db", "--out", "o"]) == 0
+    ts = json.loads((isolated / "o" / "results.json").read_text())["session"]["ts"]
+    assert 0.2e9 <= ts["core_hz"] <= 10e9, ts
+    assert ts["core_hz_method"].startswith("dependent-add chain of ")
+    assert ts["core_hz_method"].endswith(", best of 5, timed by CLOCK_MONOTONIC_RAW")
+    sheet = (isolated / "o" / "datasheet.md").read_text()
+    assert "**Core clock (measured):** ≈ " in sheet and "median core cycles" in sheet
 
 
 @pytest.mark.parametrize("fault, reason", [
@@ -159,4 +177,6 @@ def test_coverage_with_the_real_port(real):
         assert sheet.count(coverage.MISSING) == 0, sheet.sheet.name
         for row in sheet.rows:
             if row.status == coverage.UNSUPPORTED:
-                assert row.why.startswith("port has no "), row
+                # the interrupt rows on Linux say where their stand-in is (xsig.*)
+                assert row.why.startswith(("port has no ",
+                                           "Linux user space has no interrupt")), row

@@ -24,9 +24,19 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
-    c->deadline = rtb_port_ts() + budget_ticks;
+    c->elapsed = 0;
+    c->canary = 0;
+    c->started = rtb_port_ts();
+    c->deadline = c->started + budget_ticks;
     c->warm_until = c->deadline - budget_ticks / 2;
-    c->rested = c->deadline - budget_ticks;
+}
+
+void rtb_budget_from_now(struct rtb_ctx *c)
+{
+    rtb_ticks_t budget = c->deadline - c->started;
+    c->started = rtb_port_ts();
+    c->deadline = c->started + budget;
+    c->warm_until = c->deadline - budget / 2;
 }
 
 bool rtb_want(struct rtb_ctx *c)
@@ -114,6 +124,14 @@ void rtb_per_sample(struct rtb_ctx *c, uint32_t ops, uint64_t bytes)
     c->bytes_per_sample = bytes;
 }
 
+uint32_t rtb_batch(struct rtb_ctx *c, uint32_t most)
+{
+    double step_ns = c->hz > 0.0 ? (double)c->step * 1e9 / c->hz : 0.0;
+    uint32_t n = (c->unit_is_time && step_ns > RTB_BATCH_STEP_NS && most > 1) ? most : 1;
+    rtb_per_sample(c, n, 0);
+    return n;
+}
+
 void rtb_expected(struct rtb_ctx *c, uint64_t value)
 {
     c->expected = value;
@@ -129,21 +147,32 @@ void rtb_port_emulates(struct rtb_ctx *c, enum rtb_emulation what)
     rtb_emulated(c, rtb_port_emulation(what, rtb_task_flags(c)));
 }
 
-/* The port's rest policy (rtb_port_policy), set once by the runner. */
+/* The port's rest policy (rtb_port_policy), set once by the runner. The
+ * rest clock is the harness's, not a metric's: real-time throttling counts
+ * a CPU's time across metrics, and a run is many short blocks of them. (A
+ * task that is a process keeps its own copy of it: it rests by its own
+ * clock, which can only add a rest.) */
 static uint32_t rest_every_us, rest_us;
+static rtb_ticks_t rested;
 
 void rtb_ctx_policy(const struct rtb_port_policy *p)
 {
     rest_every_us = p->rest_every_us;
     rest_us = p->rest_us;
+    rested = rtb_port_ts();
 }
 
 void rtb_rest(struct rtb_ctx *c)
 {
-    if (!rest_us || rtb_port_ts() - c->rested < rtb_us_to_ticks(c, rest_every_us))
+    if (!rest_us || rtb_port_ts() - rested < rtb_us_to_ticks(c, rest_every_us))
         return;
     rtb_port_task_delay(rest_us);
-    c->rested = rtb_port_ts();
+    rested = rtb_port_ts();
+}
+
+void rtb_rest_between(struct rtb_ctx *c)
+{
+    rtb_rest(c);
 }
 
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *c, uint32_t us)

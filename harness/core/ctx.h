@@ -13,7 +13,6 @@ struct rtb_ctx {
     uint64_t discarded;     /* warm-up samples dropped */
     uint64_t invalid;       /* intervals whose stop preceded their start */
     rtb_ticks_t deadline;   /* end of the time budget */
-    rtb_ticks_t rested;     /* last rest (rtb_rest), or the metric's start */
     rtb_ticks_t warm_until; /* warm-up ends here at the latest: half the budget */
     bool budget_exhausted;
     int status;
@@ -25,6 +24,11 @@ struct rtb_ctx {
     uint64_t expected;         /* rtb_expected: what a method check should measure, 0: none */
     double hz;              /* calibrated counter frequency */
     uint64_t overhead;      /* calibrated timestamp overhead, reported unit (rtb_add_net) */
+    uint64_t step;          /* the clock's effective step, reported unit (rtb_batch) */
+    bool unit_is_time;      /* the reported unit is a time (ticks, cycles) */
+    rtb_ticks_t started;    /* the metric's start (its budget's origin) */
+    uint64_t elapsed;       /* its whole run, set-up included, in counter ticks */
+    uint64_t canary;        /* the canary's median net cost around it (0: no canary) */
     bool cold;              /* evict caches before every sample (the cold profile) */
     bool cold_failed;       /* the port could not evict: said once in the note */
     struct rtb_stats stats;
@@ -33,6 +37,9 @@ struct rtb_ctx {
 
 /* The port's rest policy, for rtb_rest(); the runner sets it before any metric. */
 void rtb_ctx_policy(const struct rtb_port_policy *p);
+/* rtb_rest() between metrics: the rest clock runs across metrics, so a
+ * sequence of short metrics rests as one long one would. */
+void rtb_rest_between(struct rtb_ctx *c);
 void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
                    uint32_t warmup, uint64_t budget_ticks, bool cold, struct rtb_hist *h);
 

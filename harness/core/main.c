@@ -53,6 +53,23 @@ static bool number(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
     return true;
 }
 
+/* A whole decimal number from 1 to 2^63, or false. */
+static bool number64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_C(1) << 59))
+            return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    if (!v)
+        return false;
+    *out = v;
+    return true;
+}
+
 /* Split "a,b,c" in place into o->only; every id must be registered. */
 static int parse_only(struct opts *o, char *list)
 {
@@ -112,6 +129,20 @@ static int parse_one(struct opts *o, char *name, char *value)
         uint32_t *field = (uint32_t *)((char *)&o->cfg + numeric[k].offset);
         if (!number(value, numeric[k].lo, numeric[k].hi, field)) {
             rtb_diag(name, " needs a whole number from ", numeric[k].range);
+            return -1;
+        }
+        return 2;
+    }
+    if (rtb_streq(name, "--hz")) {
+        if (!number64(value, &o->cfg.hz)) {
+            rtb_diag(name, " needs a whole number of counter ticks per second, ", "1 or more");
+            return -1;
+        }
+        return 2;
+    }
+    if (rtb_streq(name, "--core-hz")) {
+        if (!number64(value, &o->cfg.core_hz)) {
+            rtb_diag(name, " needs a whole number of core cycles per second, ", "1 or more");
             return -1;
         }
         return 2;

@@ -35,8 +35,10 @@ WEAK void rtb_port_metric_begin(const char *id) { (void)id; }
 WEAK bool rtb_port_ref_ns(uint64_t *ns) { (void)ns; return false; }
 WEAK const char *rtb_port_clock_name(int which) { (void)which; return 0; }
 WEAK int rtb_port_clock_read(int which, uint64_t *v) { (void)which, (void)v; NOTSUP; }
+WEAK int rtb_port_add_chain(uint32_t loops) { (void)loops; NOTSUP; }
 WEAK int rtb_port_null_syscall(void) { NOTSUP; }
 WEAK int rtb_port_cache_evict(void) { NOTSUP; }
+WEAK int rtb_port_canary(void) { NOTSUP; }
 
 WEAK int rtb_port_task_start(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_task_delete(int id) { (void)id; NOTSUP; }

@@ -18,8 +18,29 @@ void rtb_record_registry(const char *id, const char *unsupported_why)
     jw_end();
 }
 
+/* How the core clock was obtained, in words for the record (no libc here:
+ * the figures are formatted by jsonw). */
+static void core_method(char *out, size_t cap, const struct rtb_core_clock *core,
+                        const char *ref_clock)
+{
+    char num[24];
+    out[0] = 0;
+    if (core->given) {
+        rtb_strlcat(out, "given by --core-hz (measured by an earlier block of the run)", cap);
+        return;
+    }
+    rtb_strlcat(out, "dependent-add chain of ", cap);
+    num[jw_fmt_u64(num, core->adds)] = 0;
+    rtb_strlcat(out, num, cap);
+    rtb_strlcat(out, " adds, best of ", cap);
+    num[jw_fmt_u64(num, core->trials)] = 0;
+    rtb_strlcat(out, num, cap);
+    rtb_strlcat(out, ", timed by ", cap);
+    rtb_strlcat(out, ref_clock && *ref_clock ? ref_clock : "the reference clock", cap);
+}
+
 void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *cal,
-                        const struct rtb_port_info *info)
+                        const struct rtb_core_clock *core, const struct rtb_port_info *info)
 {
     jw_begin("session");
     jw_u64("schema", RTB_RECORD_SCHEMA);
@@ -35,10 +56,18 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_u64("resolution_ticks", cal->resolution);
     jw_u64("overhead_min_ticks", cal->overhead_min);
     jw_u64("overhead_median_ticks", cal->overhead_median);
+    jw_fix3("overhead_mean_ticks", cal->overhead_mean);
+    jw_u64("overhead_ticks", cal->overhead);
     jw_u64("overhead_samples", cal->samples);
     jw_str("ref_clock", info->ref_clock);
     jw_str("unit", info->unit);
     jw_str("unit_detail", info->unit_detail);
+    if (core->hz > 0.0) { /* the core clock, where the port has an add chain */
+        char how[160];
+        core_method(how, sizeof how, core, info->ref_clock);
+        jw_u64("core_hz", (uint64_t)(core->hz + 0.5));
+        jw_str("core_hz_method", how);
+    }
     jw_close('}');
     jw_obj("rt");
     jw_bool("realtime", info->realtime);
@@ -119,13 +148,16 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("discarded", c->discarded);
     jw_u64("invalid", c->invalid);
     jw_bool("budget_exhausted", c->budget_exhausted);
-    jw_u64("overhead_ticks", cal->overhead_median);
+    jw_u64("overhead_ticks", cal->overhead);
     jw_u64("ops", c->ops_per_sample);
     jw_u64("bytes", c->bytes_per_sample);
     if (c->expected)
         jw_u64("expected", c->expected);
     if (ok)
-        write_stats(c, cal->overhead_median);
+        write_stats(c, cal->overhead);
+    jw_u64("elapsed_ticks", c->elapsed);
+    if (c->canary)
+        jw_u64("canary_ticks", c->canary);
     jw_bool("realtime", info->realtime);
     jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");

@@ -11,7 +11,7 @@
 /* unsupported_why: NULL if the port has what the metric needs. */
 void rtb_record_registry(const char *id, const char *unsupported_why);
 void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *cal,
-                        const struct rtb_port_info *info);
+                        const struct rtb_core_clock *core, const struct rtb_port_info *info);
 void rtb_record_begin(const char *id);
 void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
                        const struct rtb_port_info *info, const char *profile);

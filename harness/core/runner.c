@@ -62,17 +62,51 @@ void rtb_list(void)
     rtb_record_end(0);
 }
 
+/* The canary (rtb_port_canary) timed CANARY_REPS times after one untimed
+ * run that warms its caches; its net costs are appended to v[*n]. */
+#define CANARY_REPS 4
+static void time_canary(uint64_t *v, unsigned *n, uint64_t overhead)
+{
+    if (rtb_port_canary() != RTB_OK)
+        return;
+    for (unsigned i = 0; i < CANARY_REPS; i++) {
+        rtb_ticks_t t0 = rtb_port_ts();
+        rtb_port_canary();
+        rtb_ticks_t t1 = rtb_port_ts();
+        uint64_t d = RTB_PORT_UNITS(t1 - t0);
+        v[(*n)++] = d > overhead ? d - overhead : 0;
+    }
+}
+
+static uint64_t median_small(uint64_t *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) /* insertion sort: n <= 2 * CANARY_REPS */
+        for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            uint64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n ? v[n / 2] : 0;
+}
+
 static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
                     const struct rtb_calib *cal, const struct rtb_port_info *info)
 {
     const char *why = unsupported_why(m);
     uint64_t budget = (uint64_t)((double)cfg->budget_ms * cal->hz / 1000.0);
+    uint64_t canary[2 * CANARY_REPS];
+    unsigned canaries = 0;
 
     rtb_record_begin(m->id);
     rtb_port_metric_begin(m->id);
+    if (!why)
+        time_canary(canary, &canaries, cal->overhead);
     rtb_ctx_reset(ctx, m, cfg->samples, cfg->warmup, budget, cfg->cold, hist);
     ctx->hz = cal->hz;
-    ctx->overhead = cal->overhead_median;
+    ctx->overhead = cal->overhead;
+    ctx->step = cal->overhead_median - cal->overhead_min > cal->resolution
+                    ? cal->overhead_median - cal->overhead_min : cal->resolution;
+    ctx->unit_is_time = rtb_unit_is_time(info->unit);
     if (why) {
         rtb_unsupported(ctx, why);
     } else {
@@ -80,12 +114,17 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
         if (ctx->status == RTB_STATUS_OK && ctx->stats.n == 0)
             rtb_fail(ctx, "no samples taken");
     }
+    ctx->elapsed = rtb_port_ts() - ctx->started;
+    if (!why)
+        time_canary(canary, &canaries, cal->overhead);
+    ctx->canary = median_small(canary, canaries);
     rtb_record_metric(ctx, cal, info, cfg->profile);
 }
 
 int rtb_run(const struct rtb_config *cfg)
 {
     static struct rtb_calib cal;
+    static struct rtb_core_clock core;
     struct rtb_port_info info = {0};
     struct rtb_port_policy policy = {0};
     const struct rtb_metric *m;
@@ -102,8 +141,9 @@ int rtb_run(const struct rtb_config *cfg)
         return RTB_EXIT_FAILED;
     }
     rtb_ctx_policy(&policy);
-    rtb_calibrate(&cal, hist, info.ts_hz_nominal, info.resolution);
-    rtb_record_session(cfg, &cal, &info);
+    rtb_calibrate(&cal, hist, info.ts_hz_nominal, info.resolution, cfg->hz);
+    rtb_core_clock(&core, cfg->core_hz); /* after rtb_port_setup: on the benchmark CPU */
+    rtb_record_session(cfg, &cal, &core, &info);
     unsigned done = 0;
     for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {
         bool selected = cfg->only == 0;
@@ -114,6 +154,7 @@ int rtb_run(const struct rtb_config *cfg)
             done++;
             if (policy.between_metrics_us)
                 rtb_port_task_delay(policy.between_metrics_us);
+            rtb_rest_between(ctx); /* the port's rest, when one is due */
         }
     }
     rtb_record_end(done);

@@ -8,6 +8,10 @@
  * causes (lock of a mutex a lower-priority task owns; unlock that hands it
  * to a higher-priority waiter). The other half of each pair is outside the
  * timed region.
+ *
+ * Where the counter is coarse (rtb_batch) a sample of the uncontended and
+ * nested calls, a few ns each, times a batch: one lock (or unlock) of each
+ * of RTB_MAX_MUTEXES free mutexes, or NESTED_BATCH nested locks of one.
  */
 #include <rtb/bench.h>
 #include "handoff.h"
@@ -17,6 +21,7 @@
 #define PLAIN 0u
 #define RECURSIVE RTB_MUTEX_RECURSIVE
 #define INHERIT RTB_MUTEX_INHERIT
+#define NESTED_BATCH 32u
 
 /* A kernel whose every mutex inherits priority says so on the rows that
  * ask for one without inheritance. */
@@ -60,51 +65,100 @@ static void delete(struct rtb_ctx *ctx, unsigned flags)
     }
 }
 
+/* The batch of one sample (rtb_batch): `n` calls, on mutexes 0..n-1 when
+ * each must be free (depth 1), on mutex 0 alone when nested. */
+static unsigned batch(struct rtb_ctx *ctx, int depth, unsigned *objs)
+{
+    unsigned n = rtb_batch(ctx, depth == 1 ? RTB_MAX_MUTEXES : NESTED_BATCH);
+    *objs = depth == 1 ? n : 1;
+    return n;
+}
+
+/* Create mutexes 0..*objs-1 and lock mutex 0 depth - 1 times; on a
+ * failure *objs and *held say what finish() must undo. */
+static bool prepare(struct rtb_ctx *ctx, unsigned flags, unsigned *objs, int depth, int *held)
+{
+    say_inheritance(ctx, flags);
+    *held = 0;
+    for (unsigned i = 0; i < *objs; i++) {
+        if (!rtb_ok(ctx, rtb_port_mutex_create((int)i, flags), "mutex_create")) {
+            *objs = i;
+            return false;
+        }
+    }
+    for (; *held < depth - 1; ++*held)
+        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock (outer)"))
+            return false;
+    return true;
+}
+
+static void finish(unsigned objs, int held)
+{
+    while (held-- > 0)
+        rtb_port_mutex_unlock(MUTEX);
+    for (unsigned i = 0; i < objs; i++)
+        rtb_port_mutex_delete((int)i);
+}
+
+/* `n` locks (unlocks) on mutexes 0..objs-1 in turn (unlocks in reverse):
+ * the first failing rc, or RTB_OK. */
+static int lock_all(unsigned n, unsigned objs)
+{
+    int rc = RTB_OK;
+    for (unsigned i = 0; i < n; i++) {
+        int r = rtb_port_mutex_lock((int)(i % objs));
+        rc = rc == RTB_OK ? r : rc;
+    }
+    return rc;
+}
+
+static int unlock_all(unsigned n, unsigned objs)
+{
+    int rc = RTB_OK;
+    for (unsigned i = n; i-- > 0;) {
+        int r = rtb_port_mutex_unlock((int)(i % objs));
+        rc = rc == RTB_OK ? r : rc;
+    }
+    return rc;
+}
+
 /* Lock with `depth` - 1 locks already held by the caller (depth 1: free). */
 static void lock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 {
-    if (!make(ctx, flags))
-        return;
-    for (int i = 1; i < depth; i++)
-        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock (outer)"))
-            goto out;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_mutex_lock(MUTEX);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "mutex_lock") ||
-            !rtb_ok(ctx, rtb_port_mutex_unlock(MUTEX), "mutex_unlock"))
-            break;
-        rtb_add(ctx, t0, t1);
+    unsigned objs, n = batch(ctx, depth, &objs);
+    int held;
+    if (prepare(ctx, flags, &objs, depth, &held)) {
+        while (rtb_want(ctx)) {
+            rtb_ticks_t t0 = rtb_port_ts();
+            int rc = lock_all(n, objs);
+            rtb_ticks_t t1 = rtb_port_ts();
+            if (!rtb_ok(ctx, rc, "mutex_lock") ||
+                !rtb_ok(ctx, unlock_all(n, objs), "mutex_unlock"))
+                break;
+            rtb_add(ctx, t0, t1);
+        }
     }
-    for (int i = 1; i < depth; i++)
-        rtb_port_mutex_unlock(MUTEX);
-out:
-    rtb_port_mutex_delete(MUTEX);
+    finish(objs, held);
 }
 
 /* Unlock leaving `depth` - 1 locks held (depth 1: the mutex becomes free). */
 static void unlock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 {
-    if (!make(ctx, flags))
-        return;
-    for (int i = 1; i < depth; i++)
-        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock (outer)"))
-            goto out;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_mutex_lock(MUTEX), "mutex_lock"))
-            break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_mutex_unlock(MUTEX);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "mutex_unlock"))
-            break;
-        rtb_add(ctx, t0, t1);
+    unsigned objs, n = batch(ctx, depth, &objs);
+    int held;
+    if (prepare(ctx, flags, &objs, depth, &held)) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, lock_all(n, objs), "mutex_lock"))
+                break;
+            rtb_ticks_t t0 = rtb_port_ts();
+            int rc = unlock_all(n, objs);
+            rtb_ticks_t t1 = rtb_port_ts();
+            if (!rtb_ok(ctx, rc, "mutex_unlock"))
+                break;
+            rtb_add(ctx, t0, t1);
+        }
     }
-    for (int i = 1; i < depth; i++)
-        rtb_port_mutex_unlock(MUTEX);
-out:
-    rtb_port_mutex_delete(MUTEX);
+    finish(objs, held);
 }
 
 static void lock_uncontended(struct rtb_ctx *ctx) { lock_at(ctx, PLAIN, 1); }

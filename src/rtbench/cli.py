@@ -51,6 +51,22 @@ def _patterns(_ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+def _duration(_ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """--duration: seconds, or a number with s, m, h or d."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    mult = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1:], None)
+    try:
+        seconds = float(text[:-1] if mult else text) * (mult or 1)
+    except ValueError:
+        seconds = -1.0
+    if not math.isfinite(seconds) or not 0 < seconds <= 7 * 86400:
+        raise click.BadParameter(f"{value!r}: a time from 1s to 7d, e.g. 600, 10m, 2h",
+                                 param=param)
+    return seconds
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(rtbench.__version__, prog_name="rtbench")
 def cli() -> None:
@@ -67,6 +83,13 @@ def cli() -> None:
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), help="Samples per metric.")
 @click.option("--warmup", type=click.IntRange(0, MAX_WARMUP), help="Warm-up samples.")
 @click.option("--budget-ms", type=click.IntRange(1, 3_600_000), help="Time budget per metric.")
+@click.option("--blocks", type=click.IntRange(1, 1000),
+              help="Cut each metric's samples and budget into this many blocks, measured "
+                   "in passes over every metric, so each metric is sampled across the whole "
+                   "run (default on the host: 20, 6 with --quick; a board: 1).")
+@click.option("--duration", callback=_duration,
+              help="Soak: repeat the passes until this long has passed (e.g. 600, 10m, "
+                   "2h), for worst-case rows; the max then covers the whole soak.")
 @click.option("--cpu", type=click.IntRange(0), help="CPU to pin the benchmark tasks to.")
 @click.option("--no-rt", is_flag=True, help="Do not ask for SCHED_FIFO / mlockall.")
 @click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
@@ -80,6 +103,10 @@ def cli() -> None:
 @click.option("--load", is_flag=True,
               help="Measure under a built-in background load on the other CPUs "
                    "(memory sweep + pipe ping-pong per CPU).")
+@click.option("--no-tune", is_flag=True,
+              help="As root, rtbench lifts RT throttling (sched_rt_runtime_us = -1) and "
+                   "steers movable interrupts off the benchmark CPU for the run, and puts "
+                   "both back afterwards; this leaves the machine as it is.")
 @click.option("--no-programs", is_flag=True,
               help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
                    "STREAM) after the harness; docs/reports.md.")
@@ -129,7 +156,8 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         peer_src=kw["peer_src"],
-        lab_env=kw["lab_env"], place=kw["place"],
+        lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
+        duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.lifetime.ConsoleOut).

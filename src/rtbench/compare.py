@@ -5,14 +5,20 @@ Markdown, HTML and JSON renderings (cli, templates) lay out.
 Run against run (docs/reports.md, "Run against run"): metrics are matched
 by (id, profile); each later run is compared with the first on the median,
 p99, p99.9 and max, each statistic with its own verdict from its own
-function (VERDICTS), so that a later method (a verdict resting on block or
-run replicates) replaces one function, not the comparison. A change counts
-only if it is beyond the threshold and the counter's resolution, and, where
-a test exists for the statistic, significant: a Mann–Whitney U test for the
-median, a test of the share of samples beyond the first run's percentile
-for p99 and p99.9; a max is one sample, so no test. "same" is never said of
-a statistic that moved beyond the threshold: that is "slower", "faster" or
-"not significant". Absolute limits (`irq.response<=100us`) check a run
+function (VERDICTS). A change counts only if it is beyond the threshold and
+the counter's resolution, and, where a test exists for the statistic,
+significant. The tests rest on replicates, as pyperf's rest on worker
+processes: a run is measured in interleaved blocks (rtbench.blocks), and
+the median, p99 and p99.9 are judged by a Mann–Whitney U test of the two
+runs' block figures (a block's median, p99, p99.9), leaving out the blocks
+the canary marks as slow-host while each run keeps enough others. Thousands
+of samples of one run are not independent replicates on a shared host (one
+host episode moves them all), which made a rank test over samples report
+two identical runs as 25 % apart with p < 1e-300. Runs without blocks (a
+board's single block, runs of older rtbench) fall back to the tests over
+samples, and say so; a max is one sample, so no test. "same" is never said
+of a statistic that moved beyond the threshold: that is "slower", "faster"
+or "not significant". Absolute limits (`irq.response<=100us`) check a run
 against a budget.
 
 Run against a reference sheet: catalogue metrics claim the sheet's rows by
@@ -28,11 +34,12 @@ import fnmatch
 import re
 from typing import Any
 
+from rtbench import blocks as blocks_mod
 from rtbench import coverage, reference, stats, sysreport
 from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.records import MetricRecord, Session
-from rtbench.report import items
+from rtbench.report import core_clock_phrase, items
 from rtbench.store import Run
 
 ALPHA = 0.01  # significance level of the rank test
@@ -61,6 +68,11 @@ class Cell:
     why: str = ""  # what decided the verdict
     # every judged statistic's change against the first run (p50's is also above)
     changes: dict[str, "StatChange"] = field(default_factory=dict)
+    # the run's blocks (rtbench.blocks): each block's figure per statistic, in `unit`
+    # per operation, the slow-host blocks left out when enough others remain
+    blocks: dict[str, list[float]] = field(default_factory=dict, repr=False)
+    slow_blocks: int = 0  # blocks the canary marked slow-host (left out of the test)
+    window: str = ""  # the max's observed window, "2,000 samples in 16 ms" (blocks.window_text)
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -105,6 +117,7 @@ class StatChange:
     value: float | None
     change_pct: float | None = None
     p_value: float | None = None  # the test's, where the statistic has one
+    p_adjusted: float | None = None  # after Holm's correction over the comparison's tests (holm)
     verdict: str = "not compared"  # slower, faster, same, not significant, not compared
     why: str = ""
 
@@ -148,16 +161,26 @@ def compare_runs(runs: list[Run], catalog: Catalog,
     keys = list(dict.fromkeys(k for table in per_run for k in table))
     keys.sort(key=lambda k: order.get(k[0], len(order)))
     resolution = max((_resolution_ns(r) for r in runs), default=0.0)
+    baselines = [blocks_mod.canary_baseline(r.metrics) for r in runs]
     rows, samples = [], {}
     for key in keys:
         it = next(t[key][0] for t in per_run if key in t)
-        cells = [_cell(t[key][1] if key in t else _ABSENT) for t in per_run]
+        cells = [_cell(t[key][1] if key in t else _ABSENT, base)
+                 for t, base in zip(per_run, baselines)]
         grouped = [stats.grouped(t[key][1]) if key in t and t[key][1] else None
                    for t in per_run]
         for i in range(1, len(cells)):
             _judge(cells[0], cells[i], grouped[0], grouped[i], threshold_pct, resolution)
         rows.append(Row(key[0], it.title, it.service, key[1], cells))
         samples[key] = grouped
+    for i in range(1, len(runs)):
+        for st in TESTED_STATS:
+            holm([r.cells[i].changes[st] for r in rows if st in r.cells[i].changes])
+        for r in rows:  # the cell's own verdict is its median's
+            med = r.cells[i].changes.get("p50")
+            if med is not None and med.p_adjusted is not None \
+                    and r.cells[i].verdict in ("slower", "faster"):
+                r.cells[i].verdict, r.cells[i].why = med.verdict, med.why
     checked = runs[1:] or runs  # limits: the later runs, or the one run given
     checks = [c for lim in limits or [] for run in checked for c in check_limit(lim, run)]
     return RunComparison(runs, rows, threshold_pct, ALPHA, _environment_warnings(runs), checks,
@@ -167,7 +190,28 @@ def compare_runs(runs: list[Run], catalog: Catalog,
 _ABSENT = object()
 
 
-def _cell(rec: Any) -> Cell:
+MIN_BLOCKS = 5  # blocks each run needs for a replicate test (below it: samples, said so)
+
+
+def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[dict, int]:
+    """Each block's median, p99 and p99.9 in the cell's unit per operation,
+    the slow-host blocks left out while MIN_BLOCKS others remain; and how
+    many were left out."""
+    kept = rec.get("blocks") or []
+    slow = 0
+    if baseline:
+        fast = [b for b in kept if not (b.get("canary") and b["canary"] > baseline
+                                        * (1 + blocks_mod.SLOW_CANARY))]
+        if len(fast) >= MIN_BLOCKS:
+            slow, kept = len(kept) - len(fast), fast
+    scale = 1.0 / float(rec.get("ops") or 1)
+    if m.is_time:
+        scale *= 1e9 / float(rec["tick_hz"])
+    return ({st: [b[st] * scale for b in kept if st in b] for st in ("p50", "p99", "p999")},
+            slow)
+
+
+def _cell(rec: Any, baseline: float | None = None) -> Cell:
     if rec is _ABSENT:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -179,8 +223,12 @@ def _cell(rec: Any) -> Cell:
         figure = " / ".join(f"{k} {m.value(k):.4g} {m.unit}" for k in ("p50", "mean", "max")
                             if m.has(k))
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
-    return Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
+    cell = Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
                 max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"))
+    if rec.get("blocks") and (m.is_time or m.is_count):
+        cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
+    cell.window = blocks_mod.window_text(rec)
+    return cell
 
 
 # ---- verdicts: one function per statistic ----
@@ -226,7 +274,8 @@ class Judge:
             out.verdict = "same"
             out.why = f"within the counter's resolution ({self.resolution:.1f} {self.res_unit})"
         elif tested and out.p_value is not None and out.p_value >= ALPHA:
-            out.verdict, out.why = "not significant", f"p = {out.p_value:.2g}"
+            out.verdict = "not significant"  # keep what was tested (blocks, left out)
+            out.why = f"p = {out.p_value:.2g}" + (f"; {out.why}" if out.why else "")
         else:
             out.verdict = "slower" if diff > 0 else "faster"
             if not tested:
@@ -234,16 +283,33 @@ class Judge:
         return out
 
 
+def replicate_test(j: Judge, stat: str, out: StatChange) -> bool:
+    """Mann–Whitney U of the two runs' block figures for `stat` (their
+    replicates); False when either run has fewer than MIN_BLOCKS blocks."""
+    a, b = j.base.blocks.get(stat) or [], j.cell.blocks.get(stat) or []
+    if min(len(a), len(b)) < MIN_BLOCKS:
+        return False
+    out.p_value = stats.mann_whitney(stats.ungrouped(a), stats.ungrouped(b))[1]
+    left = [f"{c.slow_blocks} slow-host" for c in (j.base, j.cell) if c.slow_blocks]
+    out.why = f"{len(a)} vs {len(b)} blocks" + (f" ({' / '.join(left)} left out)"
+                                                 if left else "")
+    return True
+
+
 def verdict_median(j: Judge) -> StatChange:
-    """The median: Mann–Whitney U on the two histograms."""
+    """The median: Mann–Whitney U on the two runs' block medians; runs
+    without blocks: on the two histograms' samples (said so)."""
     out = j.change("p50")
     if out.value is None or out.base is None:
         return out
-    tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= stats.MIN_SAMPLES_FOR_TEST)
-    if tested:
-        out.p_value = stats.mann_whitney(j.a, j.b)[1]
-    else:
-        out.why = "no histograms to test (or fewer than 9 samples)"
+    tested = replicate_test(j, "p50", out)
+    if not tested:
+        tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= stats.MIN_SAMPLES_FOR_TEST)
+        if tested:
+            out.p_value = stats.mann_whitney(j.a, j.b)[1]
+            out.why = "samples tested (no blocks to replicate: correlated on a shared host)"
+        else:
+            out.why = "no histograms to test (or fewer than 9 samples)"
     return j.settle(out, tested)
 
 
@@ -255,6 +321,8 @@ def verdict_percentile(j: Judge, stat: str, q: float) -> StatChange:
     out = j.change(stat)
     if out.value is None or out.base is None:
         return out
+    if replicate_test(j, stat, out):
+        return j.settle(out, True)
     need = TAIL_SAMPLES / (1 - q)
     tested = bool(j.a and j.b and min(j.a.n, j.b.n) >= need)
     if tested:
@@ -303,6 +371,33 @@ def _judge(base: Cell, cell: Cell, a: stats.Grouped | None, b: stats.Grouped | N
     cell.verdict, cell.why = median.verdict, median.why
     if median.value is None:
         cell.verdict = "not compared"
+
+
+# ---- many metrics at once ----
+
+TESTED_STATS = ("p50", "p99", "p999")
+
+
+def holm(changes: list[StatChange]) -> None:
+    """Holm's step-down correction over the tests of one statistic across
+    every metric of a comparison. A gate over some 370 metrics at the 1 %
+    level would otherwise fail about one identical pair in thirty on chance
+    alone, and more where the host moved a little between the runs; with it,
+    the chance that any of the metrics is called slower or faster when none
+    changed stays at ALPHA. A verdict that the corrected p no longer
+    supports becomes "not significant" and says both p-values. A real
+    change measured in every block still passes: 20 blocks against 20 that
+    do not overlap give p ≈ 7e-8, below 1 % / 370 = 2.7e-5."""
+    tested = sorted((c for c in changes if c.p_value is not None), key=lambda c: c.p_value)
+    m = len(tested)
+    running = 0.0
+    for k, c in enumerate(tested):
+        running = max(running, min(1.0, (m - k) * c.p_value))
+        c.p_adjusted = running
+        if m > 1 and c.verdict in ("slower", "faster") and running >= ALPHA:
+            c.verdict = "not significant"
+            c.why = (f"p = {c.p_value:.2g}, {running:.2g} after Holm's correction over "
+                     f"{m} tests" + (f"; {c.why}" if c.why else ""))
 
 
 # ---- absolute limits (a CI budget; RTEMS keeps such limits per target) ----
@@ -460,10 +555,40 @@ def _environment_warnings(runs: list[Run]) -> list[str]:
     if len(set(rt)) > 1:
         out.append("not every run had real-time scheduling: " + ", ".join(
             f"run {r.id}: {'yes' if v else 'no'}" for r, v in zip(runs, rt)))
+    out += _host_speed_warnings(runs)
     cfg = [Session(r.session or {}).config.get("samples") for r in runs]
     if len(set(cfg)) > 1:
         out.append("different sample counts: " + ", ".join(
             f"run {r.id}: {v}" for r, v in zip(runs, cfg)))
+    return out
+
+
+HOST_SPEED_PCT = 10.0  # canaries further apart than this: the host ran at another speed
+
+
+def _canary_ns(run: Run) -> float | None:
+    """The run's usual canary (blocks.canary_baseline) in ns, or None."""
+    base = blocks_mod.canary_baseline(run.metrics)
+    hz = next((m.get("tick_hz") for m in run.metrics if m.get("blocks") and m.get("tick_hz")),
+              None)
+    return base * 1e9 / hz if base and hz else None
+
+
+def _host_speed_warnings(runs: list[Run]) -> list[str]:
+    """The canary (the same fixed work timed around every block) of a later
+    run against the first's: when the host itself ran slower or faster
+    between the runs, every short operation moves with it, and the verdicts
+    may be the host's rather than the kernel's. Said, not corrected."""
+    first = _canary_ns(runs[0]) if runs else None
+    out = []
+    for r in runs[1:]:
+        c = _canary_ns(r)
+        if first and c and abs(c / first - 1) * 100 > HOST_SPEED_PCT:
+            out.append(f"the host ran {'slower' if c > first else 'faster'} in run {r.id} than "
+                       f"in run {runs[0].id}: the canary (a fixed pointer chase and null system "
+                       f"call timed around every block) took {c / 1e3:.2f} µs against "
+                       f"{first / 1e3:.2f} µs ({100 * (c / first - 1):+.0f} %); changes of "
+                       "that size in short operations may be the host's, not the kernel's")
     return out
 
 
@@ -492,7 +617,8 @@ class RefRow:
     ours_status: str
     ours_reason: str
     ours_ns: float | None
-    ours_cycles: float | None
+    ours_cycles: float | None  # counter ticks, or core cycles where the run measured the
+                               # core clock (RefComparison.cycles_note says which)
     cells: list[Published | None]
     ours_mb_s: float | None = None  # our bandwidth at the median sample (bandwidth metrics)
     ours_stat: str = "p50"  # the statistic ours is: the median, or the mean of a
@@ -514,6 +640,8 @@ class RefComparison:
     our_clock: str
     our_unit: str = "ticks"  # "instructions": an emulator's count, set beside their cycles
     our_unit_detail: str = ""
+    our_core_hz: float = 0.0  # the core clock ours_cycles are at (0: they are counter ticks)
+    cycles_note: str = ""  # what our cycles are, in words for the output
 
 
 def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> RefComparison:
@@ -536,7 +664,7 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                     ours_only.append((it.id, profile, it.title))
                 continue
             for key in keys:
-                rows.append(_ref_row(it, profile, rec, key))
+                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz))
     used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
     for r in rows:
         r.cells = [_with_ratio(cells.get((r.key, v)), r) for v in used]
@@ -548,10 +676,29 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                          published_only, ours_only, session.hz,
                          f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown",
                          session.unit, session.ts.get("counter_unit_detail")
-                         or session.ts.get("unit_detail", ""))
+                         or session.ts.get("unit_detail", ""), session.core_cycles_hz,
+                         _cycles_note(session))
 
 
-def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
+def _cycles_note(session: Session) -> str:
+    """What our figure beside their CPU cycles is: core cycles at the measured
+    core clock, or the counter's own ticks (which a TSC's are not)."""
+    if session.is_count:
+        return ""
+    if session.core_cycles_hz:
+        return (f"core cycles: ns × {session.core_hz / 1e9:.2f} GHz, the "
+                f"{core_clock_phrase(session)}")
+    if session.unit == "cycles":
+        return "cycles of the core's own cycle counter"
+    clock = f" at {session.hz / 1e9:.3f} GHz" if session.hz else ""
+    return (f"counter ticks{clock}, not core cycles: the run has no measured core clock "
+            "(the counter's rate need not be the core's)")
+
+
+def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0) -> RefRow:
+    """Our figure for one published row; beside their CPU cycles, the counter's
+    ticks, or core cycles (the time × core_hz) where the run measured the core
+    clock and the ticks are not the core's."""
     if rec is None:
         return RefRow(it.id, it.title, profile, key, "not measured", "run incomplete",
                       None, None, [])
@@ -568,8 +715,8 @@ def _ref_row(it, profile: str, rec: dict | None, key: str) -> RefRow:
     if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
     # per operation: a sample that timed `ops` operations is divided (records.md)
-    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat),
-                  float(rec[stat]) / m.ops, [], mb_s, stat)
+    cycles = m.ns(stat) * core_hz / 1e9 if core_hz else float(rec[stat]) / m.ops
+    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat), cycles, [], mb_s, stat)
 
 
 _TIME_UNITS = {"us": 1000.0, "ns": 1.0}

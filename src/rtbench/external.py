@@ -63,11 +63,16 @@ class Program:
     parse: Parser = lambda text: {}
     timeout: float = 15.0
     version: tuple[tuple[str, ...], str] | None = None  # (args, regex with one group)
+    # what the kernel must have for it (None: nothing), checked first: why not, or None
+    kernel: Callable[[], str | None] | None = None
+    cpu_option: str | None = None  # the option that names the benchmark CPU to it
 
     def unavailable(self) -> str | None:
         """Why it cannot run here, or None."""
         if self.exe is None:
             return self.package
+        if self.kernel is not None and (why := self.kernel()) is not None:
+            return why
         if shutil.which(self.exe) is None:
             return f"{self.exe} not installed ({self.package})"
         return None
@@ -146,6 +151,70 @@ def _hackbench(metric_id: str) -> Parser:
     return parse
 
 
+def _timerlat_kernel() -> str | None:
+    """The timerlat tracer is the kernel's: without it there is nothing to
+    run (and nothing is faked in its place)."""
+    from rtbench import sysinfo
+
+    found = sysinfo.timerlat()
+    if found["available"] is False:
+        return found["why"]
+    if found["available"] is None:
+        return f"cannot tell whether the kernel has the timerlat tracer ({found['why']})"
+    return None
+
+
+def parse_timerlat_hist(text: str) -> dict[str, Figure]:
+    """`rtla timerlat hist -c CPU`: a histogram of 1 µs rows (`Index IRQ-001
+    Thr-001`), then `over:`, `count:`, `min:`, `avg:`, `max:` per column
+    (Documentation/tools/rtla/rtla-timerlat-hist.rst). The first IRQ and
+    Thr columns are the benchmark CPU's: the timer interrupt's latency at
+    its handler, and at the timerlat thread it wakes."""
+    lines = [ln.split() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    head = next((ln for ln in lines if ln and ln[0] == "Index"), None)
+    if head is None:
+        return {}
+    out = {}
+    for prefix, mid, what in (("IRQ-", "sys.timer.timerlat.irq", "timer IRQ handler"),
+                              ("Thr-", "sys.timer.timerlat.thread", "timerlat thread")):
+        col = next((i for i, name in enumerate(head) if name.startswith(prefix)), None)
+        if col is None:
+            continue
+        rows, summary = [], {}
+        for ln in lines:
+            if len(ln) <= col:
+                continue
+            if ln[0].isdigit():
+                rows.append((int(ln[0]), int(ln[col])))
+            elif ln[0].endswith(":") and ln[col].isdigit():
+                summary[ln[0][:-1]] = int(ln[col])
+        if not all(k in summary for k in ("count", "min", "avg", "max")) or not summary["count"]:
+            continue
+        n = summary["count"]
+        stats = {"min": summary["min"] * 1000.0, "mean": summary["avg"] * 1000.0,
+                 "max": summary["max"] * 1000.0}
+        cum, beyond = 0, []
+        for key, q in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)):
+            hit = None
+            cum = 0
+            for us, count in rows:
+                cum += count
+                if cum >= q * n:
+                    hit = us
+                    break
+            if hit is None:
+                beyond.append(key)
+            else:
+                stats[key] = hit * 1000.0
+        note = f"timerlat tracer, {what}; percentiles from rtla's 1 µs histogram"
+        if beyond:
+            note += f" ({', '.join(beyond)} beyond its range: not given)"
+        hist = {"scheme": "linear", "offset_ticks": 0, "overflow": summary.get("over", 0),
+                "buckets": [[us * 1000, (us + 1) * 1000, c] for us, c in rows if c]}
+        out[mid] = Figure(stats, "ticks", f"{prefix}CPU", n=n, note=note, extra={"hist": hist})
+    return out
+
+
 # ---- the programs ----
 
 def _hackbench_argv(pipe: bool) -> Callable[[bool], list[str]]:
@@ -178,6 +247,12 @@ PROGRAMS: tuple[Program, ...] = (
     Program("hackbench", "hackbench", "Debian package rt-tests", ("sys.prog.hackbench.pipe",),
             _hackbench_argv(True), _hackbench("sys.prog.hackbench.pipe"),
             version=(("--help",), r"hackbench V ([0-9][^ \n]*)")),
+    Program("rtla timerlat", "rtla", "Debian package rtla",
+            ("sys.timer.timerlat.irq", "sys.timer.timerlat.thread"),
+            lambda quick: ["rtla", "timerlat", "hist", "-d", "5s" if quick else "20s",
+                           "--no-aa"],
+            parse_timerlat_hist, timeout=60.0, kernel=_timerlat_kernel, cpu_option="-c",
+            version=(("--version",), r"rtla version ([0-9][^ \n]*)")),
     Program("dhrystone", None, f"Dhrystone: {NO_PACKAGE}", ("sys.prog.dhrystone",)),
     Program("whetstone", None, f"Whetstone: {NO_PACKAGE}", ("sys.prog.whetstone",)),
     Program("linpack", None, "Linpack: no standalone Debian or PyPI package (Debian's hpcc "
@@ -231,6 +306,8 @@ def run_program(prog: Program, ctx: Context) -> list[dict]:
     if why is not None:
         return [_record(prog, mid, ctx, status="unsupported", reason=why) for mid in prog.ids]
     argv = prog.argv(ctx.quick)
+    if prog.cpu_option and ctx.cpu is not None:
+        argv += [prog.cpu_option, str(ctx.cpu)]
     command = shlex.join(argv)
     version = _version(prog)
     try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rtbench import advice as advice_mod
-from rtbench import sysreport
+from rtbench import blocks, sysreport
 from rtbench.catalog import Catalog
 from rtbench.records import MetricRecord
 from rtbench.store import DEFAULT_PROFILE, Run
@@ -51,6 +51,7 @@ class Worst:
     max: float
     p50: float
     ratio: float | None
+    window: str = ""  # the max's observed window: "1,000 samples in 4.9 ms" (blocks.window_text)
 
 
 @dataclass
@@ -160,7 +161,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
     at_res = set(advice_mod.resolution_rows(facts))
     worst = [Worst(m.id, _title(catalog, m.id), m.value("max"), m.value("p50"),
                    m.value("max") / m.value("p50") if m.value("p50") > 0
-                   and m.id not in at_res else None) for m in kernel]
+                   and m.id not in at_res else None, blocks.window_text(m.raw))
+             for m in kernel]
     values = [v for g in groups for r in g.rows for v in r.values.values()]
     values += [w.max for w in worst]
     scale = time_scale(values) if unit == "ns" else (unit, 1.0)
@@ -229,12 +231,19 @@ def host_badges(f: advice_mod.Facts) -> list[Badge]:
                          "bad" if hyp else "good", hyp or "no hypervisor found"))
     out.append(_isolation_badge(h, rt.get("cpu")))
     out.append(_load_badge(h))
-    thr = h.get("rt_throttling", "unknown")
-    out.append(Badge("RT throttling", "off" if thr.startswith("off") else
-                     "unknown" if thr == "unknown" else "on",
-                     "good" if thr.startswith("off") else
-                     "unknown" if thr == "unknown" else "warn", thr))
+    out.append(throttling_badge(h))
     return out
+
+
+def throttling_badge(h: dict) -> Badge:
+    """RT throttling while the run measured (a run as root lifts it)."""
+    from rtbench.tuning import throttling
+
+    thr = throttling(h)
+    return Badge("RT throttling", "off" if thr.startswith("off") else
+                 "unknown" if thr == "unknown" else "on",
+                 "good" if thr.startswith("off") else
+                 "unknown" if thr == "unknown" else "warn", thr)
 
 
 def _isolation_badge(h: dict, cpu: int | None) -> Badge:
@@ -307,7 +316,8 @@ def summary_lines(page: FirstPage) -> list[str]:
     lines = []
     if page.worst_max:
         lines.append("Largest max: " + "; ".join(
-            f"{w.id} {page.fmt(w.max)} {page.unit_label} (median {page.fmt(w.p50)})"
+            f"{w.id} {page.fmt(w.max)} {page.unit_label} (median {page.fmt(w.p50)}"
+            + (f"; {w.window})" if w.window else ")")
             for w in page.worst_max[:3]))
     if page.worst_ratio:
         lines.append("Largest max/median: " + "; ".join(

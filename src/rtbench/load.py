@@ -9,10 +9,13 @@ work that disturb a real-time CPU from outside:
 - a pipe ping-pong between two processes (a steady stream of wake-ups,
   scheduler work and inter-processor interrupts).
 
-One sweeper and one ping-pong pair per other CPU, pinned there, at normal
-(SCHED_OTHER) priority, as an application's background work would be. The
-benchmark CPU itself carries no load: it is the real-time CPU. On a machine
-with one CPU the load would share the benchmark CPU, so it is refused.
+One sweeper and one ping-pong pair per CPU, pinned there, at normal
+(SCHED_OTHER) priority, as an application's background work would be: on
+every other CPU, and on the benchmark CPU itself, where they run whenever
+the real-time tasks block, so that every wake-up of a real-time task must
+preempt them (with PREEMPT_NONE a task inside a system call yields the CPU
+only when the call ends): preemption under load is exercised, not only
+the cache and bus traffic from the other CPUs.
 The load processes die with rtbench (they are started in their own process
 group, killed on exit and watched by rtbench.lifetime's guard, and they
 check their parent every second).
@@ -28,27 +31,24 @@ import time
 from typing import Iterator
 
 from rtbench import lifetime
-from rtbench.errors import RtbenchError
 
-DESCRIPTION = ("built-in: per other CPU, a 64 MiB memory sweep and a pipe ping-pong "
-               "pair (SCHED_OTHER, pinned)")
+DESCRIPTION = ("built-in: per CPU, the benchmark CPU included, a 64 MiB memory sweep and a "
+               "pipe ping-pong pair (SCHED_OTHER, pinned)")
 
 
 @contextlib.contextmanager
 def background(benchmark_cpu: int) -> Iterator[str]:
-    """Run the load on every allowed CPU except `benchmark_cpu`; yields its
-    description for the run record."""
-    others = sorted(os.sched_getaffinity(0) - {benchmark_cpu})
-    if not others:
-        raise RtbenchError("--load needs a CPU other than the benchmark CPU")
+    """Run the load on every allowed CPU, `benchmark_cpu` included; yields
+    its description for the run record."""
+    cpus = sorted(os.sched_getaffinity(0) | {benchmark_cpu})
     procs = []
     try:
-        for cpu in others:
+        for cpu in cpus:
             for role in ("sweep", "ping"):
                 procs.append(lifetime.popen(
                     [sys.executable, "-m", "rtbench.load", role, str(cpu), str(os.getpid())],
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
-        yield f"{DESCRIPTION}; CPUs {','.join(map(str, others))}"
+        yield f"{DESCRIPTION}; CPUs {','.join(map(str, cpus))}"
     finally:
         for p in procs:
             lifetime.end(p)

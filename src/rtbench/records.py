@@ -301,6 +301,30 @@ class Session:
         return self.ts.get("hz_measured") or 0
 
     @property
+    def core_hz(self) -> float:
+        """The core clock the harness measured (ts.core_hz: a chain of dependent
+        adds timed by the reference clock), 0 where the port has none. Only a
+        "ticks" counter needs it: a "cycles" counter is the core's own.
+        (A harness of the issue-13 WIP gave it as the target fact "core_hz".)"""
+        value = self.ts.get("core_hz") or self.target.get("core_hz") or 0
+        try:
+            return max(float(value), 0.0)
+        except (TypeError, ValueError):
+            return 0.0
+
+    @property
+    def core_hz_method(self) -> str:
+        """How the core clock was obtained, in the harness's words."""
+        return self.ts.get("core_hz_method") or self.target.get("core_hz_how") or ""
+
+    @property
+    def core_cycles_hz(self) -> float:
+        """The clock at which a time becomes core cycles beside a vendor's CPU
+        cycles: the measured core clock when the counter's ticks are not the
+        core's cycles, else 0 (no conversion to make, or none known)."""
+        return self.core_hz if self.unit == TIME_UNIT else 0.0
+
+    @property
     def unit(self) -> str:
         """The unit of the run's harness figures (older harnesses: "ticks")."""
         return self.ts.get("unit") or TIME_UNIT

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench import advice as advice_mod
-from rtbench import firstpage, sysreport
+from rtbench import blocks, firstpage, sysreport, tuning
 from rtbench.plots import UNIT_SHORT
 from rtbench.catalog import Catalog, Metric
 from rtbench.records import COUNT_UNITS, MetricRecord, Session, strict_json
@@ -114,6 +114,19 @@ TIME_SHORT_COLUMNS = (("min", "min"), ("p50", "median"), ("p99", "p99"), ("max",
 # whose counter is the CPU's cycle counter says cycles. (The POSIX port's TSC
 # ticks at a constant rate that is not the core's clock.)
 _COUNTER_HEADER = {"ticks": "median ticks", "cycles": "median cycles"}
+# Where the harness measured the core clock (Session.core_cycles_hz), the
+# median time in core cycles beside the ticks: what a vendor's CPU cycles
+# are, which the TSC's ticks are not (2.6 GHz against a 3.5 GHz core).
+_CORE_HEADER = ("p50_core", "median core cycles")
+
+
+def core_clock_phrase(session: Session) -> str:
+    """"core clock ≈ 3.49 GHz (dependent-add chain of …)", or "" where the
+    run has no measured core clock."""
+    if not session.core_hz:
+        return ""
+    how = session.core_hz_method or "method not reported"
+    return f"core clock ≈ {session.core_hz / 1e9:.2f} GHz ({how})"
 # Records from other sources (docs/records.md: `stats_given`) that gave a
 # mean and no median: a mean column in their table, and no counter column
 # (their ticks are ns).
@@ -181,6 +194,7 @@ class Expect:
     cpu: int | None
     reason: str = ""
     placement: str = ""
+    canary: float | None = None  # the profile's usual canary (blocks.canary_baseline)
 
 
 def expectations(run: Run, session: Session) -> dict[str, Expect]:
@@ -189,7 +203,8 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
     own records say it (their majority)."""
     if len(run.profiles) == 1:
         return {run.profiles[0]: Expect(session.rt.get("realtime"), session.rt.get("cpu"),
-                                        session.rt.get("reason", ""))}
+                                        session.rt.get("reason", ""),
+                                        canary=blocks.canary_baseline(run.metrics))}
     out = {}
     for profile in run.profiles:
         recs = [r for r in run.metrics
@@ -197,7 +212,8 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
         out[profile] = Expect(_mode([r.get("realtime") for r in recs]),
                               _mode([r.get("cpu") for r in recs]),
                               _mode([r.get("rt_reason", "") for r in recs]) or "",
-                              _mode([r.get("placement", "") for r in recs]) or "")
+                              _mode([r.get("placement", "") for r in recs]) or "",
+                              blocks.canary_baseline(recs))
     return out
 
 
@@ -233,7 +249,7 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
         "services": _service_tables(its, run.profiles, expect, catalog.services,
-                                    _figures_unit(session)),
+                                    _figures_unit(session), session.core_cycles_hz),
         "definitions": _definitions(its),
         "units_note": _units_note(session),
         "run": run,
@@ -271,10 +287,14 @@ def _units_note(session: Session) -> str:
         what = (f"{counter} of the benchmark counter ({session.ts.get('source', '?')}, "
                 f"measured at {session.hz / 1e6:.3f} MHz)"
                 + ("" if counter == "cycles" else ", which is not the CPU core clock"))
+    core = ""
+    if session.core_cycles_hz:
+        core = (f" The median core cycles column gives the median time per operation in "
+                f"cycles of the core's clock: ns × the {core_clock_phrase(session)}.")
     return (f"Each table states its unit in its headers (ns, µs or ms, one per column); the "
-            f"median {counter} column gives the median in {what}. min and max are exact, the "
-            "median (p50) and p99 come from the histogram. Metrics with no figure (unsupported "
-            "here, failed) are listed under their table with the reason.")
+            f"median {counter} column gives the median in {what}.{core} min and max are exact, "
+            "the median (p50) and p99 come from the histogram. Metrics with no figure "
+            "(unsupported here, failed) are listed under their table with the reason.")
 
 
 def _warnings(run: Run, session: Session, expect: dict[str, Expect]) -> list[str]:
@@ -316,6 +336,8 @@ def _configuration(run: Run, session: Session,
         ("Cores online / used", f"{host.get('cores_online', rt.get('cpus_online', '?'))} / "
          + (f"1 (every task of a scenario on CPU {cpu})" if cpu is not None else unknown)),
         ("Counter frequency (measured)", freq),
+        *([("Core clock (measured)", core_clock_phrase(session).removeprefix("core clock "))]
+          if session.core_hz else []),
         ("Timestamp source", f"{ts.get('source', unknown)}"
          + (f", calibrated against {ts['ref_clock']}" if ts.get("ref_clock") else "")),
         ("Kernel", f"{host.get('kernel_release', '?')} {host.get('kernel_version', '')}".strip()),
@@ -324,7 +346,8 @@ def _configuration(run: Run, session: Session,
         ("Caches (benchmark CPU)", ", ".join(
             f"L{c['level']} {c['type'].lower()} {sysreport.fmt_bytes(c['size'])}"
             for c in host.get("caches") or []) or "unknown"),
-        ("RT throttling", host.get("rt_throttling", "unknown")),
+        ("RT throttling", tuning.throttling(host)),
+        ("Interrupts on the benchmark CPU", tuning.irq_steering(host)),
         ("Scheduling policy granted", policy),
         ("Memory locked", {True: "yes (mlockall)", False: "no"}.get(rt.get("mlock"), unknown)),
         ("Compiler and flags", f"{s['compiler']}, {s.get('cflags', '').strip()} "
@@ -506,7 +529,8 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
         f"({ts.get('source', '?')}, measured at {session.hz / 1e6:.3f} MHz).",
         f"Reading the counter costs {omin} ticks ({ns(omin)}) at minimum and {omed} ticks "
         f"({ns(omed)}) at the median over {ts.get('overhead_samples', '?')} back-to-back reads;",
-        "that median was subtracted from every sample, so an operation shorter than one",
+        "the mean of those reads (rounded to a tick; with blocks, the mean over every block's",
+        "calibration) was subtracted from every sample, so an operation shorter than one",
         "counter read can show a slightly negative time.",
         f"The counter's resolution is {res} tick{'' if res == 1 else 's'} ({ns(res)}).",
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
@@ -518,8 +542,47 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
             f"{p}: {_describe(e)}" for p, e in expect.items()) + ".",
         "Statistics: minimum, maximum, mean and standard deviation are exact; the",
         "percentiles come from a log-linear histogram with at most 0.4 % relative error.",
+        *_core_sentence(session),
     ]
-    return " ".join(parts)
+    method = blocks_methodology(cfg)
+    return " ".join(parts) + (f"\n\n{method}" if method else "")
+
+
+def blocks_methodology(cfg: dict) -> str:
+    """How blocks, the canary and replicates work (issue 13), for a run
+    measured in blocks; "" for one block (a board, older runs)."""
+    n = cfg.get("blocks")
+    if not n or n <= 1:
+        return ""
+    return " ".join([
+        f"Blocks: the run measured every metric in {n} blocks of about "
+        f"{cfg.get('block_samples', '?')} samples, in passes over the whole metric list, so each",
+        "metric was sampled across the whole run between all the others, and its figures",
+        "merge its blocks exactly (the histograms bucket by bucket, so every percentile is",
+        "that of all the samples; the counter overhead subtracted is the mean of every",
+        "pass's calibration). A max is the largest sample of the window the note states:",
+        "that many samples, observed for that long in all (the timed stretches added up),",
+        "not a bound beyond it; a --duration soak widens it. Spread: the interquartile",
+        "range of the block medians over the median, how much the figure moved during the",
+        "run. Canary: before and after every block the harness times a fixed piece of",
+        "work (a pointer chase and a null system call); a block whose canary ran more than",
+        f"{blocks.SLOW_CANARY * 100:.0f} % above the run's usual (its lower quartile) is a",
+        "slow-host block: counted in the note, its samples kept in the figures. Replicates:",
+        "`rtbench compare` judges a median, p99 and p99.9 by a Mann–Whitney U test on the",
+        "two runs' block figures (the slow-host blocks left out), not on thousands of",
+        "correlated samples, at the 1 % level after Holm's correction over every metric",
+        "compared (20 blocks against 20 can pass it over hundreds of metrics; 6, --quick,",
+        "only over a few).",
+    ])
+
+
+def _core_sentence(session: Session) -> list[str]:
+    """How the core cycles beside the ticks were obtained, where they were."""
+    if not session.core_cycles_hz:
+        return []
+    return [f"The counter's ticks are not the core's cycles; the {core_clock_phrase(session)}"
+            " was measured at start-up (adds that each wait on the last retire one per core "
+            "cycle), and the median core cycles column is the median time × that clock."]
 
 
 def _counter_columns(columns: tuple[tuple[str, str], ...], unit: str) -> tuple:
@@ -552,18 +615,19 @@ def _count_methodology(session: Session) -> str:
 
 
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-                    services: tuple[str, ...], unit: str = "ticks") -> list[dict]:
+                    services: tuple[str, ...], unit: str = "ticks",
+                    core_hz: float = 0.0) -> list[dict]:
     by_service: dict[str, list[Item]] = {}
     for it in its:
         by_service.setdefault(it.service, []).append(it)
     order = [*services, OTHER_SERVICE, UNMAPPED_SERVICE]
-    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit),
+    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit, core_hz),
              "part": "System" if sysreport.is_system(s) else "Kernel"}
             for s in order if s in by_service]
 
 
 def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-           unit: str) -> Table:
+           unit: str, core_hz: float = 0.0) -> Table:
     """One section: a row per metric that has a figure in some profile, the
     others collapsed into a line per status. Columns and the unit are this
     table's own (a section of imported means gets a mean column; a
@@ -588,11 +652,14 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             columns = (*columns[:-1], (MEAN_COLUMN[0], MEAN_COLUMN[1] + suffix), columns[-1])
         if not multi and any(m.is_time and not m.origin for m in recs):
             columns = (*columns, ("p50_ticks", _COUNTER_HEADER.get(unit, "median ticks")))
+            if core_hz:
+                columns = (*columns, _CORE_HEADER)
     table = Table(profiles, columns)
     for it in shown:
         values, notes = [], []
         for profile in profiles:
-            figures, note = _figures(it.records, profile, expect[profile], scale[1], system)
+            figures, note = _figures(it.records, profile, expect[profile], scale[1], system,
+                                     core_hz)
             values.extend(figures.get(k, _BLANK) for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
@@ -624,7 +691,8 @@ _MISSING = object()
 
 
 def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
-             div: float = 1e3, system: bool = False) -> tuple[dict[str, str], str]:
+             div: float = 1e3, system: bool = False,
+             core_hz: float = 0.0) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile (times in the
     table's unit: ns divided by `div`), and its note."""
     rec = records.get(profile, _MISSING)
@@ -641,7 +709,14 @@ def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
     cells["n"] = _BLANK if m.n is None else str(m.n)
     cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time
                           and not m.origin else _BLANK)
+    cells["p50_core"] = (_core_cycles(m.ns("p50"), core_hz) if core_hz and m.has("p50")
+                         and m.is_time and not m.origin else _BLANK)
     return cells, "; ".join(_notes(rec, expect))
+
+
+def _core_cycles(ns: float, core_hz: float) -> str:
+    """A time per operation in core cycles, whole (the clock is an estimate)."""
+    return f"{ns * core_hz / 1e9:.0f}"
 
 
 def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
@@ -676,6 +751,13 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"how: {rec['emulated']}")
     if rec.get("note"):
         notes.append(rec["note"])
+    if rec.get("status") == "ok" and rec.get("max") is not None:
+        window = blocks.window_text(rec)
+        if window:  # issue 13: a max is the max of this window, no more
+            notes.append(f"max of {window}")
+        about = blocks.blocks_text(rec, expect.canary)
+        if about:
+            notes.append(about)
     return notes
 
 
@@ -803,6 +885,10 @@ GLOSSARY = (
      "rate whatever the core's clock)."),
     ("cycles", "CPU core clock cycles, from the core's own cycle counter (DWT CYCCNT on a "
      "Cortex-M)."),
+    ("core cycles", "A time converted to cycles of the CPU core's clock, where the counter "
+     "ticks at another rate (an x86 TSC): the clock is measured at start-up by a chain of "
+     "dependent adds (one per core cycle) timed by the reference clock, and stated in the "
+     "configuration."),
     ("instructions", "Instructions executed, counted exactly by an instruction-counting "
      "emulator (QEMU -icount): a cost, not a time; every instruction counts 1 and exception "
      "entry and return count 0."),

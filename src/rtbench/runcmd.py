@@ -19,11 +19,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import catalog as catalog_mod
-from rtbench import (external, firstpage, lifetime, load, locks, outdir, peers, peers_board,
-                     peers_threadmetric, placement, report, sysinfo, sysreport, targets)
+from rtbench import (blocks, external, firstpage, lifetime, load, locks, outdir, peers,
+                     peers_board, peers_threadmetric, placement, report, sysinfo, sysreport,
+                     targets, tuning)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.records import MetricRecord
-from rtbench.runner import HarnessUsageError, RunOptions, Runner
+from rtbench.interleave import Interleaved
+from rtbench.runner import HarnessUsageError, RunOptions
 from rtbench.store import Store
 from rtbench.targets import Target, farm
 
@@ -76,6 +78,18 @@ class RunRequest:
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
+    tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (rtbench.tuning)
+    blocks: int | None = None    # blocks per metric (rtbench.blocks); None: the target's default
+    duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
+
+    def plan(self, target: Target) -> blocks.Plan:
+        """How each metric's samples are cut into interleaved blocks: many
+        on the host (its figures move with the host's episodes), one on a
+        board (its counts are exact and the same in every block)."""
+        default = (blocks.QUICK_BLOCKS if self.quick else blocks.DEFAULT_BLOCKS) \
+            if target.supports_cpu else 1
+        n = self.blocks if self.blocks is not None else default
+        return blocks.plan(self.samples, self.warmup, self.budget_ms, n, self.duration_s)
 
 
 def now_utc() -> str:
@@ -215,27 +229,21 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     (Ctrl-C, SIGTERM, SIGHUP, a closed stdout) anywhere while measuring
     keeps what was stored and marks the run incomplete; while the end is
     written, further signals wait (rtbench.lifetime)."""
+    plan = req.plan(target)
+    cut = (f" in {plan.blocks} interleaved blocks" if plan.blocks > 1 else "") + \
+        (f", repeated for {req.duration_s:g} s" if req.duration_s else "")
     console.print(f"run {run_id}: {len(ids)} metrics on {target.name}, {req.samples} samples "
-                  f"each, profile {', '.join(req.profiles)}"
+                  f"each{cut}, profile {', '.join(req.profiles)}"
                   + (", under load" if req.load else ""), soft_wrap=True)
     status, error = "complete", None
     # the host's conditions while it measures (a board's counts do not depend on them)
     watch = sysinfo.RunWatch(cpu) if target.supports_cpu else None
+    tuned: dict = {}  # what rtbench.tuning changed for the run (as root), put back after it
+    tune = tuning.held(cpu, req.tune) if cpu is not None else contextlib.nullcontext({})
     try:
-        status, error = _measure_harness(req, target, ids, cpu, store, run_id, console, watch)
-        if programs and status != "incomplete":  # standard programs (docs/reports.md)
-            external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
-                         lambda rec: (store.add_metric(run_id, rec),
-                                      console.print(external.line(rec), soft_wrap=True)))
-        if req.with_peers and status != "incomplete":
-            say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
-            if target.name == targets.HOST:  # rt-tests beside the Linux run
-                tuned = "--no-pin" not in PROFILES[req.profiles[0]]
-                peers.beside(store, run_id, catalog_mod.load(), peers.Context(
-                    cpu if tuned else None, req.no_rt or not tuned, req.quick, req.profiles[0]),
-                    say)
-            else:
-                _board_peers(req, target, store, run_id, say)
+        with tune as tuned:
+            status, error = _measure_tuned(req, target, ids, cpu, store, run_id, console,
+                                           watch, programs)
     except KeyboardInterrupt:  # what was measured is kept
         status = "incomplete"
     except HarnessUsageError:
@@ -249,8 +257,31 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
         lifetime.exit_code()
     with lifetime.interrupts_deferred():
         if watch is not None:
-            store.update_host(run_id, {**store.get_run(run_id).host, **watch.finish()})
+            store.update_host(run_id, {**store.get_run(run_id).host, **watch.finish(),
+                                       **({"tuning": tuned} if tuned else {})})
         return _finish(store, run_id, status, code, error, out, console)
+
+
+def _measure_tuned(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
+                   store: Store, run_id: int, console: Console,
+                   watch: sysinfo.RunWatch | None, programs: list[str]
+                   ) -> tuple[str, Exception | None]:
+    """The harness, then the standard programs and the peers."""
+    status, error = _measure_harness(req, target, ids, cpu, store, run_id, console, watch)
+    if programs and status != "incomplete":  # standard programs (docs/reports.md)
+        external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
+                     lambda rec: (store.add_metric(run_id, rec),
+                                  console.print(external.line(rec), soft_wrap=True)))
+    if req.with_peers and status != "incomplete":
+        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
+        if target.name == targets.HOST:  # rt-tests beside the Linux run
+            pinned = "--no-pin" not in PROFILES[req.profiles[0]]
+            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+                cpu if pinned else None, req.no_rt or not pinned, req.quick, req.profiles[0]),
+                say)
+        else:
+            _board_peers(req, target, store, run_id, say)
+    return status, error
 
 
 def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say) -> None:
@@ -274,24 +305,32 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
                      store: Store, run_id: int, console: Console,
                      watch: sysinfo.RunWatch | None = None) -> tuple[str, Exception | None]:
     """Every profile through the harness: (run status, the harness error if any)."""
+    plan = req.plan(target)
     with _progress(console) as progress, \
             (load.background(cpu) if req.load else contextlib.nullcontext()):
-        task = progress.add_task("starting", total=len(ids) * len(req.profiles))
+        total = None if plan.duration_s else len(ids) * len(req.profiles) * plan.blocks
+        task = progress.add_task("starting", total=total)
+        printed: set[tuple[str, str]] = set()
 
-        def on_metric(rec: dict) -> None:
+        def on_metric(rec: dict, final: bool = True, block: bool = True) -> None:
             store.add_metric(run_id, rec)  # commit first: it must survive a crash
             if watch:
                 watch.sample()
+            if block:
+                progress.advance(task)
+            key = (rec["id"], rec.get("profile", "?"))
+            if not final or key in printed:
+                return
+            printed.add(key)
             line = _metric_line(rec)
             if len(req.profiles) > 1:
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
             progress.console.print(line, soft_wrap=True)
-            progress.advance(task)
 
         try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
-                                           progress, task, on_metric)
+                                           progress, task, on_metric, plan)
                 if outcome.interrupted:
                     return "incomplete", None
         except HarnessError as exc:
@@ -332,10 +371,11 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
 
 def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
                      profile: str, store: Store, run_id: int, progress: Progress, task,
-                     on_metric):
-    """One harness run over `ids` in `profile`. The run keeps the first
-    profile's session record; every metric record names its own profile and
-    carries its own real-time status and placement."""
+                     on_metric, plan: blocks.Plan):
+    """The harness over `ids` in `profile`, in the plan's interleaved blocks
+    (rtbench.blocks). The run keeps the first profile's session record;
+    every metric record names its own profile and carries its own real-time
+    status and placement."""
     pinned = "--no-pin" not in PROFILES[profile] and cpu is not None
     opts = RunOptions(ids=ids, samples=req.samples, warmup=req.warmup, budget_ms=req.budget_ms,
                       cpu=cpu if pinned else None, no_rt=req.no_rt, timeout=req.timeout,
@@ -345,17 +385,20 @@ def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int |
         if profile == req.profiles[0]:
             store.set_session(run_id, session)
 
-    def in_profile(rec: dict) -> None:
+    def in_profile(rec: dict, final: bool, block: bool) -> None:
         rec.setdefault("profile", profile)  # the runner's own failure records name none
-        on_metric(rec)
+        on_metric(rec, final, block)
 
-    runner = Runner(target, opts, on_session=on_session,
-                    on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
-                    on_metric=in_profile)
+    passes = Interleaved(
+        target, plan, opts, on_session=on_session,
+        on_block=lambda rec, final: in_profile(rec, final, True),
+        on_settled=lambda rec: in_profile(rec, True, False),
+        on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
+        probe_cpu=cpu if pinned else None)
     # The untuned profile runs where the kernel puts it; the others keep
     # rtbench itself off the benchmark CPU.
     with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():
-        return runner.run()
+        return passes.run()
 
 
 def _progress(console: Console) -> Progress:
@@ -369,7 +412,9 @@ def _metric_line(rec: dict) -> str:
     if m.ok:  # the unit per figure: System metrics run from ~1 ns (a load) to ms (fork)
         t = {k: sysreport.fmt_time(m.ns(k)) if m.is_time else f"{m.value(k):,.0f} {m.unit}"
              for k in ("p50", "p99", "max")}
+        n, secs = blocks.window(rec)  # the max's window: n samples in so long
+        window = f" [dim]({n:,} in {blocks.fmt_seconds(secs)})[/dim]" if n and secs else ""
         return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
-                f"p99 {t['p99']:>10}  max {t['max']:>10}")
+                f"p99 {t['p99']:>10}  max {t['max']:>10}{window}")
     colour = "yellow" if m.status == "unsupported" else "red"
     return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"

@@ -101,8 +101,9 @@ class Runner:
         cmd += o.extra
         fault = os.environ.get("RTBENCH_INJECT_FAULT")
         # Test hook. Only pass it while its target is still to be measured:
-        # after the faulty metric failed, the restarted harness runs clean.
-        if fault and (":" not in fault or fault.split(":", 1)[1] in ids):
+        # after the faulty metric failed, the restarted harness runs clean
+        # (hang:ID, crash:ID; slow:ID:NS slows ID in every block).
+        if fault and (":" not in fault or fault.split(":")[1] in ids):
             cmd += ["--fault", fault]
         return cmd
 

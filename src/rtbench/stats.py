@@ -63,6 +63,12 @@ def grouped(rec: dict) -> Grouped | None:
     return Grouped(ticks[order] * 1e9 / hz / ops, counts[order])
 
 
+def ungrouped(values: list[float]) -> Grouped:
+    """Plain values (e.g. a run's block medians) as a Grouped sample."""
+    v = np.sort(np.asarray(values, dtype=float))
+    return Grouped(v, np.ones(len(v)))
+
+
 def mann_whitney(a: Grouped, b: Grouped) -> tuple[float, float]:
     """Two-sided Mann–Whitney U test: (U of `a`, p-value).
 

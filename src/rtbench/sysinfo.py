@@ -48,30 +48,110 @@ def cores_online() -> int:
     return count
 
 
-def preemption(uname_version: str | None = None) -> str:
-    """The kernel's preemption model, as precisely as can be found out."""
+def kernel_config() -> dict[str, str] | None:
+    """The running kernel's build configuration (/proc/config.gz, else
+    /boot/config-RELEASE): {"CONFIG_X": "y", ...}, a "# CONFIG_X is not
+    set" line as "n"; None when neither is readable."""
+    import gzip
+
+    text = None
+    try:
+        with gzip.open("/proc/config.gz", "rt", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        text = _read(f"/boot/config-{os.uname().release}")
+    if text is None:
+        return None
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line) or re.match(r"^# (CONFIG_\w+) is not set", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip('"') if m.lastindex == 2 else "n"
+    return out
+
+
+def preemption_model(config: dict[str, str] | None = None, cmdline: str | None = None,
+                     uname_version: str | None = None, debugfs: str | None = None) -> dict:
+    """The effective preemption model and how it was found: the build's
+    model (CONFIG_PREEMPT_RT / _PREEMPT / _VOLUNTARY / _NONE), and for a
+    PREEMPT_DYNAMIC kernel the boot's `preempt=` (else the build's default)
+    or, when root can read it, debugfs's current mode (which a later
+    write may have changed). {"model": "none", "how": "...", "dynamic": bool}."""
     version = uname_version if uname_version is not None else os.uname().version
+    cfg = kernel_config() if config is None else config
+    cmd = (_read("/proc/cmdline") or "") if cmdline is None else cmdline
+    dbg = _read("/sys/kernel/debug/sched/preempt") if debugfs is None else debugfs
+    built = None
+    if cfg:
+        for key, name in (("CONFIG_PREEMPT_RT", "PREEMPT_RT"), ("CONFIG_PREEMPT", "full"),
+                          ("CONFIG_PREEMPT_LAZY", "lazy"), ("CONFIG_PREEMPT_VOLUNTARY", "voluntary"),
+                          ("CONFIG_PREEMPT_NONE", "none")):
+            if cfg.get(key) == "y":
+                built = name
+                break
+    dynamic = (cfg or {}).get("CONFIG_PREEMPT_DYNAMIC") == "y" or "PREEMPT_DYNAMIC" in version
     if "PREEMPT_RT" in version:
+        return {"model": "PREEMPT_RT", "how": "uname -v says PREEMPT_RT", "dynamic": False}
+    m = re.search(r"\((\w+)\)", dbg or "")
+    if dynamic and m:
+        return {"model": m.group(1), "dynamic": True,
+                "how": "the current mode in /sys/kernel/debug/sched/preempt"}
+    arg = re.search(r"(?:^|\s)preempt=(\w+)", cmd)
+    if dynamic and arg:
+        return {"model": arg.group(1), "dynamic": True,
+                "how": f"preempt={arg.group(1)} on the kernel command line"}
+    if built:
+        key = {"none": "NONE", "voluntary": "VOLUNTARY", "full": "", "lazy": "LAZY"}[built]
+        how = (f"no preempt= on the kernel command line: the build's default, "
+               f"CONFIG_PREEMPT{'_' + key if key else ''}=y" if dynamic
+               else "the kernel's configuration")
+        return {"model": built, "how": how, "dynamic": dynamic}
+    if re.search(r"\bPREEMPT\b", version):
+        return {"model": "full", "how": "uname -v says PREEMPT (no configuration readable)",
+                "dynamic": dynamic}
+    if not dynamic:
+        return {"model": "none", "dynamic": False,
+                "how": "uname -v names no preemption (no configuration readable)"}
+    return {"model": "unknown", "dynamic": True,
+            "how": "no kernel configuration readable (/proc/config.gz, /boot/config-*) and "
+                   "the mode not readable (debugfs)"}
+
+
+def timerlat(config: dict[str, str] | None = None) -> dict:
+    """Whether the kernel has the timerlat tracer: tracefs's list of
+    tracers where mounted, else the configuration. {"available": True /
+    False / None (unknown), "why": "..."}."""
+    for base in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        tracers = _read(f"{base}/available_tracers")
+        if tracers is not None:
+            there = "timerlat" in tracers.split()
+            return {"available": there, "why": f"{base}/available_tracers "
+                    + ("lists timerlat" if there else f"lists only: {tracers}")}
+    cfg = kernel_config() if config is None else config
+    if cfg is None:
+        return {"available": None, "why": "no tracefs mounted and no kernel configuration readable"}
+    value = cfg.get("CONFIG_TIMERLAT_TRACER", "n")
+    if value == "y":
+        return {"available": True, "why": "CONFIG_TIMERLAT_TRACER=y"}
+    return {"available": False, "why": "this kernel has no timerlat tracer "
+            "(CONFIG_TIMERLAT_TRACER is not set)"}
+
+
+def preemption(uname_version: str | None = None, **sources) -> str:
+    """The kernel's preemption model in words, as precisely as can be
+    found out (preemption_model: configuration, command line, debugfs;
+    `sources` passes them in, as the tests do)."""
+    version = uname_version if uname_version is not None else os.uname().version
+    found = preemption_model(uname_version=version, **sources)
+    if found["model"] == "PREEMPT_RT":
         model = "PREEMPT_RT"
-    elif "PREEMPT_DYNAMIC" in version:
-        model = "PREEMPT_DYNAMIC, " + _dynamic_mode()
-    elif re.search(r"\bPREEMPT\b", version):
-        model = "PREEMPT"
+    elif found["dynamic"]:
+        model = f"PREEMPT_DYNAMIC, {found['model']} ({found['how']})"
     else:
-        model = "none"
+        model = f"{found['model']} ({found['how']})"
     if _read("/sys/kernel/realtime") == "1":
         model += " (/sys/kernel/realtime = 1)"
     return model
-
-
-def _dynamic_mode() -> str:
-    # debugfs lists the modes with the active one in parentheses,
-    # e.g. "none voluntary (full)"; it needs root and a mounted debugfs.
-    text = _read("/sys/kernel/debug/sched/preempt")
-    m = re.search(r"\((\w+)\)", text or "")
-    if m:
-        return f"mode {m.group(1)}"
-    return "mode unknown (debugfs not readable)"
 
 
 def git_revision() -> str:
@@ -195,6 +275,32 @@ def cpu_jiffies() -> dict[str, int] | None:
     return {"busy": user + nice + system + irq + softirq, "steal": steal, "total": sum(v)}
 
 
+def cpu_probe(cpu: int) -> dict[str, int] | None:
+    """What the machine did to one CPU so far: its steal time (/proc/stat,
+    USER_HZ ticks the hypervisor ran something else on that vCPU) and the
+    interrupts it took (/proc/interrupts, every line's count in its column:
+    devices, the local timer, rescheduling and function-call IPIs...).
+    Differences of two probes are a block's (rtbench.blocks)."""
+    steal = None
+    for line in (_read("/proc/stat") or "").splitlines():
+        if line.startswith(f"cpu{cpu} "):
+            fields = line.split()
+            steal = int(fields[8]) if len(fields) > 8 else 0
+            break
+    if steal is None:
+        return None
+    irqs = 0
+    lines = (_read("/proc/interrupts") or "").splitlines()
+    if lines:
+        cols = lines[0].split()
+        col = cols.index(f"CPU{cpu}") + 1 if f"CPU{cpu}" in cols else None
+        for line in lines[1:] if col else ():
+            fields = line.split()
+            if len(fields) > col and fields[col].isdigit():
+                irqs += int(fields[col])
+    return {"steal": steal, "irqs": irqs}
+
+
 def own_cpu_seconds() -> float:
     """CPU time of this process and its waited-for children (the harness,
     the standard programs and peers once they are reaped)."""
@@ -247,6 +353,8 @@ def collect() -> dict:
         "kernel_version": u.version,
         "machine": u.machine,
         "preemption": preemption(u.version),
+        "preemption_model": preemption_model(uname_version=u.version),
+        "timerlat": timerlat(),
         "clocksource": _read("/sys/devices/system/clocksource/clocksource0/current_clocksource")
         or "unknown",
         "rt_throttling": rt_throttling(),

@@ -80,10 +80,14 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
         page.warning(w)
     page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
            "and by more than the counter's resolution, and, where a test exists, the test "
-           f"says so (p < {ALPHA:g}): Mann–Whitney U for the median; for p99 and p99.9, the "
-           "share of samples beyond the first run's percentile (tested only with 10 samples "
-           "beyond it in each run). The max is one sample of each run: no test. “n.s.”: moved "
-           "beyond the threshold, not significant; a bare percentage: within the threshold.")
+           f"says so (p < {ALPHA:g}): for runs measured in blocks, a Mann–Whitney U test of "
+           "the two runs' block medians, p99s and p99.9s (slow-host blocks left out: the "
+           "blocks are the replicates); otherwise Mann–Whitney U over the samples for the "
+           "median and, for p99 and p99.9, the share of samples beyond the first run's "
+           "percentile (tested only with 10 samples beyond it in each run). The max is one "
+           "sample of each run's window (its samples, observed for so long): no test. "
+           "“n.s.”: moved beyond the threshold, not significant; a bare percentage: within "
+           "the threshold.")
     if len(cmp.runs) > 1:
         _comparison_table(page, cmp, div, unit)
     if cmp.limits:
@@ -230,9 +234,13 @@ def regression_line(row, run: Run, first: Run, cell, stat: str = "p50") -> str:
         return f"{row.id} [{row.profile}] run {run.id}: {cell.verdict}"
     unit = cell.unit
     test = "" if ch.p_value is None else f", p {'= ' if ch.p_value else ''}{_p(ch.p_value)}"
+    window = ""
+    base = row.cells[0] if row.cells else None
+    if stat == "max" and base is not None and base.window and cell.window:
+        window = f"; windows {base.window} → {cell.window}"  # a max is its window's
     return (f"{row.id} [{row.profile}] run {run.id}: {STAT_NAMES[stat]} "
             f"{fmt_value(ch.base, unit)} → {fmt_value(ch.value, unit)} "
-            f"({_pct(ch.change_pct)} vs run {first.id}{test})")
+            f"({_pct(ch.change_pct)} vs run {first.id}{test}{window})")
 
 
 # ---- compare RUN --ref NAME ----
@@ -290,6 +298,15 @@ def ref_comparison(cmp: RefComparison) -> Page:
                f"({s.clock_note}), converted to cycles at the sheet's stated clock, or left "
                "in its own unit where the sheet states no clock. Each column is one set-up "
                "the sheet published.")
+    elif cmp.our_core_hz:
+        page.p(f"Ours: the median of the run's samples, and beside their cycles our time in "
+               f"cycles of the core's clock ({cmp.cycles_note}; the benchmark counter ticks "
+               f"at {cmp.our_clock}, which is not the core's clock). Theirs: as "
+               f"printed ({s.clock_note}), converted to cycles at the sheet's stated clock, or "
+               "left in its own unit where the sheet states no clock. Each column is one "
+               "set-up the sheet published; “×” is ours ÷ theirs (above 1: we are slower), "
+               "in core cycles against their cycles and in time where both are known; for "
+               "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     else:
         page.p(f"Ours: the median of the run's samples; our ticks are ticks of the benchmark "
                f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
@@ -299,10 +316,14 @@ def ref_comparison(cmp: RefComparison) -> Page:
                "set-up the sheet published; “×” is ours ÷ theirs (above 1: we are slower), "
                "in counter ticks against their cycles and in time where both are known; for "
                "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
+        if cmp.cycles_note:
+            page.p(f"Our cycles are {cmp.cycles_note}.")
     if cmp.rows:
         count = cmp.our_unit == "instructions"
-        headers = ["metric", "profile", "published row", "ours (median)",
-                   "our instructions" if count else "our ticks", *cmp.columns]
+        ours_head = ("our instructions" if count else
+                     "our core cycles" if cmp.our_core_hz else "our ticks")
+        headers = ["metric", "profile", "published row", "ours (median)", ours_head,
+                   *cmp.columns]
         rows = [[r.id, r.profile, r.key, _ours(r),
                  (f"{r.ours_count:.0f}" if r.ours_count is not None else "—") if count else
                  ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),

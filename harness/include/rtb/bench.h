@@ -42,6 +42,10 @@ struct rtb_metric {
 
 /* True while the scenario should take another sample (warm-up included). */
 bool rtb_want(struct rtb_ctx *ctx);
+/* The time budget starts now: for a scenario whose set-up (starting a
+ * load, say) is no part of what it measures, so that a short budget (one
+ * block of an interleaved run) is not spent before the first sample. */
+void rtb_budget_from_now(struct rtb_ctx *ctx);
 /* One sample: the interval from t0 to t1 in raw counter ticks. */
 void rtb_add(struct rtb_ctx *ctx, rtb_ticks_t t0, rtb_ticks_t t1);
 /* One sample computed from other intervals, in the reported unit and
@@ -73,6 +77,15 @@ void rtb_rest(struct rtb_ctx *ctx);
  * `bytes` bytes in all (0: not a transfer). The record carries both;
  * statistics stay per sample and the reader divides (docs/records.md). */
 void rtb_per_sample(struct rtb_ctx *ctx, uint32_t ops, uint64_t bytes);
+/* How many operations one sample should time, at most `most`: `most` when
+ * one step of the port's clock (its resolution, or the spread of one
+ * counter read, whichever is larger) is coarser than RTB_BATCH_STEP_NS, so
+ * that a sample of an operation of a few ns spans many steps instead of
+ * reading as 0 or 1 step; 1 on a counter fine enough, and always on a
+ * count of instructions (exact, one step = one instruction). Calls
+ * rtb_per_sample(ctx, n, 0) with the answer n. */
+#define RTB_BATCH_STEP_NS 2.0
+uint32_t rtb_batch(struct rtb_ctx *ctx, uint32_t most);
 /* A method check: the value every sample should measure, in the reported
  * unit after overhead subtraction (the record's "expected"). */
 void rtb_expected(struct rtb_ctx *ctx, uint64_t value);

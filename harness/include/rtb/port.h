@@ -196,10 +196,12 @@ int rtb_port_task_delay(uint32_t us);
 
 /* ---- Port policies -------------------------------------------------------- */
 struct rtb_port_policy {
-    /* rtb_rest(): after rest_every_us of a metric's running, the scenario
-     * sleeps rest_us between samples. Linux stops a CPU's real-time tasks
-     * for the rest of a second once they used 95 % of it (RT throttling):
-     * the POSIX port rests 10 ms in every 100 ms. 0: never rest (default). */
+    /* rtb_rest(): after rest_every_us of running since the last rest (the
+     * harness's clock, across metrics), the scenario sleeps rest_us between
+     * samples, and the runner between metrics. Linux stops a CPU's
+     * real-time tasks for the rest of a second once they used 95 % of it
+     * (RT throttling): the POSIX port rests 10 ms in every 100 ms while
+     * throttling is on and its tasks are real-time. 0: never rest (default). */
     uint32_t rest_every_us, rest_us;
     uint32_t between_metrics_us; /* the runner sleeps this long between metrics (default 0) */
 };
@@ -247,6 +249,16 @@ bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if
  * clock `which` = 0, 1, ... Its name, or NULL past the last clock. */
 const char *rtb_port_clock_name(int which);
 int rtb_port_clock_read(int which, uint64_t *value);
+/* A chain of `loops` x RTB_ADD_CHAIN_UNROLL dependent register adds (each
+ * add needs the last one's result), for the core clock: the benchmark
+ * counter may tick at a constant rate that is not the core's (an x86 TSC:
+ * 2.6 GHz on a core running at 3.5), and vendors state costs in core
+ * cycles. An add that waits on the previous one retires one per core cycle,
+ * so the core (calib.c) times the chain by rtb_port_ref_ns() and reads the
+ * core clock off it. RTB_ENOTSUP (the default) where the port has no chain
+ * for its architecture, or no reference clock to time it by. */
+#define RTB_ADD_CHAIN_UNROLL 1000u
+int rtb_port_add_chain(uint32_t loops);
 
 /* ---- Kernel entry and caches ------------------------------------------- */
 /* The cheapest call into the kernel that returns to the caller (VxWorks
@@ -256,6 +268,14 @@ int rtb_port_null_syscall(void);
 /* Evict the caches the port can evict (the "cold" profile: DSP/BIOS
  * invalidates L1 before every call); RTB_ENOTSUP if it cannot. */
 int rtb_port_cache_evict(void);
+/* The canary: a fixed piece of work the core times before and after every
+ * metric (a block of it: rtbench runs a metric as many short blocks), so
+ * that a block measured while something outside the kernel slowed the CPU
+ * (a hypervisor's other guest on the core's sibling thread, sharing its
+ * caches) shows, and can be reported apart. POSIX: a pointer chase through
+ * an L2-resident buffer and a null system call. RTB_ENOTSUP (the default):
+ * none, as on a deterministic board. */
+int rtb_port_canary(void);
 
 /* ---- More task services --------------------------------------------------- */
 int rtb_port_task_start(int id);          /* start a task created RTB_TASK_SUSPENDED */

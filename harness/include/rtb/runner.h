@@ -53,6 +53,10 @@ struct rtb_config {
     const char *build_type;
     const char *profile;       /* name of the measurement profile (session record) */
     bool cold;                 /* evict caches before every sample */
+    uint64_t hz;               /* --hz: the counter frequency an earlier block of the same
+                                  run measured (0: measure it) */
+    uint64_t core_hz;          /* --core-hz: the core clock an earlier block measured
+                                  (0: measure it, where the port has an add chain) */
 };
 
 /* Exit statuses of rtb_main(). */

@@ -101,7 +101,7 @@ int rtb_port_queue_create(int id, unsigned kind, unsigned depth)
     int rc = rtb_posix_shared_mutex_init(&q->lock);
     if (rc)
         return rtb_posix_fail("queue_create: pthread_mutex_init", rc);
-    if (sem_init(&q->items, 1, 0) != 0) {
+    if (sem_init(&q->items, rtb_posix.pshared, 0) != 0) {
         rc = errno;
         pthread_mutex_destroy(&q->lock);
         return rtb_posix_fail("queue_create: sem_init", rc);

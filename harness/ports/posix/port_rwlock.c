@@ -25,7 +25,7 @@ int rtb_port_rwlock_create(int id)
         return rtb_posix_fail("rwlock_create", EINVAL);
     pthread_rwlockattr_t a;
     pthread_rwlockattr_init(&a);
-    int rc = pthread_rwlockattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    int rc = pthread_rwlockattr_setpshared(&a, RTB_POSIX_PSHARED);
     if (!rc)
         rc = pthread_rwlock_init(&rwlocks[id].rw, &a);
     pthread_rwlockattr_destroy(&a);

@@ -42,7 +42,7 @@ int rtb_port_sem_create(int id, unsigned initial, unsigned max)
         return rtb_posix_fail("sem_create: not the runner, or shared region full", ENOMEM);
     if (id < 0 || id >= RTB_MAX_SEMS || sems[id].used || max == 0 || initial > max)
         return rtb_posix_fail("sem_create", EINVAL);
-    if (sem_init(&sems[id].sem, 1, initial) != 0)
+    if (sem_init(&sems[id].sem, rtb_posix.pshared, initial) != 0)
         return rtb_posix_fail("sem_init", errno);
     sems[id].max = max;
     sems[id].used = true;
@@ -62,6 +62,7 @@ int rtb_port_sem_delete(int id)
  * atomic with the post: harmless here, where one task gives. */
 int rtb_port_sem_give(int id)
 {
+    rtb_posix_fault_delay();
     if (!SEM_OK(id))
         return rtb_posix_fail("sem_give", EINVAL);
     if (sems[id].max != (unsigned)-1) {
@@ -126,7 +127,7 @@ int rtb_port_mutex_create(int id, unsigned flags)
         return rtb_posix_fail("mutex_create", EINVAL);
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
-    int rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    int rc = pthread_mutexattr_setpshared(&a, RTB_POSIX_PSHARED);
     if (!rc && (flags & RTB_MUTEX_RECURSIVE))
         rc = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     if (!rc && (flags & RTB_MUTEX_INHERIT))
@@ -191,7 +192,7 @@ int rtb_posix_shared_mutex_init(pthread_mutex_t *m)
 {
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
-    int rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    int rc = pthread_mutexattr_setpshared(&a, RTB_POSIX_PSHARED);
     if (!rc)
         rc = pthread_mutex_init(m, &a);
     pthread_mutexattr_destroy(&a);
@@ -202,7 +203,7 @@ int rtb_posix_shared_cond_init(pthread_cond_t *c)
 {
     pthread_condattr_t a;
     pthread_condattr_init(&a);
-    int rc = pthread_condattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    int rc = pthread_condattr_setpshared(&a, RTB_POSIX_PSHARED);
     if (!rc)
         rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
     if (!rc)

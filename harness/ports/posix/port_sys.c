@@ -1,6 +1,7 @@
 /* POSIX port: identity, capabilities, errors, clocks, output, set-up. */
 #include "posix_port.h"
 #include <rtb/bench.h> /* RTB_PRIO_RUNNER: the runner is the main thread */
+#include <rtb/runner.h> /* rtb_registry_find */
 
 #include <cpuid.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
@@ -86,9 +88,19 @@ uint32_t rtb_port_caps(void)
     caps |= RTB_CAP_QUEUE | RTB_CAP_PIPE; /* port_queue.c, port_pipe.c */
     if (rtb_posix.cpus_online > 1)
         caps |= RTB_CAP_SMP;
-    if (rtb_posix_irq_possible())
-        caps |= RTB_CAP_IRQ;
+    /* No RTB_CAP_IRQ: user space has no interrupt. The signal between CPUs
+     * that port_irq.c raises is measured as what it is (xsig.c), never as
+     * a vendor's interrupt row. */
     return caps;
+}
+
+const char *rtb_port_unsupported_why(uint32_t cap)
+{
+    if (cap == RTB_CAP_IRQ)
+        return "Linux user space has no interrupt: the signal between CPUs it has instead is "
+               "measured as xsig.* (cross-CPU signal latency), the timer interrupt to a thread "
+               "as sys.timer.wakeup.* (cyclictest)";
+    return 0;
 }
 
 /* ---- clocks, kernel entry, caches ---------------------------------------- */
@@ -126,13 +138,24 @@ int rtb_port_null_syscall(void)
     return syscall(SYS_getppid) > 0 ? RTB_OK : rtb_posix_fail("getppid", errno);
 }
 
-/* Data-cache eviction from user space (wbinvd is privileged): write, then
- * read, a buffer twice the size of the CPU's own L2, which evicts L1d and L2
- * (DSP/BIOS's "Best-Worst Case" invalidates L1 before every call). The
- * shared last-level cache is not evicted: sweeping it costs ~10 ms per
- * sample. Instruction caches are not evicted either. */
+/* Cache eviction from user space (wbinvd is privileged), DSP/BIOS's
+ * "Best-Worst Case" (which invalidates L1 before every call): write, then
+ * read, a buffer twice the size of the CPU's own L2, which evicts L1d and
+ * L2, then run 64 KiB of straight-line code (twice a 32 KiB L1i), which
+ * evicts L1i. The shared last-level cache is not evicted (sweeping it costs
+ * ~10 ms per sample), nor are the TLBs beyond what the sweep touches (its
+ * 4 KiB pages). */
 static unsigned char *evict_buf;
 static size_t evict_size;
+
+static void __attribute__((noinline)) evict_code(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile(".rept 16384\n\t.byte 0x0f, 0x1f, 0x40, 0x00\n\t.endr" ::: "memory"); /* 4-byte nops */
+#else
+    __asm__ volatile(".rept 16384\n\tnop\n\t.endr" ::: "memory");
+#endif
+}
 
 int rtb_port_cache_evict(void)
 {
@@ -150,7 +173,58 @@ int rtb_port_cache_evict(void)
         b[i] = (unsigned char)i;
     for (size_t i = 0; i < evict_size; i += 64)
         sum += b[i];
+    evict_code();
     return sum == 0xFFFFFFFFu ? RTB_ERR : RTB_OK; /* keeps the reads */
+}
+
+/* The canary (rtb/port.h): the two probes that showed this VM's host slowing
+ * the core between episodes (issue 13): a pointer chase through a buffer
+ * larger than L1d and well inside L2 (4.5 ns a load when the core is the
+ * guest's alone, 4.6-14 ns while something else shares its caches), and a
+ * null system call (185 ns against 250-310 ns). One lap of a random cycle
+ * of 64-byte lines (so no prefetcher helps), every line once, then getppid.
+ * Each call is the whole lap, so the core's untimed first call brings the
+ * whole buffer back into the caches after whatever the metric did to them
+ * and every timed call does the same work on warm lines (a half lap, as it
+ * once was, left every other timed call on lines the metric had evicted:
+ * the canary then measured the metric, not the host). */
+#define CANARY_LINES 2048u /* 128 KiB */
+#define CANARY_LOADS CANARY_LINES
+static void **canary_ring;
+static void **canary_at;
+
+static int canary_build(void)
+{
+    void *m = mmap(0, CANARY_LINES * 64u, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return rtb_posix_fail("canary: mmap", errno);
+    static uint32_t order[CANARY_LINES];
+    uint32_t x = 2463534242u; /* xorshift: the same cycle in every run */
+    for (uint32_t i = 0; i < CANARY_LINES; i++)
+        order[i] = i;
+    for (uint32_t i = CANARY_LINES - 1; i > 0; i--) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        uint32_t j = x % (i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    char *base = m;
+    for (uint32_t i = 0; i < CANARY_LINES; i++)
+        *(void **)(base + order[i] * 64u) = base + order[(i + 1) % CANARY_LINES] * 64u;
+    canary_ring = canary_at = (void **)(base + order[0] * 64u);
+    return RTB_OK;
+}
+
+int rtb_port_canary(void)
+{
+    if (!canary_ring && canary_build() != RTB_OK)
+        return RTB_ERR;
+    void **p = canary_at;
+    for (uint32_t i = 0; i < CANARY_LOADS; i++)
+        p = (void **)*p;
+    canary_at = p; /* kept, so the chase is not optimised away */
+    syscall(SYS_getppid);
+    return RTB_OK;
 }
 
 /* Invariant TSC: CPUID 0x80000007, EDX bit 8 (same rate in every P/C-state). */
@@ -161,6 +235,31 @@ void rtb_posix_ts_init(void)
     if (__get_cpuid(0x80000007u, &a, &b, &c, &d))
         rtb_posix_use_tsc = (d >> 8) & 1;
 #endif
+}
+
+/* The add chain for the core clock (rtb/port.h): RTB_ADD_CHAIN_UNROLL
+ * register adds per loop, each on the last one's result, so they retire one
+ * per core cycle on every x86-64 and AArch64 core; the loop counter's
+ * decrement and branch run beside them, off the chain. */
+int rtb_port_add_chain(uint32_t loops)
+{
+    uint64_t x = 0, n = loops;
+    if (!loops)
+        return RTB_OK;
+#if defined(__x86_64__)
+    __asm__ volatile("1:\n\t.rept 1000\n\taddq $1, %0\n\t.endr\n\t"
+                     "decq %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(n));
+#elif defined(__aarch64__)
+    __asm__ volatile("1:\n\t.rept 1000\n\tadd %0, %0, #1\n\t.endr\n\t"
+                     "subs %1, %1, #1\n\tb.ne 1b"
+                     : "+r"(x), "+r"(n) : : "cc");
+#else
+    (void)x, (void)n;
+    return RTB_ENOTSUP; /* no chain written for this architecture */
+#endif
+    _Static_assert(RTB_ADD_CHAIN_UNROLL == 1000u, "the .rept counts above");
+    return RTB_OK;
 }
 
 bool rtb_port_ref_ns(uint64_t *ns)
@@ -191,14 +290,31 @@ void rtb_port_info(struct rtb_port_info *out)
 }
 
 /* Linux RT throttling (sched_rt_runtime_us): a CPU's real-time tasks stop
- * for the rest of a second once they used 95 % of it, so a scenario that
- * keeps the benchmark CPU busy rests 10 ms in every 100 ms, and the runner
- * 5 ms between metrics. */
+ * for the rest of a second once they used 95 % of it, so while it is on, a
+ * scenario that keeps the benchmark CPU busy rests 10 ms in every 100 ms
+ * (and the runner between metrics when a rest is due). When throttling is
+ * off (sched_rt_runtime_us = -1: `rtbench run` as root lifts it for the
+ * run) nothing stops a stall, and the rests shrink to 1 ms in every 500 ms,
+ * which lets the CPU's own kernel threads run; tasks that are not
+ * real-time never rest. */
+bool rtb_posix_rt_throttled(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+    long runtime = 0;
+    if (!f)
+        return true; /* unknown: rest, as if it were on */
+    if (fscanf(f, "%ld", &runtime) != 1)
+        runtime = 0;
+    fclose(f);
+    return runtime >= 0;
+}
+
 void rtb_port_policy(struct rtb_port_policy *out)
 {
-    out->rest_every_us = 100000;
-    out->rest_us = 10000;
-    out->between_metrics_us = 5000;
+    bool throttled = rtb_posix_rt_throttled();
+    out->rest_every_us = !rtb_posix.realtime ? 0 : throttled ? 100000 : 500000;
+    out->rest_us = !rtb_posix.realtime ? 0 : throttled ? 10000 : 1000;
+    out->between_metrics_us = 0;
 }
 
 /* What Linux lacks and port_task.c, port_sync.c and port_queue.c build. */
@@ -248,12 +364,30 @@ void rtb_port_write(const char *s, size_t n)
     }
 }
 
-/* Test hook for the watchdog: hang or crash when the named metric starts. */
+void rtb_posix_fault_delay(void)
+{
+    if (__builtin_expect(rtb_posix.slow_ns == 0, 1))
+        return;
+    uint64_t until = rtb_posix_clock_ns() + rtb_posix.slow_ns;
+    while (rtb_posix_clock_ns() < until)
+        ;
+}
+
+/* Test hooks: hang or crash when the named metric starts (the watchdog's
+ * tests); slow:ID:NS makes the calls metric ID times busy-wait NS ns
+ * (compare's tests: a real slow-down, in the timed path). */
 void rtb_port_metric_begin(const char *id)
 {
+    rtb_posix_xsig_forget(id);
+    const struct rtb_metric *m = rtb_registry_find(id);
+    rtb_posix.pshared = m && (m->task_flags & RTB_TASK_PROCESS);
+    rtb_posix.slow_ns = 0;
     const char *f = rtb_posix.fault;
     if (!f)
         return;
+    size_t n = strlen(id);
+    if (!strncmp(f, "slow:", 5) && !strncmp(f + 5, id, n) && f[5 + n] == ':')
+        rtb_posix.slow_ns = (uint32_t)strtoul(f + 6 + n, 0, 10);
     if (!strncmp(f, "hang:", 5) && !strcmp(f + 5, id))
         for (;;)
             pause();

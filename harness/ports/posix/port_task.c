@@ -242,7 +242,7 @@ int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void 
     ctl[id].tid = 0;
     ctl[id].suspended = NOT_SUSPENDED;
     ctl[id].gated = (flags & RTB_TASK_SUSPENDED) != 0;
-    if (ctl[id].gated && sem_init(&ctl[id].gate, 1, 0) != 0)
+    if (ctl[id].gated && sem_init(&ctl[id].gate, rtb_posix.pshared || (flags & RTB_TASK_PROCESS), 0) != 0)
         return rtb_posix_fail("task_create: sem_init", errno);
     if (flags & RTB_TASK_PROCESS)
         return process_create(id, prio, flags);
@@ -372,6 +372,7 @@ int rtb_port_task_resume(int id)
 
 void rtb_port_task_yield(void)
 {
+    rtb_posix_fault_delay();
     sched_yield();
 }
 

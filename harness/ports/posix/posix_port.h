@@ -14,7 +14,12 @@ struct rtb_posix_state {
     int realtime;         /* SCHED_FIFO granted */
     int mlock;            /* mlockall succeeded */
     char rt_reason[160];  /* why not real-time */
-    const char *fault;    /* test hook: "hang:ID" or "crash:ID" */
+    const char *fault;    /* test hook: "hang:ID", "crash:ID" or "slow:ID:NS" */
+    uint32_t slow_ns;     /* --fault slow:ID:NS while ID runs: a busy-wait in its calls */
+    /* Objects created now are process-shared: the running metric's tasks
+     * are processes (RTB_TASK_PROCESS). Threads of one process get private
+     * ones (private futexes), as an application's threads would. */
+    int pshared;
 };
 extern struct rtb_posix_state rtb_posix;
 
@@ -53,7 +58,8 @@ int rtb_posix_task_cpu(unsigned flags);
 
 /* Object pools live in rtb_port_shared() memory so that tasks that are
  * processes share them; pthread objects in them are PTHREAD_PROCESS_SHARED
- * and semaphores pshared. A pool is allocated by the first create call,
+ * and semaphores pshared while the metric's tasks are processes
+ * (rtb_posix.pshared), private otherwise. A pool is allocated by the first create call,
  * which must come from the runner (the process that owns the region):
  * anywhere else rtb_port_shared() answers NULL and the create fails. */
 #define RTB_POSIX_POOL(type, name, n)                                   \
@@ -65,11 +71,23 @@ int rtb_posix_task_cpu(unsigned flags);
         return pool;                                                    \
     }
 
+/* Linux's RT throttling is on (sched_rt_runtime_us >= 0), or unknown. */
+bool rtb_posix_rt_throttled(void);
+
+/* xsig.c: forget the events kept for the signal rows unless `id` is one. */
+void rtb_posix_xsig_forget(const char *id);
+
 /* The interrupt source works (a second CPU to raise it from). */
 bool rtb_posix_irq_possible(void);
 
-/* Process-shared (and, for conditions, CLOCK_MONOTONIC) pthread objects
- * for objects kept in the shared region. 0 or an errno. */
+/* PTHREAD_PROCESS_SHARED or _PRIVATE, as rtb_posix.pshared says. */
+#define RTB_POSIX_PSHARED (rtb_posix.pshared ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE)
+/* --fault slow:ID:NS: busy-wait NS ns inside the port call that the
+ * metric ID times (a real slow-down, for the tests of `rtbench compare`). */
+void rtb_posix_fault_delay(void);
+
+/* Pthread objects kept in the shared region, process-shared as
+ * rtb_posix.pshared says (conditions on CLOCK_MONOTONIC). 0 or an errno. */
 int rtb_posix_shared_mutex_init(pthread_mutex_t *m);
 int rtb_posix_shared_cond_init(pthread_cond_t *c);
 /* The pthread mutex behind rtbench mutex `id` (for condition variables), or NULL. */

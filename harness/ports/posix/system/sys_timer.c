@@ -256,6 +256,7 @@ static void wakeup(struct rtb_ctx *ctx, int with_load)
     int qos = hold_idle_states_off();
     int qos_errno = qos < 0 ? errno : 0;
     double hz = (double)rtb_us_to_ticks(ctx, 1000000);
+    rtb_budget_from_now(ctx); /* starting the load is no part of the budget */
     long long next = mono_ns() + PERIOD_NS;
     unsigned long long skipped = 0;
     while (rtb_want(ctx)) {

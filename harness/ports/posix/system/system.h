@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+extern const struct rtb_metric rtb_posix_xsig_metrics[]; /* ../xsig.c: signals between CPUs */
 extern const struct rtb_metric rtb_sys_call_metrics[];    /* sys_call.c: syscalls, signals, select */
 extern const struct rtb_metric rtb_sys_proc_metrics[];    /* sys_proc.c: fork/exec, page fault, mmap, files */
 extern const struct rtb_metric rtb_sys_ipc_metrics[];     /* sys_ipc.c: pipe, AF_UNIX, TCP, UDP, connect */
