@@ -381,8 +381,9 @@ TESTED_STATS = ("p50", "p99", "p999")
 def holm(changes: list[StatChange]) -> None:
     """Holm's step-down correction over the tests of one statistic across
     every metric of a comparison. A gate over some 370 metrics at the 1 %
-    level would otherwise fail about one identical pair in thirty on chance
-    alone, and more where the host moved a little between the runs; with it,
+    level would otherwise expect 3.7 chance findings in an identical pair
+    (were the tests independent, at least one with 1 − 0.99^370 ≈ 98 %), and
+    more where the host moved a little between the runs; with it,
     the chance that any of the metrics is called slower or faster when none
     changed stays at ALPHA. A verdict that the corrected p no longer
     supports becomes "not significant" and says both p-values. A real
