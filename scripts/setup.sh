@@ -10,10 +10,12 @@ need_apt=(cmake gcc make libc6-dev python3-venv)
 embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
 [ "${RTBENCH_EMBEDDED:-0}" = 1 ] && need_apt+=("${embedded[@]}")
 # Tests also need the board target's packages (the FreeRTOS image is built
-# and run under QEMU) and a headless browser with its WebDriver (the HTML
-# sheet is opened in Chromium).
+# and run under QEMU), a headless browser with its WebDriver (the HTML
+# sheet is opened in Chromium) and the AArch64 cross compiler (the Linux
+# port is cross-built for AArch64: scripts/cross-check-aarch64.sh).
 [ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=("${embedded[@]}"
-                                              chromium chromium-driver fonts-dejavu-core)
+                                              chromium chromium-driver fonts-dejavu-core
+                                              gcc-aarch64-linux-gnu)
 # Standard programs `rtbench run` runs beside its own metrics when they are
 # installed (docs/reports.md, "Standard programs and peers"): installed as
 # root, never required (without them their records say "not installed").

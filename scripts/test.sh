@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # All of rtbench's tests: the C unit tests (ctest), the freestanding build of
-# the portable core, and the Python tests (pytest, which include an
+# the portable core, the Linux port cross-built for AArch64, and the Python tests (pytest, which include an
 # end-to-end `rtbench run --quick` on this machine and the whole FreeRTOS and
 # ThreadX catalogues on QEMU's emulated board). Installs what the tests need
 # first (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when
@@ -34,6 +34,9 @@ ctest --test-dir build/harness-tests --output-on-failure
 
 echo "== Freestanding build of core + scenarios"
 bash scripts/freestanding-check.sh
+
+echo "== Cross build of the Linux port for AArch64"
+bash scripts/cross-check-aarch64.sh
 
 echo "== Python tests (pytest)"
 "$py" -m pytest -q tests

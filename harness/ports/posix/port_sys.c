@@ -3,7 +3,9 @@
 #include <rtb/bench.h> /* RTB_PRIO_RUNNER: the runner is the main thread */
 #include <rtb/runner.h> /* rtb_registry_find */
 
-#include <cpuid.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h> /* the invariant-TSC bit */
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
