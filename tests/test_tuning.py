@@ -27,6 +27,16 @@ def state_dir(tmp_path, monkeypatch):
     return d
 
 
+@pytest.fixture
+def before(state_dir):
+    """The machine's values before the test (which must put them back);
+    a machine whose throttling is already off cannot show it lifted."""
+    values = tuning.current()
+    if values["sched_rt_runtime_us"] == "-1":
+        pytest.skip("RT throttling is already off on this machine")
+    return values
+
+
 def _benchmark_cpu() -> int:
     return max(os.sched_getaffinity(0))
 
@@ -42,11 +52,8 @@ def test_not_root_or_not_asked_leaves_the_machine(monkeypatch):
 
 
 @root_only
-def test_held_lifts_throttling_steers_irqs_and_puts_them_back(state_dir):
+def test_held_lifts_throttling_steers_irqs_and_puts_them_back(state_dir, before):
     cpu = _benchmark_cpu()
-    before = tuning.current()
-    if before["sched_rt_runtime_us"] == "-1":
-        pytest.skip("RT throttling is already off on this machine")
     with tuning.held(cpu) as facts:
         assert facts["done"] is True, facts
         assert facts["rt_runtime"] == "lifted"
@@ -61,11 +68,8 @@ def test_held_lifts_throttling_steers_irqs_and_puts_them_back(state_dir):
 
 
 @root_only
-def test_a_killed_helper_costs_one_run_never_a_permanent_change(state_dir):
+def test_a_killed_helper_costs_one_run_never_a_permanent_change(state_dir, before):
     cpu = _benchmark_cpu()
-    before = tuning.current()
-    if before["sched_rt_runtime_us"] == "-1":
-        pytest.skip("RT throttling is already off on this machine")
     proc = lifetime.popen([sys.executable, "-m", "rtbench.tuning", "hold", str(cpu)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True)
@@ -87,11 +91,8 @@ def test_a_killed_helper_costs_one_run_never_a_permanent_change(state_dir):
 
 
 @root_only
-def test_two_runs_at_once_the_last_one_out_restores(state_dir):
+def test_two_runs_at_once_the_last_one_out_restores(state_dir, before):
     cpu = _benchmark_cpu()
-    before = tuning.current()
-    if before["sched_rt_runtime_us"] == "-1":
-        pytest.skip("RT throttling is already off on this machine")
     with tuning.held(cpu) as first:
         assert first["done"]
         with tuning.held(cpu) as second:

@@ -100,13 +100,15 @@ static void finish(unsigned objs, int held)
         rtb_port_mutex_delete((int)i);
 }
 
-/* `n` locks (unlocks) on mutexes 0..objs-1 in turn (unlocks in reverse):
- * the first failing rc, or RTB_OK. */
+/* `n` locks (unlocks) on mutexes 0..objs-1 in turn (unlocks in reverse;
+ * objs is n or 1: batch()): the first failing rc, or RTB_OK. The next id
+ * is one add, not `i % objs`: these loops run between the timestamps, and
+ * a division costs more than the call it would index. */
 static int lock_all(unsigned n, unsigned objs)
 {
-    int rc = RTB_OK;
-    for (unsigned i = 0; i < n; i++) {
-        int r = rtb_port_mutex_lock((int)(i % objs));
+    int rc = RTB_OK, step = objs > 1, id = 0;
+    for (unsigned i = 0; i < n; i++, id += step) {
+        int r = rtb_port_mutex_lock(id);
         rc = rc == RTB_OK ? r : rc;
     }
     return rc;
@@ -114,9 +116,9 @@ static int lock_all(unsigned n, unsigned objs)
 
 static int unlock_all(unsigned n, unsigned objs)
 {
-    int rc = RTB_OK;
-    for (unsigned i = n; i-- > 0;) {
-        int r = rtb_port_mutex_unlock((int)(i % objs));
+    int rc = RTB_OK, step = objs > 1, id = step * (int)(n - 1);
+    for (unsigned i = 0; i < n; i++, id -= step) {
+        int r = rtb_port_mutex_unlock(id);
         rc = rc == RTB_OK ? r : rc;
     }
     return rc;

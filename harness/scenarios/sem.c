@@ -79,12 +79,15 @@ static void delete_n(unsigned objs)
         rtb_port_sem_delete((int)i);
 }
 
-/* `n` calls on semaphores 0..objs-1 in turn: the first failing rc, or RTB_OK. */
+/* `n` calls on semaphores 0..objs-1 in turn (objs is n or 1: batch()):
+ * the first failing rc, or RTB_OK. The next id is one add, not `i % objs`:
+ * these loops run between the timestamps, and a division costs more than
+ * some of the calls it would index. */
 static int give_all(unsigned n, unsigned objs)
 {
-    int rc = RTB_OK;
-    for (unsigned i = 0; i < n; i++) {
-        int r = rtb_port_sem_give((int)(i % objs));
+    int rc = RTB_OK, step = objs > 1, id = 0;
+    for (unsigned i = 0; i < n; i++, id += step) {
+        int r = rtb_port_sem_give(id);
         rc = rc == RTB_OK ? r : rc;
     }
     return rc;
@@ -92,9 +95,9 @@ static int give_all(unsigned n, unsigned objs)
 
 static int take_all(unsigned n, unsigned objs, int32_t timeout)
 {
-    int rc = RTB_OK;
-    for (unsigned i = 0; i < n; i++) {
-        int r = rtb_port_sem_take((int)(i % objs), timeout);
+    int rc = RTB_OK, step = objs > 1, id = 0;
+    for (unsigned i = 0; i < n; i++, id += step) {
+        int r = rtb_port_sem_take(id, timeout);
         rc = rc == RTB_OK ? r : rc;
     }
     return rc;
