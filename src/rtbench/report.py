@@ -764,8 +764,20 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
 def _definitions(its: list[Item]) -> list[dict]:
     return [{"id": it.id, "title": it.meta.title, "definition": it.meta.definition,
              "clock_start": it.meta.clock_start, "clock_stop": it.meta.clock_stop,
-             "service": it.meta.service}
+             "service": it.meta.service, "batch": _batch_sentence(it)}
             for it in its if it.meta]
+
+
+def _batch_sentence(it: Item) -> str:
+    """Where the run timed a batch of calls per sample (the record's `ops`,
+    rtb_batch: the counter too coarse for one call), where the clock really
+    started and stopped; "" for one call per sample."""
+    ops = max((int(r.get("ops") or 1) for r in it.records.values() if r), default=1)
+    if ops <= 1:
+        return ""
+    return (f" In this run a sample timed {ops} such calls in a row (the counter is too "
+            f"coarse for one): the clock started before the first and stopped after the "
+            f"last, and the figures are that span divided by {ops}.")
 
 
 # ---- renderings ----
@@ -783,7 +795,7 @@ def render_glossary(run: Run, catalog: Catalog) -> str:
     lines += ["", "## Metric definitions", ""]
     for d in _definitions(items(run, catalog)):
         lines.append(f"- **`{d['id']}`** — {d['title']}. {d['definition']}\n"
-                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.")
+                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.{d['batch']}")
     return "\n".join(lines) + "\n"
 
 
