@@ -28,11 +28,11 @@ BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
 # words of its configuration in the sheet, and its yield in instructions.
 EXPECT = {
     "freertos": {"kernel": "FreeRTOS V", "ok": 140,
-                 "yield": {"mps2-an385": 57, "mps2-an386": 65},
+                 "yield": {"mps2-an385": 55, "mps2-an386": 63},
                  "port": {"mps2-an385": "GCC/ARM_CM3", "mps2-an386": "GCC/ARM_CM4F"},
                  "sheet": ("FreeRTOS V11", "asserts off", "tick hz 1000")},
     "threadx": {"kernel": "ThreadX 6.", "ok": 135,
-                "yield": {"mps2-an385": 65, "mps2-an386": 69},
+                "yield": {"mps2-an385": 62, "mps2-an386": 66},
                 "port": {"mps2-an385": "cortex_m3/gnu", "mps2-an386": "cortex_m4/gnu"},
                 "sheet": ("ThreadX 6.4.2", "asserts off (TX_DISABLE_ERROR_CHECKING",
                           "tick hz 1000")},

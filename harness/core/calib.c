@@ -28,16 +28,17 @@ static double trimmed_mean(const struct rtb_hist *h, double plain)
     return n ? sum / (double)n : plain;
 }
 
-static void measure_overhead(struct rtb_calib *c, struct rtb_hist *h)
+static void measure_overhead(struct rtb_calib *c, struct rtb_hist *h, uint32_t pairs)
 {
     struct rtb_stats st;
     uint64_t res = UINT64_MAX;
     rtb_stats_reset(&st);
     rtb_hist_reset(h);
-    for (uint32_t i = 0; i < RTB_CALIB_PAIRS; i++) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        rtb_ticks_t t1 = rtb_port_ts();
-        uint64_t d = RTB_PORT_UNITS(t1 - t0); /* in the unit samples are reported in */
+    for (uint32_t i = 0; i < pairs; i++) {
+        rtb_stamp_t t0 = rtb_port_stamp_start();
+        rtb_stamp_t t1 = rtb_port_stamp_end();
+        int64_t raw = rtb_stamp_delta(t0, t1);
+        uint64_t d = RTB_PORT_UNITS((rtb_ticks_t)(raw > 0 ? raw : 0)); /* the unit samples are in */
         rtb_stats_add(&st, d);
         rtb_hist_add(h, d);
         if (d && d < res)
@@ -54,7 +55,7 @@ static void measure_overhead(struct rtb_calib *c, struct rtb_hist *h)
             res = v - prev;
         prev = v;
     }
-    c->samples = RTB_CALIB_PAIRS;
+    c->samples = pairs;
     c->overhead_min = st.min;
     c->overhead_median = rtb_hist_quantile(h, 50000);
     if (c->overhead_median > st.max)
@@ -88,10 +89,10 @@ static bool measure_hz(double *hz)
     return *hz > 0.0;
 }
 
-void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal,
-                   uint64_t resolution, uint64_t hz_given)
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint32_t pairs,
+                   uint64_t hz_nominal, uint64_t resolution, uint64_t hz_given)
 {
-    measure_overhead(c, scratch);
+    measure_overhead(c, scratch, pairs ? pairs : RTB_CALIB_PAIRS);
     if (resolution) /* known by construction (every reported step is one instruction) */
         c->resolution = resolution;
     if (hz_given) { /* measured by an earlier block of the same run */

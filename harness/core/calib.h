@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "hist.h"
 
-#define RTB_CALIB_PAIRS 20000u
+#define RTB_CALIB_PAIRS 20000u /* the default; --calib-pairs */
 #define RTB_CALIB_WINDOW_NS 100000000ull /* frequency measured over 100 ms */
 
 /* Overhead and resolution are in the reported unit (RTB_PORT_UNITS of
@@ -37,8 +37,8 @@ struct rtb_calib {
 /* resolution: the port's own figure (rtb_port_info), 0 to keep the measured one.
  * hz_given: a frequency measured before (a later block of the same run,
  * `--hz`), used instead of measuring for 100 ms again; 0 to measure. */
-void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint64_t hz_nominal,
-                   uint64_t resolution, uint64_t hz_given);
+void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint32_t pairs,
+                   uint64_t hz_nominal, uint64_t resolution, uint64_t hz_given);
 
 /* The core clock, from a chain of dependent adds (rtb_port_add_chain) timed
  * by the reference clock: each trial long enough (RTB_CORE_WINDOW_NS) that

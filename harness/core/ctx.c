@@ -21,12 +21,15 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->ops_per_sample = 1;
     c->bytes_per_sample = 0;
     c->expected = 0;
+    c->batch_overhead = 0;
+    c->batch_calibrated = 0;
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
     c->elapsed = 0;
     c->canary = 0;
     c->started = rtb_port_ts();
+    c->budgeted = budget_ticks != 0;
     c->deadline = c->started + budget_ticks;
     c->warm_until = c->deadline - budget_ticks / 2;
 }
@@ -43,7 +46,7 @@ bool rtb_want(struct rtb_ctx *c)
 {
     if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)
         return false;
-    if ((int64_t)(rtb_port_ts() - c->deadline) > 0) {
+    if (c->budgeted && (int64_t)(rtb_port_ts() - c->deadline) > 0) {
         c->budget_exhausted = true;
         return false;
     }
@@ -54,24 +57,41 @@ bool rtb_want(struct rtb_ctx *c)
     return true;
 }
 
-void rtb_add(struct rtb_ctx *c, rtb_ticks_t t0, rtb_ticks_t t1)
+static void add_units(struct rtb_ctx *c, uint64_t d)
+{
+    rtb_stats_add(&c->stats, d);
+    rtb_hist_add(c->hist, d);
+}
+
+void rtb_add(struct rtb_ctx *c, rtb_stamp_t t0, rtb_stamp_t t1)
+{
+    rtb_add_extra(c, t0, t1, 0);
+}
+
+void rtb_add_extra(struct rtb_ctx *c, rtb_stamp_t t0, rtb_stamp_t t1, unsigned extra)
 {
     /* A slow scenario must not spend its whole budget warming up: warm-up
-     * ends after `warmup` samples or half the budget, whichever comes first
-     * (t1 is "now" here, without another clock read). */
-    if (c->discarded < c->warmup && (int64_t)(t1 - c->warm_until) < 0) {
+     * ends after `warmup` samples or half the budget, whichever comes first. */
+    if (c->discarded < c->warmup && (!c->budgeted || (int64_t)(rtb_port_ts() - c->warm_until) < 0)) {
         c->discarded++;
         return;
     }
-    if (t1 < t0) { /* only possible across unsynchronised counters: never a sample */
+    int64_t d = rtb_stamp_delta(t0, t1);
+    if (d < 0) { /* only possible across unsynchronised counters: never a sample */
         c->invalid++;
         return;
     }
     /* In the reported unit (rtb/port.h RTB_PORT_UNITS: e.g. counter ticks to
-     * emulated instructions), converted per interval so rounding never adds up. */
-    uint64_t d = RTB_PORT_UNITS(t1 - t0);
-    rtb_stats_add(&c->stats, d);
-    rtb_hist_add(c->hist, d);
+     * emulated instructions), converted per interval so rounding never adds
+     * up. Stored raw: the record subtracts the stamps' overhead; extra
+     * stamps inside the window are taken out here. */
+    uint64_t u = RTB_PORT_UNITS((rtb_ticks_t)d);
+    uint64_t x = (uint64_t)extra * c->overhead;
+    if (u < x) {
+        c->invalid++;
+        return;
+    }
+    add_units(c, u - x);
 }
 
 void rtb_add_net(struct rtb_ctx *c, int64_t net)
@@ -86,8 +106,7 @@ void rtb_add_net(struct rtb_ctx *c, int64_t net)
         c->invalid++;
         return;
     }
-    rtb_stats_add(&c->stats, (uint64_t)raw);
-    rtb_hist_add(c->hist, (uint64_t)raw);
+    add_units(c, (uint64_t)raw);
 }
 
 static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)

@@ -14,6 +14,7 @@ struct rtb_ctx {
     uint64_t invalid;       /* intervals whose stop preceded their start */
     rtb_ticks_t deadline;   /* end of the time budget */
     rtb_ticks_t warm_until; /* warm-up ends here at the latest: half the budget */
+    bool budgeted;          /* a time budget applies (not on a count of instructions) */
     bool budget_exhausted;
     int status;
     char reason[160];
@@ -22,6 +23,8 @@ struct rtb_ctx {
     uint32_t ops_per_sample;   /* rtb_per_sample: operations timed by one sample */
     uint64_t bytes_per_sample; /* and the bytes they move (0: not a transfer) */
     uint64_t expected;         /* rtb_expected: what a method check should measure, 0: none */
+    uint64_t batch_overhead;   /* a batch's own loop, reported unit, subtracted (timed.c) */
+    uint32_t batch_calibrated; /* the batch size batch_overhead was measured for, 0: none */
     double hz;              /* calibrated counter frequency */
     uint64_t overhead;      /* calibrated timestamp overhead, reported unit (rtb_add_net) */
     uint64_t step;          /* the clock's effective step, reported unit (rtb_batch) */

@@ -5,6 +5,7 @@
  * RTB_EXIT_USAGE.
  */
 #include <rtb/runner.h>
+#include "calib.h"
 #include "strutil.h"
 
 struct opts {
@@ -109,6 +110,7 @@ static const struct {
     {"--samples", 1, 10000000, __builtin_offsetof(struct rtb_config, samples), "1 to 10000000"},
     {"--warmup", 0, 1000000, __builtin_offsetof(struct rtb_config, warmup), "0 to 1000000"},
     {"--budget-ms", 1, 3600000, __builtin_offsetof(struct rtb_config, budget_ms), "1 to 3600000"},
+    {"--calib-pairs", 16, 1000000, __builtin_offsetof(struct rtb_config, calib_pairs), "16 to 1000000"},
 };
 
 /* One option at argv[i] (and its value at argv[i + 1]); returns the words
@@ -173,6 +175,7 @@ int rtb_main(int argc, char **argv, const struct rtb_build *build)
 {
     static struct opts o;
     o.cfg = (struct rtb_config){.samples = 10000, .warmup = 100, .budget_ms = 2000,
+                                .calib_pairs = RTB_CALIB_PAIRS,
                                 .compiler = build->compiler, .cflags = build->cflags,
                                 .build_type = build->build_type, .profile = "rt"};
     o.list = false;

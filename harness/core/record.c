@@ -87,7 +87,8 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_bool("cold", cfg->cold);
     jw_u64("samples", cfg->samples);
     jw_u64("warmup", cfg->warmup);
-    jw_u64("budget_ms", cfg->budget_ms);
+    /* 0: no budget (a count of instructions: --samples alone decides) */
+    jw_u64("budget_ms", rtb_unit_is_time(info->unit) ? cfg->budget_ms : 0);
     jw_close('}');
     jw_end();
 }
@@ -153,8 +154,10 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("bytes", c->bytes_per_sample);
     if (c->expected)
         jw_u64("expected", c->expected);
-    if (ok)
-        write_stats(c, cal->overhead);
+    if (c->batch_overhead)
+        jw_u64("batch_overhead", c->batch_overhead);
+    if (ok) /* a batch's own loop goes with the stamps' cost (core/timed.c) */
+        write_stats(c, cal->overhead + c->batch_overhead);
     jw_u64("elapsed_ticks", c->elapsed);
     if (c->canary)
         jw_u64("canary_ticks", c->canary);

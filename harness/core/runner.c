@@ -93,7 +93,10 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
                     const struct rtb_calib *cal, const struct rtb_port_info *info)
 {
     const char *why = unsupported_why(m);
-    uint64_t budget = (uint64_t)((double)cfg->budget_ms * cal->hz / 1000.0);
+    /* A count of instructions is the same on every run and takes no more
+     * samples for more time: no budget cuts it, --samples decides (0: none). */
+    uint64_t budget = rtb_unit_is_time(info->unit) ? (uint64_t)((double)cfg->budget_ms * cal->hz / 1000.0)
+                                                   : 0;
     uint64_t canary[2 * CANARY_REPS];
     unsigned canaries = 0;
 
@@ -141,7 +144,7 @@ int rtb_run(const struct rtb_config *cfg)
         return RTB_EXIT_FAILED;
     }
     rtb_ctx_policy(&policy);
-    rtb_calibrate(&cal, hist, info.ts_hz_nominal, info.resolution, cfg->hz);
+    rtb_calibrate(&cal, hist, cfg->calib_pairs, info.ts_hz_nominal, info.resolution, cfg->hz);
     rtb_core_clock(&core, cfg->core_hz); /* after rtb_port_setup: on the benchmark CPU */
     rtb_record_session(cfg, &cal, &core, &info);
     unsigned done = 0;

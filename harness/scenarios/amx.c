@@ -27,66 +27,81 @@ struct sync_state {
     struct rtb_ctx *ctx;
     int interval;              /* 1..4: which Ti this metric records */
     bool mailbox;
-    volatile rtb_ticks_t b0, a1, a2, b3, b4, a5, a6, b7;
+    volatile rtb_stamp_t b0, a1, a2, b3, b4, a5, a6, b7;
     volatile bool stop;
     volatile int rc;
 };
 static struct sync_state *sync_shared;
 
+/* A: waits for the trigger (a6 stamped first: "A ends"), a1 when it
+ * returns; then waits for the wake-up or the message (a2 first), a5 after.
+ * Each wait is one prepared call between its two stamps. */
 static void task_a(void *arg)
 {
     struct sync_state *s = arg;
     unsigned char msg[MSG_SIZE];
-    for (;;) {
-        int rc = rtb_port_sem_take(TRIG, RTB_WAIT_FOREVER);
-        s->a1 = rtb_port_ts();
-        if (rc != RTB_OK || s->stop) {
-            if (rc != RTB_OK)
-                s->rc = rc;
+    struct rtb_kcall trig, wake;
+    int rc = rtb_port_sem_take_kcall(TRIG, RTB_WAIT_FOREVER, &trig);
+    if (rc == RTB_OK)
+        rc = s->mailbox ? rtb_port_msgq_receive_kcall(MBX, msg, RTB_WAIT_FOREVER, &wake)
+                        : rtb_port_sem_take_kcall(WAKE, RTB_WAIT_FOREVER, &wake);
+    while (rc == RTB_OK) {
+        rtb_stamp_t t;
+        rtb_kcall_shared_timed(&trig, &s->a6, &t);
+        s->a1 = t;
+        if ((rc = rtb_kcall_rc(&trig)) != RTB_OK || s->stop)
             break;
-        }
-        s->a2 = rtb_port_ts();
-        rc = s->mailbox ? rtb_port_msgq_receive(MBX, msg, RTB_WAIT_FOREVER)
-                        : rtb_port_sem_take(WAKE, RTB_WAIT_FOREVER);
-        s->a5 = rtb_port_ts();
-        if (rc != RTB_OK || s->stop) {
-            if (rc != RTB_OK)
-                s->rc = rc;
+        rtb_kcall_shared_timed(&wake, &s->a2, &t);
+        s->a5 = t;
+        if ((rc = rtb_kcall_rc(&wake)) != RTB_OK || s->stop)
             break;
-        }
-        s->a6 = rtb_port_ts(); /* "ends": back to waiting for the trigger */
     }
+    if (rc != RTB_OK)
+        s->rc = rc;
 }
 
+static bool in_order(const struct sync_state *s)
+{
+    const rtb_stamp_t t[] = {s->b0, s->a1, s->a2, s->b3, s->b4, s->a5, s->a6, s->b7};
+    for (unsigned i = 1; i < sizeof t / sizeof t[0]; i++)
+        if (rtb_stamp_delta(t[i - 1], t[i]) <= 0)
+            return false;
+    return true;
+}
+
+/* B: triggers A (b0 before, b3 when its call returns), wakes it or sends
+ * it a message (b4 before, b7 after). */
 static void task_b(void *arg)
 {
     struct sync_state *s = arg;
     unsigned char msg[MSG_SIZE] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    while (!s->stop) {
-        s->b0 = rtb_port_ts();
-        int rc = rtb_port_sem_give(TRIG);
-        s->b3 = rtb_port_ts();
-        if (rc == RTB_OK) {
-            s->b4 = rtb_port_ts();
-            rc = s->mailbox ? rtb_port_msgq_send(MBX, msg, RTB_WAIT_FOREVER)
-                            : rtb_port_sem_give(WAKE);
-            s->b7 = rtb_port_ts();
-        }
-        if (rc != RTB_OK) {
-            s->rc = rc;
+    struct rtb_kcall trig, wake;
+    int rc = rtb_port_sem_give_kcall(TRIG, &trig);
+    if (rc == RTB_OK)
+        rc = s->mailbox ? rtb_port_msgq_send_kcall(MBX, msg, RTB_WAIT_FOREVER, &wake)
+                        : rtb_port_sem_give_kcall(WAKE, &wake);
+    while (rc == RTB_OK && !s->stop) {
+        rtb_stamp_t t;
+        rtb_kcall_shared_timed(&trig, &s->b0, &t);
+        s->b3 = t;
+        if ((rc = rtb_kcall_rc(&trig)) != RTB_OK)
             break;
-        }
+        rtb_kcall_shared_timed(&wake, &s->b4, &t);
+        s->b7 = t;
+        if ((rc = rtb_kcall_rc(&wake)) != RTB_OK)
+            break;
         /* In order only when A preempted B at each step (real-time
          * priorities on one CPU); otherwise the cycle is not a sample. */
-        if (s->b0 < s->a1 && s->a1 < s->a2 && s->a2 < s->b3 && s->b3 < s->b4 &&
-            s->b4 < s->a5 && s->a5 < s->a6 && s->a6 < s->b7) {
-            const rtb_ticks_t from[] = {s->b0, s->a2, s->b4, s->a6};
-            const rtb_ticks_t to[] = {s->a1, s->b3, s->a5, s->b7};
+        if (in_order(s)) {
+            const rtb_stamp_t from[] = {s->b0, s->a2, s->b4, s->a6};
+            const rtb_stamp_t to[] = {s->a1, s->b3, s->a5, s->b7};
             rtb_add(s->ctx, from[s->interval - 1], to[s->interval - 1]);
         }
         if (!rtb_want(s->ctx))
             break;
     }
+    if (rc != RTB_OK)
+        s->rc = rc;
     s->stop = true;
     rtb_port_sem_give(TRIG); /* release A wherever it waits */
     if (s->mailbox)
@@ -137,7 +152,7 @@ static void mb4(struct rtb_ctx *c) { sync_run(c, true, 4); }
 struct clock_state {
     struct rtb_ctx *ctx;
     bool to_task;              /* record routine end -> task, else the whole interruption */
-    volatile rtb_ticks_t routine_out;
+    volatile rtb_stamp_t routine_out;
     volatile unsigned fired;
 };
 static struct clock_state *clock_shared;
@@ -146,35 +161,49 @@ static void routine(void *arg)
 {
     struct clock_state *s = arg;
     s->fired++;
-    s->routine_out = rtb_port_ts();
+    s->routine_out = rtb_port_stamp_start();
 }
 
 /* The interruption is the one long gap between consecutive clock reads:
- * it falls either before `now` or between `now` and the fired test. */
+ * it falls either before `now` or between `now` and the fired test. The
+ * loop's own pass between two reads is not the kernel's: the shortest
+ * pass seen (a pass nothing interrupted) is subtracted from the gap, so
+ * the sample is the interruption alone (rtb_add_net). The routine-to-task
+ * interval ends at the task's first read after the routine, and holds
+ * the rest of the loop pass the interrupt landed in. */
 static void compute_bound(void *arg)
 {
     struct clock_state *s = arg;
     unsigned seen = s->fired;
-    rtb_ticks_t prev = rtb_port_ts();
+    int64_t quiet = -1;
+    rtb_stamp_t prev = rtb_port_stamp_start();
     while (rtb_want(s->ctx)) {
-        rtb_ticks_t now;
+        rtb_stamp_t now;
         for (;;) { /* compute: nothing but the clock, so a gap is an interruption */
-            now = rtb_port_ts();
+            now = rtb_port_stamp_end();
             if (s->fired != seen)
                 break;
+            int64_t pass = rtb_stamp_delta(prev, now);
+            if (quiet < 0 || pass < quiet)
+                quiet = pass;
             prev = now;
         }
-        rtb_ticks_t after = rtb_port_ts();
+        rtb_stamp_t after = rtb_port_stamp_end();
         seen = s->fired;
-        rtb_ticks_t from = prev, to = now;
-        if (after - now > now - prev) {
+        rtb_stamp_t from = prev, to = now;
+        if (rtb_stamp_delta(now, after) > rtb_stamp_delta(prev, now)) {
             from = now;
             to = after;
         }
-        rtb_add(s->ctx, s->to_task ? s->routine_out : from, to);
+        if (s->to_task) {
+            rtb_add(s->ctx, s->routine_out, to);
+        } else if (quiet >= 0) {
+            int64_t gap = rtb_stamp_delta(from, to) - quiet;
+            rtb_add_net(s->ctx, (int64_t)RTB_PORT_UNITS((rtb_ticks_t)(gap > 0 ? gap : 0)));
+        }
         rtb_rest(s->ctx);
         seen = s->fired; /* an expiry during a rest is not a sample */
-        prev = rtb_port_ts();
+        prev = rtb_port_stamp_start();
     }
 }
 
@@ -203,7 +232,8 @@ static void timer_to_task(struct rtb_ctx *c) { clock_run(c, true); }
 struct delay_state {
     struct rtb_ctx *ctx;
     bool wakeup;               /* record expiry -> A, else A's delay -> X */
-    volatile rtb_ticks_t before, x_first;
+    volatile rtb_stamp_t before, x_first;
+    volatile int x_seen;       /* x_first is X's read for this delay */
     volatile int delaying;
     volatile int resting;      /* A rests the CPU: X sleeps too */
     volatile bool stop;
@@ -211,40 +241,46 @@ struct delay_state {
 };
 static struct delay_state *delay_shared;
 
+/* A: the stamp (shared: X's window starts there), the delay, the stamp
+ * after it returns (the wake-up's end). */
 static void delayer(void *arg)
 {
     struct delay_state *s = arg;
     rtb_ticks_t tick = rtb_us_to_ticks(s->ctx, TICK_US);
-    while (rtb_want(s->ctx)) {
+    struct rtb_kcall delay;
+    int rc = rtb_port_task_delay_kcall(TICK_US, &delay);
+    while (rc == RTB_OK && rtb_want(s->ctx)) {
         s->resting = 1; /* X computes whenever A sleeps: rest the CPU as a whole */
         rtb_rest(s->ctx);
         s->resting = 0;
-        s->x_first = 0;
+        s->x_seen = 0;
         s->delaying = 1;
-        s->before = rtb_port_ts();
-        int rc = rtb_port_task_delay(TICK_US);
-        rtb_ticks_t after = rtb_port_ts();
+        rtb_stamp_t after;
+        rtb_kcall_shared_timed(&delay, &s->before, &after);
         s->delaying = 0;
-        if (rc != RTB_OK) {
-            s->rc = rc;
+        if ((rc = rtb_kcall_rc(&delay)) != RTB_OK)
             break;
-        }
         if (s->wakeup)
-            rtb_add(s->ctx, s->before + tick, after);
-        else if (s->x_first) /* X ran while A slept (always, with real-time priorities) */
+            rtb_add(s->ctx, (rtb_stamp_t)(s->before + tick), after);
+        else if (s->x_seen) /* X ran while A slept (always, with real-time priorities) */
             rtb_add(s->ctx, s->before, s->x_first);
     }
+    if (rc != RTB_OK)
+        s->rc = rc;
     s->stop = true;
 }
 
 /* X: runs whenever A sleeps; its first clock read after A's switch away
- * is the stop stamp (read after the test, so a stale read never counts). */
+ * is the stop stamp (read after the test, so a stale read never counts);
+ * the rest of the pass of its loop A's switch landed in is in the window. */
 static void other_task(void *arg)
 {
     struct delay_state *s = arg;
     while (!s->stop) {
-        if (s->delaying && !s->x_first)
-            s->x_first = rtb_port_ts();
+        if (s->delaying && !s->x_seen) {
+            s->x_first = rtb_port_stamp_end();
+            s->x_seen = 1;
+        }
         if (s->resting)
             rtb_port_task_delay(10000);
     }

@@ -19,19 +19,11 @@ static void read_clock(struct rtb_ctx *ctx, int which)
     }
     rtb_note(ctx, name);
     uint64_t v;
+    struct rtb_kcall read;
     unsigned n = rtb_batch(ctx, 32); /* a read changes nothing: a batch of reads */
-    while (rtb_want(ctx)) {
-        int rc = RTB_OK;
-        rtb_ticks_t t0 = rtb_port_ts();
-        for (unsigned i = 0; i < n; i++) {
-            int r = rtb_port_clock_read(which, &v);
-            rc = rc == RTB_OK ? r : rc;
-        }
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, name))
-            break;
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, rtb_port_clock_read_kcall(which, &v, &read), name))
+        while (rtb_want(ctx) && rtb_ok(ctx, rtb_time_kcalls(ctx, &read, 1, n, RTB_OK), name))
+            ;
 }
 
 static void clock0(struct rtb_ctx *c) { read_clock(c, 0); }

@@ -45,23 +45,19 @@ static void unmake(void)
     rtb_port_mutex_delete(MUTEX);
 }
 
-static void no_waiter(struct rtb_ctx *ctx, int (*op)(int))
+static void no_waiter(struct rtb_ctx *ctx, int (*prep)(int, struct rtb_kcall *))
 {
+    struct rtb_kcall c;
     if (!make(ctx))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = op(COND);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "cond signal"))
-            break;
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, prep(COND, &c), "cond signal"))
+        while (rtb_want(ctx) && rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "cond signal"))
+            ;
     unmake();
 }
 
-static void signal_no_waiter(struct rtb_ctx *ctx) { no_waiter(ctx, rtb_port_cond_signal); }
-static void broadcast_no_waiter(struct rtb_ctx *ctx) { no_waiter(ctx, rtb_port_cond_broadcast); }
+static void signal_no_waiter(struct rtb_ctx *ctx) { no_waiter(ctx, rtb_port_cond_signal_kcall); }
+static void broadcast_no_waiter(struct rtb_ctx *ctx) { no_waiter(ctx, rtb_port_cond_broadcast_kcall); }
 
 static int lock(int obj)
 {
@@ -75,25 +71,21 @@ static int unlock(int obj)
     return rtb_port_mutex_unlock(MUTEX);
 }
 
-static int pend(int obj)
-{
-    while (!flag->set) {
-        int rc = rtb_port_cond_wait(obj, MUTEX, GUARD_US);
-        if (rc != RTB_OK && rc != RTB_ETIMEOUT)
-            return rc;
-    }
-    flag->set = 0;
-    return RTB_OK;
-}
+static int pend(int obj, struct rtb_kcall *c) { return rtb_port_cond_wait_kcall(obj, MUTEX, GUARD_US, c); }
+static int post(int obj, struct rtb_kcall *c) { return rtb_port_cond_signal_kcall(obj, c); }
+static void arm(int obj) { (void)obj, flag->set = 1; }
 
-static int post(int obj)
+static bool posted(int obj)
 {
-    flag->set = 1;
-    return rtb_port_cond_signal(obj);
+    (void)obj;
+    if (!flag->set)
+        return false;
+    flag->set = 0;
+    return true;
 }
 
 static const struct rtb_handoff_ops cond_ops = {
-    .pend = pend, .post = post, .prepare = lock, .finish = unlock};
+    .pend = pend, .post = post, .prepare = lock, .finish = unlock, .arm = arm, .posted = posted};
 
 static void wait_block_ctx(struct rtb_ctx *ctx)
 {

@@ -29,38 +29,37 @@ static int clear(void)
 
 static void set_no_waiter(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall set;
     if (!make(ctx))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_event_set(EV, BIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "event_set") || !rtb_ok(ctx, clear(), "event_wait (clear)"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_event_set_kcall(EV, BIT, &set), "event_set")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &set, RTB_OK), "event_set") ||
+                !rtb_ok(ctx, clear(), "event_wait (clear)"))
+                break;
+        }
     }
     rtb_port_event_delete(EV);
 }
 
-/* Wait for `want` with `mode` while all BITS are set; clear between samples. */
 static void wait_available(struct rtb_ctx *ctx, uint32_t want, unsigned mode)
 {
+    struct rtb_kcall wait;
+    uint32_t got = 0;
     if (!make(ctx))
         return;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_event_set(EV, BITS), "event_set"))
-            break;
-        uint32_t got = 0;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_event_wait(EV, want, mode, RTB_WAIT_FOREVER, &got);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "event_wait") || !rtb_ok(ctx, clear(), "event_wait (clear)"))
-            break;
-        if (got != want) {
-            rtb_ok(ctx, RTB_ERR, "event_wait returned other events");
-            break;
+    if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, want, mode, RTB_WAIT_FOREVER, &got, &wait), "event_wait")) {
+        while (rtb_want(ctx)) {
+            got = 0;
+            if (!rtb_ok(ctx, rtb_port_event_set(EV, BITS), "event_set") ||
+                !rtb_ok(ctx, rtb_time_kcall(ctx, &wait, RTB_OK), "event_wait") ||
+                !rtb_ok(ctx, clear(), "event_wait (clear)"))
+                break;
+            if (got != want) {
+                rtb_ok(ctx, RTB_ERR, "event_wait returned other events");
+                break;
+            }
         }
-        rtb_add(ctx, t0, t1);
     }
     rtb_port_event_delete(EV);
 }
@@ -74,33 +73,27 @@ static void receive_available(struct rtb_ctx *ctx)
 
 static void wait_unavailable_nowait(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall wait;
+    uint32_t got;
     if (!make(ctx))
         return;
-    while (rtb_want(ctx)) {
-        uint32_t got;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_event_wait(EV, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_EWOULDBLOCK) {
-            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "event_wait for unset events did not fail");
-            break;
-        }
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got, &wait),
+               "event_wait"))
+        rtb_time_failing(ctx, &wait, 1, "event_wait for unset events did not fail");
     rtb_port_event_delete(EV);
 }
 
 /* ---- inter-task: the waiter clears what it received ------------------------ */
-static int pend_any(int obj)
+static int pend_any(int obj, struct rtb_kcall *c)
 {
-    return rtb_port_event_wait(obj, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0);
+    return rtb_port_event_wait_kcall(obj, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
 }
-static int pend_all(int obj)
+static int pend_all(int obj, struct rtb_kcall *c)
 {
-    return rtb_port_event_wait(obj, BITS, RTB_EV_ALL | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0);
+    return rtb_port_event_wait_kcall(obj, BITS, RTB_EV_ALL | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
 }
-static int post_bit(int obj) { return rtb_port_event_set(obj, BIT); }
-static int post_bits(int obj) { return rtb_port_event_set(obj, BITS); }
+static int post_bit(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, BIT, c); }
+static int post_bits(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, BITS, c); }
 static const struct rtb_handoff_ops any_ops = {.pend = pend_any, .post = post_bit};
 static const struct rtb_handoff_ops all_ops = {.pend = pend_all, .post = post_bits};
 

@@ -6,7 +6,7 @@ struct handoff {
     struct rtb_ctx *ctx;
     const struct rtb_handoff_ops *ops;
     int obj;
-    volatile rtb_ticks_t t0;  /* written by the outgoing task, read by the incoming one */
+    volatile rtb_stamp_t t0;  /* written by the outgoing task, read by the incoming one */
     volatile bool stop;
     volatile int pend_rc, post_rc;
     /* wake_ctx without one-CPU real-time ordering (the tasks on two CPUs,
@@ -24,73 +24,96 @@ static int step(int (*fn)(int), int obj)
     return fn ? fn(obj) : RTB_OK;
 }
 
+/* After a pend returned (rc): while ops->posted says no post came, pend
+ * again (rtb_kcall_then_stamp: t1 is the stamp after the last return). */
+static int until_posted(const struct rtb_handoff_ops *ops, int obj, struct rtb_kcall *pend, int rc,
+                        rtb_stamp_t *t1)
+{
+    while (ops->posted && (rc == RTB_OK || rc == RTB_ETIMEOUT) && !ops->posted(obj)) {
+        rtb_kcall_then_stamp(pend, t1);
+        rc = rtb_kcall_rc(pend);
+    }
+    return rc == RTB_ETIMEOUT && ops->posted ? RTB_OK : rc;
+}
+
 /* block_ctx, HIGH task: stamp, then pend on the empty object and block. */
 static void block_high(void *arg)
 {
     struct handoff *h = arg;
-    while (!h->stop) {
-        int rc = step(h->ops->prepare, h->obj);
+    struct rtb_kcall pend;
+    int rc = h->ops->pend(h->obj, &pend);
+    while (rc == RTB_OK && !h->stop) {
+        rc = step(h->ops->prepare, h->obj);
         if (rc == RTB_OK) {
-            h->t0 = rtb_port_ts();
-            rc = h->ops->pend(h->obj);
+            rtb_stamp_t ignored;
+            rtb_kcall_after_stamp(&pend, &h->t0);
+            rc = until_posted(h->ops, h->obj, &pend, rtb_kcall_rc(&pend), &ignored);
         }
         if (rc == RTB_OK)
             rc = step(h->ops->finish, h->obj);
-        if (rc != RTB_OK) {
-            h->pend_rc = rc;
-            h->stop = true;
-        }
+    }
+    if (rc != RTB_OK) {
+        h->pend_rc = rc;
+        h->stop = true;
     }
 }
 
-/* block_ctx, LOW task: runs only while HIGH is blocked. Its first act after
- * the switch is the stop stamp; then it posts, and HIGH preempts it inside
- * the post call until HIGH blocks again. */
+/* block_ctx, LOW task: runs only while HIGH is blocked. It posts, HIGH
+ * preempts it inside the post call, pends again and blocks: the post call
+ * returns to LOW, whose stamp right after it ends the sample. (LOW's first
+ * run is its start, not the return from a post: no sample.) */
 static void block_low(void *arg)
 {
     struct handoff *h = arg;
-    for (;;) {
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (h->stop)
-            break;
-        rtb_add(h->ctx, h->t0, t1);
-        if (!rtb_want(h->ctx))
-            h->stop = true; /* HIGH sees it when the post below wakes it */
-        else
-            rtb_rest(h->ctx); /* HIGH is pended: between samples */
-        int rc;
-        while ((rc = h->ops->post(h->obj)) == RTB_EWOULDBLOCK)
-            rtb_port_task_yield();
-        if (rc != RTB_OK) {
-            h->post_rc = rc;
-            h->stop = true;
-            break;
+    struct rtb_kcall post;
+    int rc = h->ops->post(h->obj, &post);
+    bool first = true;
+    rtb_stamp_t t1 = 0;
+    while (rc == RTB_OK && !h->stop) {
+        if (!first) {
+            rtb_add(h->ctx, h->t0, t1);
+            if (!rtb_want(h->ctx)) {
+                h->stop = true; /* HIGH sees it when the post below wakes it */
+            } else {
+                rtb_rest(h->ctx); /* HIGH is pended: between samples */
+            }
         }
-        if (h->stop)
-            break;
+        first = false;
+        if (h->ops->arm)
+            h->ops->arm(h->obj);
+        while ((rtb_kcall_then_stamp(&post, &t1), rc = rtb_kcall_rc(&post)) == RTB_EWOULDBLOCK)
+            rtb_port_task_yield();
+    }
+    if (rc != RTB_OK) {
+        h->post_rc = rc;
+        h->stop = true;
     }
 }
 
-/* wake_ctx, HIGH task: pended; its first act after the switch is the stop stamp. */
+/* wake_ctx, HIGH task: pended; the stamp right after its pend call returns
+ * ends the sample. */
 static void wake_high(void *arg)
 {
     struct handoff *h = arg;
-    for (;;) {
-        int rc = step(h->ops->prepare, h->obj);
+    struct rtb_kcall pend;
+    int rc = h->ops->pend(h->obj, &pend);
+    while (rc == RTB_OK) {
+        rtb_stamp_t t1;
+        rc = step(h->ops->prepare, h->obj);
         h->armed = 1;
-        if (rc == RTB_OK)
-            rc = h->ops->pend(h->obj);
-        rtb_ticks_t t1 = rtb_port_ts();
+        if (rc == RTB_OK) {
+            rtb_kcall_then_stamp(&pend, &t1);
+            rc = until_posted(h->ops, h->obj, &pend, rtb_kcall_rc(&pend), &t1);
+        }
         if (rc == RTB_OK)
             rc = step(h->ops->finish, h->obj);
-        if (rc != RTB_OK) {
-            h->pend_rc = rc;
+        if (rc != RTB_OK)
             break;
-        }
         rtb_add(h->ctx, h->t0, t1);
         if (!rtb_want(h->ctx))
             break;
     }
+    h->pend_rc = rc;
     h->stop = true;
 }
 
@@ -115,23 +138,27 @@ static bool wait_armed(struct handoff *h)
 }
 
 /* wake_ctx, LOW task: runs only while HIGH is pended (with real-time
- * priorities on one CPU; else gated); stamp, then post. */
+ * priorities on one CPU; else gated); stamp, then the post. */
 static void wake_low(void *arg)
 {
     struct handoff *h = arg;
-    while (!h->stop) {
+    struct rtb_kcall post;
+    int rc = h->ops->post(h->obj, &post);
+    while (rc == RTB_OK && !h->stop) {
         rtb_rest(h->ctx); /* HIGH is pended: a pause here is between samples */
         if (h->gate && !wait_armed(h))
             break;
-        h->t0 = rtb_port_ts();
-        int rc = h->ops->post(h->obj);
+        if (h->ops->arm)
+            h->ops->arm(h->obj);
+        rtb_kcall_after_stamp(&post, &h->t0);
+        rc = rtb_kcall_rc(&post);
         if (rc == RTB_EWOULDBLOCK) {
             rtb_port_task_yield(); /* only without real-time priorities */
-        } else if (rc != RTB_OK) {
-            h->post_rc = rc;
-            break;
+            rc = RTB_OK;
         }
     }
+    if (rc != RTB_OK)
+        h->post_rc = rc;
 }
 
 static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj,
@@ -143,7 +170,7 @@ static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int
     h->ctx = ctx;
     h->ops = ops;
     h->obj = obj;
-    h->t0 = rtb_port_ts();
+    h->t0 = rtb_port_stamp_start();
     unsigned fl = rtb_task_flags(ctx);
     struct rtb_port_info pi;
     rtb_port_info(&pi);
@@ -158,8 +185,10 @@ static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int
         return;
     if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl & ~RTB_TASK_OTHER_CPU, low, h),
                 "create low task")) {
+        struct rtb_kcall post;
         h->stop = true;
-        ops->post(obj); /* release HIGH if it is already pended */
+        if (ops->post(obj, &post) == RTB_OK) /* release HIGH if it is already pended */
+            rtb_kcall_run(&post);
         rtb_port_task_join(TASK_HIGH);
         return;
     }
@@ -192,56 +221,56 @@ struct ready {
 };
 static struct ready *ready_shared;
 
+/* Post once, untimed (a release or a last wake-up). */
+static void post_once(const struct rtb_handoff_ops *ops, int obj)
+{
+    struct rtb_kcall post;
+    if (ops->post(obj, &post) == RTB_OK)
+        rtb_kcall_run(&post);
+}
+
 /* HIGH: hold the object, block until LOW is pended, time the post. */
 static void ready_high(void *arg)
 {
     struct ready *r = arg;
-    for (;;) {
-        int rc = step(r->ops->hold, r->obj);
-        if (rc != RTB_OK) {
-            r->post_rc = rc;
-            r->stop = true;
+    struct rtb_kcall post;
+    int rc = r->ops->post(r->obj, &post);
+    while (rc == RTB_OK) {
+        rc = step(r->ops->hold, r->obj);
+        if (rc != RTB_OK)
             break;
-        }
         rc = rtb_port_sem_take(RTB_HANDOFF_SEM, RTB_WAIT_FOREVER);
         if (rc != RTB_OK || r->stop) {
-            r->ops->post(r->obj); /* release what hold took */
-            r->post_rc = rc;
-            r->stop = true;
+            rtb_kcall_run(&post); /* release what hold took */
             break;
         }
-        rtb_ticks_t t0 = rtb_port_ts();
-        rc = r->ops->post(r->obj);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_OK) {
-            r->post_rc = rc;
-            r->stop = true;
+        while ((rc = rtb_time_kcall(r->ctx, &post, RTB_OK)) == RTB_EWOULDBLOCK && r->ops->unblock)
+            rc = r->ops->unblock(r->obj); /* a full queue: only without real-time priorities */
+        if (rc != RTB_OK || !rtb_want(r->ctx))
             break;
-        }
-        rtb_add(r->ctx, t0, t1);
-        if (!rtb_want(r->ctx)) {
-            r->stop = true;
-            break;
-        }
     }
+    r->post_rc = rc;
+    r->stop = true;
     /* A signal object may have lost posts (only without real-time
      * priorities): one more makes sure LOW's last pend returns. */
     if (!r->ops->hold)
-        r->ops->post(r->obj);
+        post_once(r->ops, r->obj);
 }
 
 /* LOW: pend (blocks: HIGH holds or has not posted), release, again. */
 static void ready_low(void *arg)
 {
     struct ready *r = arg;
-    while (!r->stop) {
-        int rc = r->ops->pend(r->obj);
+    struct rtb_kcall pend;
+    int rc = r->ops->pend(r->obj, &pend);
+    while (rc == RTB_OK && !r->stop) {
+        rc = rtb_kcall_run(&pend);
         if (rc == RTB_OK)
             rc = step(r->ops->finish, r->obj);
-        if (rc != RTB_OK) {
-            r->pend_rc = rc;
-            r->stop = true;
-        }
+    }
+    if (rc != RTB_OK) {
+        r->pend_rc = rc;
+        r->stop = true;
     }
 }
 
@@ -283,7 +312,7 @@ void rtb_handoff_ready_low(struct rtb_ctx *ctx, const struct rtb_handoff_ops *op
         r->stop = true;
         rtb_port_sem_give(RTB_HANDOFF_SEM);
         if (!ops->hold)
-            ops->post(obj);
+            post_once(ops, obj);
     }
     for (int i = 0; i < made; i++)
         rtb_port_task_join(tasks[i].id);

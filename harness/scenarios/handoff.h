@@ -10,7 +10,11 @@
  *
  * Both tasks are created by the runner task (more urgent than both, so
  * neither runs until the runner blocks in join) and pinned to one CPU.
- * Only one of the two tasks touches the sample context.
+ * Only one of the two tasks touches the sample context. The window opens
+ * in one task (rtb_kcall_after_stamp: stamp, then the prepared call) and
+ * closes in the other (rtb_kcall_then_stamp: the prepared call returns,
+ * then the stamp), so it holds the two kernel calls and the switch, and
+ * of the harness only the store of the first stamp and the call.
  */
 #ifndef RTB_HANDOFF_H
 #define RTB_HANDOFF_H
@@ -18,8 +22,11 @@
 #include <rtb/bench.h>
 
 struct rtb_handoff_ops {
-    int (*pend)(int obj); /* wait forever on obj; returns when posted */
-    int (*post)(int obj); /* ready the waiter; RTB_EWOULDBLOCK means "retry" */
+    /* Prepare the timed calls (rtb/kcall.h), once per task before its loop:
+     * pend waits forever on obj and returns when posted; post readies the
+     * waiter (an RTB_EWOULDBLOCK result means "retry"). */
+    int (*pend)(int obj, struct rtb_kcall *c);
+    int (*post)(int obj, struct rtb_kcall *c);
     /* Optional, untimed: run by the pending task just before pend's timed
      * region (e.g. lock a condition variable's mutex) and just after it
      * (unlock it again). NULL: nothing. */
@@ -29,6 +36,15 @@ struct rtb_handoff_ops {
      * waiter pends on it (mutex, rwlock: post then releases it). NULL: the
      * object is a signal (semaphore, event) and posting it is always safe. */
     int (*hold)(int obj);
+    /* Optional, ready_low only: make room after a post that would block
+     * (a full queue, only without real-time priorities), untimed. */
+    int (*unblock)(int obj);
+    /* Optional, for a condition variable's predicate: arm runs (untimed)
+     * just before each timed post; posted, after a pend returned, says
+     * whether that post happened (and consumes it): false is a spurious or
+     * timed-out wake-up, and the pend is made again, still in the window. */
+    void (*arm)(int obj);
+    bool (*posted)(int obj);
 };
 
 void rtb_handoff_block_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int obj);

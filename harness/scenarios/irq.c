@@ -4,21 +4,26 @@
  * the measured task runs; on Linux a signal raised from the other CPU, see
  * ports/posix/port_irq.c), with the instants the glossaries name:
  *
- *   raised      the port's stamp when it raises the interrupt
- *   in          the handler's first instruction
- *   out         the handler's last instruction
- *   give        the handler's give call (just before it)
+ *   raised      the instant the source raises the interrupt (a timer's expiry)
+ *   in          the handler's first instruction (its stamp opens or closes there)
+ *   out         the handler's last instruction of its own: after the device's
+ *               acknowledgement and the give, before the kernel's exit
+ *               convention (FreeRTOS's portYIELD_FROM_ISR), which is in the
+ *               windows that start there
  *   resume      the interrupted task's first instruction after the handler
  *   other       the first instruction of the higher-priority task the
  *               handler readied (its pended take returns)
  *
- * Two scenarios produce every interval: "plain" (the handler only stamps;
- * the interrupted task resumes) and "give" (the handler gives a semaphore a
- * higher-priority task is pended on, so the return reschedules). Each
- * metric records one interval of its scenario. Only threads: the sheets'
- * interrupt rows have no process variant. The interrupted task spins on a
- * flag, so it is running (not idle) when the interrupt arrives. The handler
- * gives with the interrupt-context call (rtb_port_sem_give_isr).
+ * Each metric times one interval with a handler of its own
+ * (rtb_port_irq_hook_plan, rtb/irq_isr.h) that takes only the stamps that
+ * interval needs: "plain" handlers acknowledge the device (the interrupted
+ * task resumes), "give" handlers also give a semaphore a higher-priority
+ * task is pended on with the kernel's interrupt-context call, so the
+ * return reschedules. Only threads: the sheets' interrupt rows have no
+ * process variant. The interrupted task spins until the handler has
+ * acknowledged the device, so it is running (not idle) when the interrupt
+ * arrives; its spin's last pass (a load and a test) is in the rows that end
+ * in it.
  *
  * Where the port has them (a kernel on a microcontroller): interrupt
  * masking and the kernel's critical section, the kernel's longest
@@ -32,90 +37,79 @@
 enum { TASK_SPIN = 0, TASK_HIGH = 1 };
 enum { SEM = 0 };
 
+/* Each interval, and the handler that times it: only the stamps it needs
+ * (rtb_port_irq_hook_plan), so no window holds another interval's stamp. */
 enum interval {
     RAISED_TO_IN,       /* interrupt response */
     RAISED_TO_RESUME,   /* task response, no rescheduling */
     OUT_TO_RESUME,      /* return from handler to the interrupted task */
     RAISED_TO_OTHER,    /* task response with rescheduling */
-    OUT_TO_OTHER,       /* return from handler to another task (an RTOS) */
-    GIVE_TO_OTHER,      /* the same where the give itself switches (Linux) */
+    OUT_TO_OTHER,       /* return from handler to another task */
     IN_TO_OTHER,        /* handler start to the readied task */
 };
+static const unsigned handler_does[] = {
+    [RAISED_TO_IN] = RTB_IRQ_STAMP_IN,
+    [RAISED_TO_RESUME] = 0,
+    [OUT_TO_RESUME] = RTB_IRQ_STAMP_OUT,
+    [RAISED_TO_OTHER] = RTB_IRQ_GIVE,
+    [OUT_TO_OTHER] = RTB_IRQ_GIVE | RTB_IRQ_STAMP_OUT,
+    [IN_TO_OTHER] = RTB_IRQ_STAMP_IN | RTB_IRQ_IN_OPENS | RTB_IRQ_GIVE,
+};
+
+struct rtb_irq_slots rtb_irq_slots;
 
 struct irq_state {
     struct rtb_ctx *ctx;
     enum interval what;
     bool give;                       /* the handler gives SEM */
-    volatile rtb_ticks_t in, out, give_at;
-    volatile int spinning;           /* the interrupted task is in its spin loop */
-    volatile int early;              /* the interrupt arrived before that: no sample */
-    volatile int fired;              /* set by the handler */
     volatile int taken;              /* set by the high task after recording */
     volatile bool stop;
     volatile int rc;
 };
 static struct irq_state *shared;
 
-static void handler(void *arg)
-{
-    struct irq_state *s = arg;
-    s->in = rtb_port_ts();
-    s->early = !s->spinning;
-    if (s->give) {
-        s->give_at = rtb_port_ts();
-        rtb_port_sem_give_isr(SEM);
-    }
-    s->fired = 1;
-    s->out = rtb_port_ts();
-}
-
-static rtb_ticks_t pick(const struct irq_state *s, rtb_ticks_t raised, rtb_ticks_t *t1)
+/* The window's opening instant: the raise, or a stamp the handler took. */
+static rtb_stamp_t opened(const struct irq_state *s)
 {
     switch (s->what) {
-    case RAISED_TO_IN:
-        *t1 = s->in;
-        return raised;
     case OUT_TO_RESUME:
     case OUT_TO_OTHER:
-        return s->out;
-    case GIVE_TO_OTHER:
-        return s->give_at;
+        return rtb_irq_slots.out;
     case IN_TO_OTHER:
-        return s->in;
+        return rtb_irq_slots.in;
     default:
-        return raised;
+        return rtb_port_irq_raised_stamp();
     }
 }
 
 /* The interrupted task: request an interrupt, spin until the handler has
- * run (and, with give, until the high task has taken its sample). */
+ * acknowledged it (a load and a test: the last pass is in the window of
+ * the rows that end here), and, with give, until the high task has taken
+ * its sample. An interrupt raised before the spin began is no sample. */
 static void spinner(void *arg)
 {
     struct irq_state *s = arg;
     while (!s->stop) {
         rtb_rest(s->ctx);
-        s->fired = 0;
         s->taken = 0;
-        s->spinning = 0;
         int rc = rtb_port_irq_trigger();
         if (rc != RTB_OK) {
             s->rc = rc;
             break;
         }
-        s->spinning = 1;
-        while (!s->fired)
+        rtb_stamp_t spin_from = rtb_port_stamp_start();
+        while (!RTB_PORT_IRQ_HANDLED())
             ;
-        rtb_ticks_t resume = rtb_port_ts();
+        rtb_stamp_t resume = rtb_port_stamp_end();
         if (s->give) {
             while (!s->taken && !s->stop)
                 rtb_port_task_yield(); /* only without real-time priorities */
             continue;
         }
-        if (s->early)
+        if (rtb_stamp_delta(spin_from, rtb_port_irq_raised_stamp()) < 0)
             continue; /* raised while the trigger call was still returning */
-        rtb_ticks_t t1 = resume;
-        rtb_ticks_t t0 = pick(s, rtb_port_irq_raised_at(), &t1);
-        rtb_add(s->ctx, t0, t1);
+        rtb_stamp_t t1 = s->what == RAISED_TO_IN ? rtb_irq_slots.in : resume;
+        rtb_add(s->ctx, opened(s), t1);
         if (!rtb_want(s->ctx))
             s->stop = true;
     }
@@ -124,46 +118,45 @@ static void spinner(void *arg)
         rtb_port_sem_give(SEM); /* release the high task */
 }
 
-/* The readied task: pended on SEM; its first act after the take is the stamp. */
+/* The readied task: pended on SEM; the stamp right after its take returns
+ * ends the sample. */
 static void high(void *arg)
 {
     struct irq_state *s = arg;
-    for (;;) {
-        int rc = rtb_port_sem_take(SEM, RTB_WAIT_FOREVER);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_OK) {
-            s->rc = rc;
+    struct rtb_kcall take;
+    int rc = rtb_port_sem_take_kcall(SEM, RTB_WAIT_FOREVER, &take);
+    while (rc == RTB_OK) {
+        rtb_stamp_t t1;
+        rtb_kcall_then_stamp(&take, &t1);
+        if ((rc = rtb_kcall_rc(&take)) != RTB_OK || s->stop)
             break;
-        }
-        if (s->stop)
-            break;
-        if (!s->early) {
-            rtb_ticks_t t0 = pick(s, rtb_port_irq_raised_at(), &t1);
-            rtb_add(s->ctx, t0, t1);
-            if (!rtb_want(s->ctx))
-                s->stop = true;
-        }
+        rtb_add(s->ctx, opened(s), t1);
+        if (!rtb_want(s->ctx))
+            s->stop = true;
         s->taken = 1;
     }
+    if (rc != RTB_OK)
+        s->rc = rc;
     s->stop = true;
 }
 
-static void run(struct rtb_ctx *ctx, enum interval what, bool give, int high_prio)
+static void run(struct rtb_ctx *ctx, enum interval what, int high_prio)
 {
     struct irq_state *s = rtb_shared_state(ctx, (void **)&shared, sizeof *shared);
     if (!s)
         return;
+    const struct rtb_irq_plan plan = {.does = handler_does[what], .sem = SEM};
     s->ctx = ctx;
     s->what = what;
-    s->give = give;
+    s->give = (plan.does & RTB_IRQ_GIVE) != 0;
     if (!rtb_ok(ctx, rtb_port_sem_create(SEM, 0, 1), "sem_create"))
         return;
-    if (!rtb_ok(ctx, rtb_port_irq_hook(handler, s), "irq_hook")) {
+    if (!rtb_ok(ctx, rtb_port_irq_hook_plan(&plan), "irq_hook")) {
         rtb_port_sem_delete(SEM);
         return;
     }
-    if (give && !rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, high_prio, 0, high, s),
-                        "create high task"))
+    if (s->give && !rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, high_prio, 0, high, s),
+                           "create high task"))
         goto out;
     if (!rtb_ok(ctx, rtb_port_task_create(TASK_SPIN, RTB_PRIO_LOW, 0, spinner, s),
                 "create interrupted task")) {
@@ -173,7 +166,7 @@ static void run(struct rtb_ctx *ctx, enum interval what, bool give, int high_pri
         goto out;
     }
     rtb_port_task_join(TASK_SPIN);
-    if (give)
+    if (s->give)
         rtb_port_task_join(TASK_HIGH);
     rtb_ok(ctx, s->rc, "interrupt scenario");
 out:
@@ -181,53 +174,57 @@ out:
     rtb_port_sem_delete(SEM);
 }
 
-static void response(struct rtb_ctx *c) { run(c, RAISED_TO_IN, false, 0); }
-static void task_response(struct rtb_ctx *c) { run(c, RAISED_TO_RESUME, false, 0); }
-static void return_interrupted(struct rtb_ctx *c) { run(c, OUT_TO_RESUME, false, 0); }
-static void task_response_resched(struct rtb_ctx *c) { run(c, RAISED_TO_OTHER, true, RTB_PRIO_HIGH); }
-/* On an RTOS the switch to the readied task waits for the handler's return:
- * handler's last instruction -> readied task. A Linux signal handler runs
- * in task context, so the kernel switches at the give's own return from the
- * kernel, before the handler's last instruction: the interval that exists
- * there is give -> readied task, and that is measured (the note says which). */
+static void response(struct rtb_ctx *c) { run(c, RAISED_TO_IN, 0); }
+static void task_response(struct rtb_ctx *c) { run(c, RAISED_TO_RESUME, 0); }
+static void return_interrupted(struct rtb_ctx *c) { run(c, OUT_TO_RESUME, 0); }
+static void task_response_resched(struct rtb_ctx *c) { run(c, RAISED_TO_OTHER, RTB_PRIO_HIGH); }
+/* On a kernel whose handler's give switches at once (no such port has
+ * RTB_CAP_IRQ: a Linux signal handler runs in task context, and the xsig.*
+ * rows measure it) the interval would not exist. */
 static void return_different(struct rtb_ctx *c)
 {
     struct rtb_port_info pi = {0};
     rtb_port_info(&pi);
-    if (pi.irq_switch_at_exit) {
-        rtb_note(c, "handler's last instruction to the readied task");
-        run(c, OUT_TO_OTHER, true, RTB_PRIO_HIGH);
-    } else {
-        rtb_note(c, "the handler's give switches at once on this port: give call to the readied task");
-        run(c, GIVE_TO_OTHER, true, RTB_PRIO_HIGH);
+    if (!pi.irq_switch_at_exit) {
+        rtb_unsupported(c, "the handler's give switches at once on this port: no return to another task");
+        return;
     }
+    rtb_note(c, "handler's last instruction to the readied task");
+    run(c, OUT_TO_OTHER, RTB_PRIO_HIGH);
 }
-static void to_task(struct rtb_ctx *c) { run(c, IN_TO_OTHER, true, RTB_PRIO_HIGH); }
+static void to_task(struct rtb_ctx *c) { run(c, IN_TO_OTHER, RTB_PRIO_HIGH); }
 /* The deferred handler (DSP/BIOS SWI, a Linux threaded handler): a task at
  * the top scenario priority, readied by the handler. */
-static void to_deferred(struct rtb_ctx *c) { run(c, IN_TO_OTHER, true, RTB_PRIO_RUNNER - 1); }
+static void to_deferred(struct rtb_ctx *c) { run(c, IN_TO_OTHER, RTB_PRIO_RUNNER - 1); }
 
 /* ---- masking and the critical section ------------------------------------ */
 /* One call timed, its counterpart outside the timed region. */
-static void pair(struct rtb_ctx *ctx, int (*timed)(void), int (*other)(void), bool other_first,
-                 const char *what)
+/* Each call prepared just before it runs: an exit depends on its enter
+ * (ThreadX restores the posture the enter returned). */
+static void pair(struct rtb_ctx *ctx, int (*timed)(struct rtb_kcall *), int (*other)(struct rtb_kcall *),
+                 bool other_first, const char *what)
 {
+    struct rtb_kcall t, o;
     while (rtb_want(ctx)) {
-        if (other_first && !rtb_ok(ctx, other(), what))
+        if (other_first && (!rtb_ok(ctx, other(&o), what) || !rtb_ok(ctx, rtb_kcall_run(&o), what)))
             return;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = timed();
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, what) || (!other_first && !rtb_ok(ctx, other(), what)))
+        if (!rtb_ok(ctx, timed(&t), what) || !rtb_ok(ctx, rtb_time_kcall(ctx, &t, RTB_OK), what))
             return;
-        rtb_add(ctx, t0, t1);
+        if (!other_first && (!rtb_ok(ctx, other(&o), what) || !rtb_ok(ctx, rtb_kcall_run(&o), what)))
+            return;
     }
 }
 
-static void mask(struct rtb_ctx *c) { pair(c, rtb_port_irq_mask, rtb_port_irq_unmask, false, "irq_mask"); }
-static void unmask(struct rtb_ctx *c) { pair(c, rtb_port_irq_unmask, rtb_port_irq_mask, true, "irq_unmask"); }
-static void crit_enter(struct rtb_ctx *c) { pair(c, rtb_port_critical_enter, rtb_port_critical_exit, false, "critical_enter"); }
-static void crit_exit(struct rtb_ctx *c) { pair(c, rtb_port_critical_exit, rtb_port_critical_enter, true, "critical_exit"); }
+static void mask(struct rtb_ctx *c) { pair(c, rtb_port_irq_mask_kcall, rtb_port_irq_unmask_kcall, false, "irq_mask"); }
+static void unmask(struct rtb_ctx *c) { pair(c, rtb_port_irq_unmask_kcall, rtb_port_irq_mask_kcall, true, "irq_unmask"); }
+static void crit_enter(struct rtb_ctx *c)
+{
+    pair(c, rtb_port_critical_enter_kcall, rtb_port_critical_exit_kcall, false, "critical_enter");
+}
+static void crit_exit(struct rtb_ctx *c)
+{
+    pair(c, rtb_port_critical_exit_kcall, rtb_port_critical_enter_kcall, true, "critical_exit");
+}
 
 /* ---- bare handlers: prolog and epilog -------------------------------------- */
 /* The port reports both intervals from single counter loads: nothing to

@@ -10,24 +10,22 @@
 
 static void heap_pair(struct rtb_ctx *ctx, size_t size, bool time_free)
 {
+    struct rtb_kcall alloc, release;
+    if (!rtb_ok(ctx, rtb_port_heap_alloc_kcall(size, &alloc), "heap_alloc"))
+        return;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = 0, t1 = 0;
-        if (!time_free)
-            t0 = rtb_port_ts();
-        void *p = rtb_port_heap_alloc(size);
-        if (!time_free)
-            t1 = rtb_port_ts();
-        if (!p) {
+        int rc = time_free ? rtb_kcall_run(&alloc) : rtb_time_kcall(ctx, &alloc, RTB_OK);
+        if (rc != RTB_OK) {
             rtb_ok(ctx, RTB_ERR, "heap_alloc returned NULL");
             break;
         }
+        void *p = (void *)alloc.ret;
         *(volatile unsigned char *)p = 1; /* the block is used, as a caller would */
-        if (time_free)
-            t0 = rtb_port_ts();
-        rtb_port_heap_free(p);
-        if (time_free)
-            t1 = rtb_port_ts();
-        rtb_add(ctx, t0, t1);
+        if (!rtb_ok(ctx, rtb_port_heap_free_kcall(p, &release), "heap_free"))
+            break;
+        rc = time_free ? rtb_time_kcall(ctx, &release, RTB_OK) : rtb_kcall_run(&release);
+        if (!rtb_ok(ctx, rc, "heap_free"))
+            break;
     }
 }
 

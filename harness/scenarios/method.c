@@ -14,8 +14,8 @@
 static void null_measurement(struct rtb_ctx *ctx)
 {
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        rtb_ticks_t t1 = rtb_port_ts();
+        rtb_stamp_t t0 = rtb_port_stamp_start();
+        rtb_stamp_t t1 = rtb_port_stamp_end();
         rtb_add(ctx, t0, t1);
     }
 }
@@ -26,12 +26,12 @@ static void ref_clock_busywait(struct rtb_ctx *ctx)
     rtb_expected(ctx, RTB_PORT_UNITS(rtb_us_to_ticks(ctx, BUSYWAIT_US)));
     while (rtb_want(ctx)) {
         rtb_rest(ctx);
-        rtb_ticks_t t0 = rtb_port_ts();
+        rtb_stamp_t t0 = rtb_port_stamp_start();
         rtb_port_ref_ns(&start);
         do {
             rtb_port_ref_ns(&now);
         } while (now - start < BUSYWAIT_US * 1000u);
-        rtb_ticks_t t1 = rtb_port_ts();
+        rtb_stamp_t t1 = rtb_port_stamp_end();
         rtb_add(ctx, t0, t1);
     }
 }
@@ -46,9 +46,9 @@ static void reference_busywait(struct rtb_ctx *ctx)
     rtb_expected(ctx, RTB_PORT_KNOWN_WORK_COST);
     rtb_note(ctx, "a loop of known length: its cost is exact, not calibrated");
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
+        rtb_stamp_t t0 = rtb_port_stamp_start();
         RTB_PORT_KNOWN_WORK();
-        rtb_ticks_t t1 = rtb_port_ts();
+        rtb_stamp_t t1 = rtb_port_stamp_end();
         rtb_add(ctx, t0, t1);
     }
 #else

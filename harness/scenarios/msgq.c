@@ -4,8 +4,9 @@
  * waiting, send to a full queue and receive from an empty one without
  * waiting, receive with a message queued, send that readies a lower-priority
  * pended receiver, create and delete, and the two switches a queue causes
- * (handoff.c). The call that restores the queue between samples is outside
- * the timed region. DSP/BIOS mailboxes (MBX) are answered here too: on this
+ * (handoff.c). Each timed call is prepared first (rtb/kcall.h); the call
+ * that restores the queue between samples is outside the timed region.
+ * DSP/BIOS mailboxes (MBX) are answered here too: on this
  * port a mailbox and a message queue are the same kernel object.
  */
 #include <rtb/bench.h>
@@ -23,75 +24,59 @@ static bool make_queue(struct rtb_ctx *ctx)
 
 static void send_no_waiter(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall send;
     if (!make_queue(ctx))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "msgq_send") ||
-            !rtb_ok(ctx, rtb_port_msgq_receive(Q, &msg_in, RTB_NO_WAIT), "msgq_receive"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_msgq_send_kcall(Q, &msg_out, RTB_NO_WAIT, &send), "msgq_send")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &send, RTB_OK), "msgq_send") ||
+                !rtb_ok(ctx, rtb_port_msgq_receive(Q, &msg_in, RTB_NO_WAIT), "msgq_receive"))
+                break;
+        }
     }
     rtb_port_msgq_delete(Q);
 }
 
 static void receive_available(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall receive;
     if (!make_queue(ctx))
         return;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT), "msgq_send"))
-            break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_receive(Q, &msg_in, RTB_WAIT_FOREVER);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "msgq_receive"))
-            break;
-        if (msg_in != msg_out) {
-            rtb_ok(ctx, RTB_ERR, "msgq_receive returned a different message");
-            break;
+    if (rtb_ok(ctx, rtb_port_msgq_receive_kcall(Q, &msg_in, RTB_WAIT_FOREVER, &receive), "msgq_receive")) {
+        while (rtb_want(ctx)) {
+            msg_in = 0;
+            if (!rtb_ok(ctx, rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT), "msgq_send") ||
+                !rtb_ok(ctx, rtb_time_kcall(ctx, &receive, RTB_OK), "msgq_receive"))
+                break;
+            if (msg_in != msg_out) {
+                rtb_ok(ctx, RTB_ERR, "msgq_receive returned a different message");
+                break;
+            }
         }
-        rtb_add(ctx, t0, t1);
     }
     rtb_port_msgq_delete(Q);
 }
 
 static void receive_unavailable(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall receive;
     if (!make_queue(ctx))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_receive(Q, &msg_in, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_EWOULDBLOCK) {
-            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "msgq_receive on an empty queue did not fail");
-            break;
-        }
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, rtb_port_msgq_receive_kcall(Q, &msg_in, RTB_NO_WAIT, &receive), "msgq_receive"))
+        rtb_time_failing(ctx, &receive, 1, "msgq_receive on an empty queue did not fail");
     rtb_port_msgq_delete(Q);
 }
 
 static void send_full(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall send;
     if (!make_queue(ctx))
         return;
     for (int i = 0; i < DEPTH; i++)
         if (!rtb_ok(ctx, rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT), "msgq_send (fill)"))
             goto out;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_send(Q, &msg_out, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_EWOULDBLOCK) {
-            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "msgq_send to a full queue did not fail");
-            break;
-        }
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, rtb_port_msgq_send_kcall(Q, &msg_out, RTB_NO_WAIT, &send), "msgq_send"))
+        rtb_time_failing(ctx, &send, 1, "msgq_send to a full queue did not fail");
 out:
     rtb_port_msgq_delete(Q);
 }
@@ -101,50 +86,44 @@ out:
  * with the port's words. */
 static void create(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_create(Q, sizeof msg_out, DEPTH);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "msgq_create"))
+        if (!rtb_ok(ctx, rtb_port_msgq_create_kcall(Q, sizeof msg_out, DEPTH, &c), "msgq_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "msgq_create") ||
+            !rtb_ok(ctx, rtb_port_msgq_delete(Q), "msgq_delete"))
             break;
-        if (!rtb_ok(ctx, rtb_port_msgq_delete(Q), "msgq_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 static void delete(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make_queue(ctx))
+        if (!make_queue(ctx) || !rtb_ok(ctx, rtb_port_msgq_delete_kcall(Q, &c), "msgq_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "msgq_delete"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_msgq_delete(Q);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "msgq_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
-static int pend(int obj) { return rtb_port_msgq_receive(obj, &msg_in, RTB_WAIT_FOREVER); }
+static int pend(int obj, struct rtb_kcall *c)
+{
+    return rtb_port_msgq_receive_kcall(obj, &msg_in, RTB_WAIT_FOREVER, c);
+}
 /* No wait: a full queue (possible only without real-time priorities) must
  * not block the sender after the receiver has finished. */
-static int post(int obj) { return rtb_port_msgq_send(obj, &msg_out, RTB_NO_WAIT); }
+static int post(int obj, struct rtb_kcall *c) { return rtb_port_msgq_send_kcall(obj, &msg_out, RTB_NO_WAIT, c); }
 static const struct rtb_handoff_ops msgq_ops = {.pend = pend, .post = post};
 
 /* ready_low's post: room is always there with real-time priorities (the
  * receiver empties the queue before the next post); without them posts may
- * outrun it, and a full queue then drops its oldest message rather than
- * failing or blocking the sender after the receiver has finished. */
-static int post_ready(int obj)
+ * outrun it, and a full queue then drops its oldest message (untimed)
+ * rather than failing or blocking the sender after the receiver finished. */
+static int drop_oldest(int obj)
 {
-    int rc;
-    while ((rc = rtb_port_msgq_send(obj, &msg_out, RTB_NO_WAIT)) == RTB_EWOULDBLOCK)
-        rtb_port_msgq_receive(obj, &msg_in, RTB_NO_WAIT);
-    return rc;
+    int rc = rtb_port_msgq_receive(obj, &msg_in, RTB_NO_WAIT);
+    return rc == RTB_EWOULDBLOCK ? RTB_OK : rc;
 }
-static const struct rtb_handoff_ops msgq_ready_ops = {.pend = pend, .post = post_ready};
+static const struct rtb_handoff_ops msgq_ready_ops = {.pend = pend, .post = post, .unblock = drop_oldest};
 
 /* Send that readies a lower-priority pended receiver and returns without a
  * switch (VxWorks msgQSend "Tasks pending", DSP/BIOS "Post a mailbox, no

@@ -39,29 +39,23 @@ static bool make(struct rtb_ctx *ctx, unsigned flags)
 
 static void create(struct rtb_ctx *ctx, unsigned flags)
 {
+    struct rtb_kcall c;
     say_inheritance(ctx, flags);
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_mutex_create(MUTEX, flags);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "mutex_create") ||
+        if (!rtb_ok(ctx, rtb_port_mutex_create_kcall(MUTEX, flags, &c), "mutex_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "mutex_create") ||
             !rtb_ok(ctx, rtb_port_mutex_delete(MUTEX), "mutex_delete"))
             break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 static void delete(struct rtb_ctx *ctx, unsigned flags)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make(ctx, flags))
+        if (!make(ctx, flags) || !rtb_ok(ctx, rtb_port_mutex_delete_kcall(MUTEX, &c), "mutex_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "mutex_delete"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_mutex_delete(MUTEX);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "mutex_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
@@ -100,44 +94,38 @@ static void finish(unsigned objs, int held)
         rtb_port_mutex_delete((int)i);
 }
 
-/* `n` locks (unlocks) on mutexes 0..objs-1 in turn (unlocks in reverse;
- * objs is n or 1: batch()): the first failing rc, or RTB_OK. The next id
- * is one add, not `i % objs`: these loops run between the timestamps, and
- * a division costs more than the call it would index. */
-static int lock_all(unsigned n, unsigned objs)
+/* A lock and an unlock of each of mutexes 0..objs-1 prepared, the unlocks
+ * in reverse (the batch unlocks the last locked first). */
+static bool prepare_calls(struct rtb_ctx *ctx, unsigned objs, struct rtb_kcall *lock,
+                          struct rtb_kcall *unlock)
 {
-    int rc = RTB_OK, step = objs > 1, id = 0;
-    for (unsigned i = 0; i < n; i++, id += step) {
-        int r = rtb_port_mutex_lock(id);
-        rc = rc == RTB_OK ? r : rc;
-    }
-    return rc;
+    for (unsigned i = 0; i < objs; i++)
+        if (!rtb_ok(ctx, rtb_port_mutex_lock_kcall((int)i, &lock[i]), "mutex_lock") ||
+            !rtb_ok(ctx, rtb_port_mutex_unlock_kcall((int)(objs - 1 - i), &unlock[i]), "mutex_unlock"))
+            return false;
+    return true;
 }
 
-static int unlock_all(unsigned n, unsigned objs)
+/* The untimed half: `n` calls walking calls[0..objs-1] round. */
+static int run_n(struct rtb_kcall *calls, unsigned objs, unsigned n)
 {
-    int rc = RTB_OK, step = objs > 1, id = step * (int)(n - 1);
-    for (unsigned i = 0; i < n; i++, id -= step) {
-        int r = rtb_port_mutex_unlock(id);
-        rc = rc == RTB_OK ? r : rc;
-    }
+    int rc = RTB_OK;
+    for (unsigned i = 0; i < n && rc == RTB_OK; i++)
+        rc = rtb_kcall_run(&calls[i % objs]);
     return rc;
 }
 
 /* Lock with `depth` - 1 locks already held by the caller (depth 1: free). */
 static void lock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 {
+    struct rtb_kcall lock[RTB_MAX_MUTEXES], unlock[RTB_MAX_MUTEXES];
     unsigned objs, n = batch(ctx, depth, &objs);
     int held;
-    if (prepare(ctx, flags, &objs, depth, &held)) {
+    if (prepare(ctx, flags, &objs, depth, &held) && prepare_calls(ctx, objs, lock, unlock)) {
         while (rtb_want(ctx)) {
-            rtb_ticks_t t0 = rtb_port_ts();
-            int rc = lock_all(n, objs);
-            rtb_ticks_t t1 = rtb_port_ts();
-            if (!rtb_ok(ctx, rc, "mutex_lock") ||
-                !rtb_ok(ctx, unlock_all(n, objs), "mutex_unlock"))
+            if (!rtb_ok(ctx, rtb_time_kcalls(ctx, lock, objs, n, RTB_OK), "mutex_lock") ||
+                !rtb_ok(ctx, run_n(unlock, objs, n), "mutex_unlock"))
                 break;
-            rtb_add(ctx, t0, t1);
         }
     }
     finish(objs, held);
@@ -146,18 +134,14 @@ static void lock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 /* Unlock leaving `depth` - 1 locks held (depth 1: the mutex becomes free). */
 static void unlock_at(struct rtb_ctx *ctx, unsigned flags, int depth)
 {
+    struct rtb_kcall lock[RTB_MAX_MUTEXES], unlock[RTB_MAX_MUTEXES];
     unsigned objs, n = batch(ctx, depth, &objs);
     int held;
-    if (prepare(ctx, flags, &objs, depth, &held)) {
+    if (prepare(ctx, flags, &objs, depth, &held) && prepare_calls(ctx, objs, lock, unlock)) {
         while (rtb_want(ctx)) {
-            if (!rtb_ok(ctx, lock_all(n, objs), "mutex_lock"))
+            if (!rtb_ok(ctx, run_n(lock, objs, n), "mutex_lock") ||
+                !rtb_ok(ctx, rtb_time_kcalls(ctx, unlock, objs, n, RTB_OK), "mutex_unlock"))
                 break;
-            rtb_ticks_t t0 = rtb_port_ts();
-            int rc = unlock_all(n, objs);
-            rtb_ticks_t t1 = rtb_port_ts();
-            if (!rtb_ok(ctx, rc, "mutex_unlock"))
-                break;
-            rtb_add(ctx, t0, t1);
         }
     }
     finish(objs, held);
@@ -203,20 +187,10 @@ static void r_lock_unavailable_nowait(struct rtb_ctx *ctx)
                                           owner_task, 0), "create owner task"))
         goto out;
     rtb_port_sem_take(READY, RTB_WAIT_FOREVER); /* the owner runs, locks, gives READY */
-    if (rtb_ok(ctx, *owner_rc, "owner's lock")) {
-        while (rtb_want(ctx)) {
-            rtb_ticks_t t0 = rtb_port_ts();
-            int rc = rtb_port_mutex_trylock(MUTEX);
-            rtb_ticks_t t1 = rtb_port_ts();
-            if (rc != RTB_EWOULDBLOCK) {
-                if (rc == RTB_OK)
-                    rtb_port_mutex_unlock(MUTEX);
-                rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "no-wait lock of an owned mutex did not fail");
-                break;
-            }
-            rtb_add(ctx, t0, t1);
-        }
-    }
+    struct rtb_kcall trylock;
+    if (rtb_ok(ctx, *owner_rc, "owner's lock") &&
+        rtb_ok(ctx, rtb_port_mutex_trylock_kcall(MUTEX, &trylock), "mutex_trylock"))
+        rtb_time_failing(ctx, &trylock, 1, "no-wait lock of an owned mutex did not fail");
     rtb_port_sem_give(DONE);
     rtb_port_task_join(TASK_OWNER);
 out:
@@ -228,8 +202,10 @@ out:
 /* ---- unlock readying a lower-priority waiter (handoff.c ready_low) ------- */
 static int lock(int obj) { return rtb_port_mutex_lock(obj); }
 static int unlock(int obj) { return rtb_port_mutex_unlock(obj); }
+static int lock_call(int obj, struct rtb_kcall *c) { return rtb_port_mutex_lock_kcall(obj, c); }
+static int unlock_call(int obj, struct rtb_kcall *c) { return rtb_port_mutex_unlock_kcall(obj, c); }
 static const struct rtb_handoff_ops ready_ops = {
-    .pend = lock, .post = unlock, .finish = unlock, .hold = lock};
+    .pend = lock_call, .post = unlock_call, .finish = unlock, .hold = lock};
 
 static void r_unlock_waiter_readied(struct rtb_ctx *ctx)
 {
@@ -251,7 +227,7 @@ enum { TASK_HIGH = 0, TASK_LOW = 1 };
 struct sw {
     struct rtb_ctx *ctx;
     bool block; /* block_ctx (LOW records) or wake_ctx (HIGH records) */
-    volatile rtb_ticks_t t0;
+    volatile rtb_stamp_t t0;
     volatile bool stop;
     volatile int rc;
     const char *volatile what;
@@ -265,21 +241,29 @@ static void sw_fail(struct sw *s, int rc, const char *what)
     s->stop = true;
 }
 
+/* HIGH: readied by GO, it locks the mutex LOW owns. block_ctx: the stamp,
+ * then the lock, which blocks. wake_ctx: the lock returns when LOW's
+ * unlock hands it the mutex, and the stamp follows. */
 static void sw_high(void *arg)
 {
     struct sw *s = arg;
-    for (;;) {
-        int rc = rtb_port_sem_take(GO, RTB_WAIT_FOREVER);
-        if (rc != RTB_OK) {
+    struct rtb_kcall lock;
+    int rc = rtb_port_mutex_lock_kcall(MUTEX, &lock);
+    if (rc != RTB_OK)
+        sw_fail(s, rc, "mutex_lock");
+    while (!s->stop) {
+        rtb_stamp_t t1;
+        if ((rc = rtb_port_sem_take(GO, RTB_WAIT_FOREVER)) != RTB_OK) {
             sw_fail(s, rc, "take GO");
             break;
         }
         if (s->stop)
             break;
-        s->t0 = rtb_port_ts();
-        rc = rtb_port_mutex_lock(MUTEX);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_OK) {
+        if (s->block)
+            rtb_kcall_after_stamp(&lock, &s->t0);
+        else
+            rtb_kcall_then_stamp(&lock, &t1);
+        if ((rc = rtb_kcall_rc(&lock)) != RTB_OK) {
             sw_fail(s, rc, "mutex_lock");
             break;
         }
@@ -299,30 +283,43 @@ static void sw_high(void *arg)
     }
 }
 
+/* LOW: owns the mutex and gives GO; HIGH preempts it inside the give.
+ * block_ctx: HIGH blocked on the mutex, the give returns, the stamp
+ * follows. wake_ctx: LOW stamps and unlocks; HIGH preempts it. */
 static void sw_low(void *arg)
 {
     struct sw *s = arg;
+    struct rtb_kcall give, unlock;
+    int rc = rtb_port_sem_give_kcall(GO, &give);
+    if (rc == RTB_OK)
+        rc = rtb_port_mutex_unlock_kcall(MUTEX, &unlock);
+    if (rc != RTB_OK)
+        sw_fail(s, rc, "prepare give GO / unlock");
     while (!s->stop) {
-        int rc = rtb_port_mutex_lock(MUTEX);
-        if (rc != RTB_OK) {
+        rtb_stamp_t t1 = 0;
+        if ((rc = rtb_port_mutex_lock(MUTEX)) != RTB_OK) {
             sw_fail(s, rc, "mutex_lock (owner)");
             break;
         }
-        if ((rc = rtb_port_sem_give(GO)) != RTB_OK) {
+        if (s->block)
+            rtb_kcall_then_stamp(&give, &t1);
+        else
+            rtb_kcall_run(&give);
+        if ((rc = rtb_kcall_rc(&give)) != RTB_OK) {
             rtb_port_mutex_unlock(MUTEX);
             sw_fail(s, rc, "give GO");
             break;
         }
         /* HIGH ran and is now blocked on the mutex */
-        rtb_ticks_t t1 = rtb_port_ts();
         if (s->block) {
             rtb_add(s->ctx, s->t0, t1);
             if (!rtb_want(s->ctx))
                 s->stop = true; /* HIGH sees it at its next GO */
+            rtb_kcall_run(&unlock);
         } else {
-            s->t0 = rtb_port_ts();
+            rtb_kcall_after_stamp(&unlock, &s->t0);
         }
-        if ((rc = rtb_port_mutex_unlock(MUTEX)) != RTB_OK) {
+        if ((rc = rtb_kcall_rc(&unlock)) != RTB_OK) {
             sw_fail(s, rc, "mutex_unlock (owner)");
             break;
         }
@@ -341,7 +338,7 @@ static void switch_pair(struct rtb_ctx *ctx, unsigned flags, bool block)
     }
     s->ctx = ctx;
     s->block = block;
-    s->t0 = rtb_port_ts();
+    s->t0 = rtb_port_stamp_start();
     s->rc = RTB_OK;
     unsigned fl = rtb_task_flags(ctx);
     if (rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl, sw_high, s), "create high task")) {

@@ -19,33 +19,30 @@ static unsigned char frame_out[FRAME] = "rtbench-frame-16", frame_in[FRAME];
 
 static void put_frame(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall write;
     if (!rtb_ok(ctx, rtb_port_pipe_create(PIPE), "pipe_create"))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_pipe_write(PIPE, frame_out, FRAME, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "pipe_write") ||
-            !rtb_ok(ctx, rtb_port_pipe_read(PIPE, frame_in, FRAME, RTB_NO_WAIT), "pipe_read"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_pipe_write_kcall(PIPE, frame_out, FRAME, RTB_NO_WAIT, &write), "pipe_write")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &write, RTB_OK), "pipe_write") ||
+                !rtb_ok(ctx, rtb_port_pipe_read(PIPE, frame_in, FRAME, RTB_NO_WAIT), "pipe_read"))
+                break;
+        }
     }
     rtb_port_pipe_delete(PIPE);
 }
 
 static void get_frame(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall read;
     if (!rtb_ok(ctx, rtb_port_pipe_create(PIPE), "pipe_create"))
         return;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_pipe_write(PIPE, frame_out, FRAME, RTB_NO_WAIT), "pipe_write"))
-            break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_pipe_read(PIPE, frame_in, FRAME, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "pipe_read"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_pipe_read_kcall(PIPE, frame_in, FRAME, RTB_NO_WAIT, &read), "pipe_read")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_port_pipe_write(PIPE, frame_out, FRAME, RTB_NO_WAIT), "pipe_write") ||
+                !rtb_ok(ctx, rtb_time_kcall(ctx, &read, RTB_OK), "pipe_read"))
+                break;
+        }
     }
     rtb_port_pipe_delete(PIPE);
 }

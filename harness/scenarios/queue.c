@@ -33,39 +33,37 @@ static bool make(struct rtb_ctx *ctx, unsigned kind)
 /* ---- no switch ----------------------------------------------------------- */
 static void put_immediate(struct rtb_ctx *ctx, unsigned kind, bool alloc)
 {
+    struct rtb_kcall put;
     uintptr_t got;
     if (!make(ctx, kind))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_queue_put(QID, word, alloc);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "queue_put") ||
-            !rtb_ok(ctx, rtb_port_queue_get(QID, &got, RTB_NO_WAIT), "queue_get"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_queue_put_kcall(QID, word, alloc, &put), "queue_put")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &put, RTB_OK), "queue_put") ||
+                !rtb_ok(ctx, rtb_port_queue_get(QID, &got, RTB_NO_WAIT), "queue_get"))
+                break;
+        }
     }
     rtb_port_queue_delete(QID);
 }
 
 static void get_immediate(struct rtb_ctx *ctx, unsigned kind, bool alloc)
 {
+    struct rtb_kcall get;
     uintptr_t got = 0;
     if (!make(ctx, kind))
         return;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_queue_put(QID, word, alloc), "queue_put"))
-            break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_queue_get(QID, &got, RTB_NO_WAIT);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "queue_get"))
-            break;
-        if (got != word) {
-            rtb_ok(ctx, RTB_ERR, "queue_get returned a different word");
-            break;
+    if (rtb_ok(ctx, rtb_port_queue_get_kcall(QID, &got, RTB_NO_WAIT, &get), "queue_get")) {
+        while (rtb_want(ctx)) {
+            got = 0;
+            if (!rtb_ok(ctx, rtb_port_queue_put(QID, word, alloc), "queue_put") ||
+                !rtb_ok(ctx, rtb_time_kcall(ctx, &get, RTB_OK), "queue_get"))
+                break;
+            if (got != word) {
+                rtb_ok(ctx, RTB_ERR, "queue_get returned a different word");
+                break;
+            }
         }
-        rtb_add(ctx, t0, t1);
     }
     rtb_port_queue_delete(QID);
 }
@@ -82,13 +80,10 @@ static void stack_push(struct rtb_ctx *c) { put_immediate(c, RTB_QUEUE_STACK, fa
 static void stack_pop(struct rtb_ctx *c) { get_immediate(c, RTB_QUEUE_STACK, false); }
 
 /* ---- the two switches ------------------------------------------------------ */
-static int pend(int q)
-{
-    uintptr_t got;
-    return rtb_port_queue_get(q, &got, RTB_WAIT_FOREVER);
-}
-static int post(int q) { return rtb_port_queue_put(q, word, false); }
-static int post_alloc(int q) { return rtb_port_queue_put(q, word, true); }
+static uintptr_t got_word;
+static int pend(int q, struct rtb_kcall *c) { return rtb_port_queue_get_kcall(q, &got_word, RTB_WAIT_FOREVER, c); }
+static int post(int q, struct rtb_kcall *c) { return rtb_port_queue_put_kcall(q, word, false, c); }
+static int post_alloc(int q, struct rtb_kcall *c) { return rtb_port_queue_put_kcall(q, word, true, c); }
 static const struct rtb_handoff_ops plain_ops = {.pend = pend, .post = post};
 static const struct rtb_handoff_ops alloc_ops = {.pend = pend, .post = post_alloc};
 
@@ -176,52 +171,52 @@ static void que_measure(struct rtb_ctx *ctx, enum que_op op)
         return;
     que_setup();
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0, t1;
+        rtb_stamp_t t0, t1;
         int rc = RTB_OK;
         switch (op) {
         case QUE_ENQUEUE:
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             que_enqueue(&que, &x);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             que_remove(&x);
             break;
         case QUE_DEQUEUE: /* front element taken, put back at the front */
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             struct que_elem *e = que_dequeue(&que);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             que_insert(que.next, e);
             break;
         case QUE_INSERT: /* into the middle: before el[1] */
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             que_insert(&el[1], &x);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             que_remove(&x);
             break;
         case QUE_REMOVE:
             que_insert(&el[1], &x);
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             que_remove(&x);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             break;
         case QUE_EMPTY:
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             que_sink = que_empty(&que);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             break;
         case QUE_PUT:
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             rc = rtb_port_mutex_lock(MX);
             que_enqueue(&que, &x);
             rc |= rtb_port_mutex_unlock(MX);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             que_remove(&x);
             break;
         default: /* QUE_GET */
-            t0 = rtb_port_ts();
+            t0 = rtb_port_stamp_start();
             rc = rtb_port_mutex_lock(MX);
             struct que_elem *g = que_dequeue(&que);
             rc |= rtb_port_mutex_unlock(MX);
-            t1 = rtb_port_ts();
+            t1 = rtb_port_stamp_end();
             que_insert(que.next, g);
             break;
         }

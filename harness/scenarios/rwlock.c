@@ -22,62 +22,60 @@ static bool make(struct rtb_ctx *ctx)
 static int rdlock(int obj) { return rtb_port_rwlock_rdlock(obj, RTB_WAIT_FOREVER); }
 static int wrlock(int obj) { return rtb_port_rwlock_wrlock(obj, RTB_WAIT_FOREVER); }
 static int unlock(int obj) { return rtb_port_rwlock_unlock(obj); }
+static int rdlock_call(int obj, struct rtb_kcall *c)
+{
+    return rtb_port_rwlock_rdlock_kcall(obj, RTB_WAIT_FOREVER, c);
+}
+static int wrlock_call(int obj, struct rtb_kcall *c)
+{
+    return rtb_port_rwlock_wrlock_kcall(obj, RTB_WAIT_FOREVER, c);
+}
+static int unlock_call(int obj, struct rtb_kcall *c) { return rtb_port_rwlock_unlock_kcall(obj, c); }
 
 static void create(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_rwlock_create(RW);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "rwlock_create") ||
+        if (!rtb_ok(ctx, rtb_port_rwlock_create_kcall(RW, &c), "rwlock_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "rwlock_create") ||
             !rtb_ok(ctx, rtb_port_rwlock_delete(RW), "rwlock_delete"))
             break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 static void delete(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make(ctx))
+        if (!make(ctx) || !rtb_ok(ctx, rtb_port_rwlock_delete_kcall(RW, &c), "rwlock_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "rwlock_delete"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_rwlock_delete(RW);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "rwlock_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 /* Take a free lock (timed), release it (untimed); or the other way round. */
-static void take_release(struct rtb_ctx *ctx, int (*take)(int), bool time_release)
+static void take_release(struct rtb_ctx *ctx, int (*take)(int, struct rtb_kcall *), bool time_release)
 {
+    struct rtb_kcall lock, release;
     if (!make(ctx))
         return;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = take(RW);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "rwlock take"))
-            break;
-        rtb_ticks_t u0 = rtb_port_ts();
-        rc = unlock(RW);
-        rtb_ticks_t u1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "rwlock_unlock"))
-            break;
-        if (time_release)
-            rtb_add(ctx, u0, u1);
-        else
-            rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, take(RW, &lock), "rwlock take") && rtb_ok(ctx, unlock_call(RW, &release), "rwlock_unlock")) {
+        while (rtb_want(ctx)) {
+            int rc = time_release ? rtb_kcall_run(&lock) : rtb_time_kcall(ctx, &lock, RTB_OK);
+            if (!rtb_ok(ctx, rc, "rwlock take"))
+                break;
+            rc = time_release ? rtb_time_kcall(ctx, &release, RTB_OK) : rtb_kcall_run(&release);
+            if (!rtb_ok(ctx, rc, "rwlock_unlock"))
+                break;
+        }
     }
     rtb_port_rwlock_delete(RW);
 }
 
-static void wrlock_available(struct rtb_ctx *ctx) { take_release(ctx, wrlock, false); }
-static void rdlock_available(struct rtb_ctx *ctx) { take_release(ctx, rdlock, false); }
-static void unlock_write_no_waiter(struct rtb_ctx *ctx) { take_release(ctx, wrlock, true); }
-static void unlock_read_no_waiter(struct rtb_ctx *ctx) { take_release(ctx, rdlock, true); }
+static void wrlock_available(struct rtb_ctx *ctx) { take_release(ctx, wrlock_call, false); }
+static void rdlock_available(struct rtb_ctx *ctx) { take_release(ctx, rdlock_call, false); }
+static void unlock_write_no_waiter(struct rtb_ctx *ctx) { take_release(ctx, wrlock_call, true); }
+static void unlock_read_no_waiter(struct rtb_ctx *ctx) { take_release(ctx, rdlock_call, true); }
 
 /* ---- no-wait take of a lock another task holds ----------------------------- */
 enum { TASK_HOLDER = 0 };
@@ -112,21 +110,11 @@ static void take_unavailable(struct rtb_ctx *ctx, int (*held)(int), bool write)
                                           hold_task, h), "create holder task"))
         goto out;
     rtb_port_sem_take(READY, RTB_WAIT_FOREVER);
-    if (rtb_ok(ctx, h->rc, "holder's take")) {
-        while (rtb_want(ctx)) {
-            rtb_ticks_t t0 = rtb_port_ts();
-            int rc = write ? rtb_port_rwlock_wrlock(RW, RTB_NO_WAIT)
-                           : rtb_port_rwlock_rdlock(RW, RTB_NO_WAIT);
-            rtb_ticks_t t1 = rtb_port_ts();
-            if (rc != RTB_EWOULDBLOCK) {
-                if (rc == RTB_OK)
-                    unlock(RW);
-                rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "no-wait take of a held lock did not fail");
-                break;
-            }
-            rtb_add(ctx, t0, t1);
-        }
-    }
+    struct rtb_kcall take;
+    int rc = write ? rtb_port_rwlock_wrlock_kcall(RW, RTB_NO_WAIT, &take)
+                   : rtb_port_rwlock_rdlock_kcall(RW, RTB_NO_WAIT, &take);
+    if (rtb_ok(ctx, h->rc, "holder's take") && rtb_ok(ctx, rc, "rwlock take"))
+        rtb_time_failing(ctx, &take, 1, "no-wait take of a held lock did not fail");
     rtb_port_sem_give(DONE);
     rtb_port_task_join(TASK_HOLDER);
 out:
@@ -140,11 +128,11 @@ static void rdlock_unavailable(struct rtb_ctx *ctx) { take_unavailable(ctx, wrlo
 
 /* ---- release readying a lower-priority waiter ------------------------------- */
 static const struct rtb_handoff_ops w_holds_w_waits = {
-    .pend = wrlock, .post = unlock, .finish = unlock, .hold = wrlock};
+    .pend = wrlock_call, .post = unlock_call, .finish = unlock, .hold = wrlock};
 static const struct rtb_handoff_ops r_holds_w_waits = {
-    .pend = wrlock, .post = unlock, .finish = unlock, .hold = rdlock};
+    .pend = wrlock_call, .post = unlock_call, .finish = unlock, .hold = rdlock};
 static const struct rtb_handoff_ops w_holds_r_waits = {
-    .pend = rdlock, .post = unlock, .finish = unlock, .hold = wrlock};
+    .pend = rdlock_call, .post = unlock_call, .finish = unlock, .hold = wrlock};
 
 static void ready(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops)
 {

@@ -12,28 +12,44 @@ enum { TASK_A = 0, TASK_B = 1 };
 
 struct yield_state {
     struct rtb_ctx *ctx;
-    volatile rtb_ticks_t t0;
+    volatile rtb_stamp_t t0;
     volatile bool stop;
+    volatile int rc;
 };
 static struct yield_state *ys; /* in shared memory: the tasks may be processes */
 
+/* A stamps and yields (the stamp stored, then the prepared yield). */
 static void yield_a(void *arg)
 {
     struct yield_state *y = arg;
-    while (!y->stop) {
-        y->t0 = rtb_port_ts();
-        rtb_port_task_yield();
+    struct rtb_kcall yield;
+    int rc = rtb_port_task_yield_kcall(&yield);
+    while (rc == RTB_OK && !y->stop) {
+        rtb_kcall_after_stamp(&yield, &y->t0);
+        rc = rtb_kcall_rc(&yield);
+    }
+    if (rc != RTB_OK) {
+        y->rc = rc;
+        y->stop = true;
     }
 }
 
+/* B's yield returns when A yields to it: the stamp right after ends the
+ * sample. B's first return is after its first yield, A having stamped. */
 static void yield_b(void *arg)
 {
     struct yield_state *y = arg;
-    while (rtb_want(y->ctx)) {
-        rtb_port_task_yield();
-        rtb_ticks_t t1 = rtb_port_ts();
-        rtb_add(y->ctx, y->t0, t1);
+    struct rtb_kcall yield;
+    int rc = rtb_port_task_yield_kcall(&yield);
+    while (rc == RTB_OK && !y->stop && rtb_want(y->ctx)) {
+        rtb_stamp_t t1;
+        rtb_kcall_then_stamp(&yield, &t1);
+        rc = rtb_kcall_rc(&yield);
+        if (rc == RTB_OK)
+            rtb_add(y->ctx, y->t0, t1);
     }
+    if (rc != RTB_OK)
+        y->rc = rc;
     y->stop = true;
 }
 
@@ -43,7 +59,7 @@ static void yield_ctx(struct rtb_ctx *ctx)
     if (!y)
         return;
     y->ctx = ctx;
-    y->t0 = rtb_port_ts();
+    y->t0 = rtb_port_stamp_start();
     unsigned fl = rtb_task_flags(ctx);
     /* A is created first, so it is first in the FIFO of their priority */
     if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_LOW, fl, yield_a, y), "create task A"))
@@ -55,6 +71,7 @@ static void yield_ctx(struct rtb_ctx *ctx)
     }
     rtb_port_task_join(TASK_B);
     rtb_port_task_join(TASK_A);
+    rtb_ok(ctx, y->rc, "task_yield");
 }
 
 const struct rtb_metric rtb_sched_metrics[] = {

@@ -7,10 +7,13 @@
  * semaphore causes (handoff.c). The set-up call that restores the
  * semaphore's state between samples is outside the timed region.
  *
- * The calls that stay in user space (a give or take without a switch: a
- * few ns) are timed in batches where the counter is coarse (rtb_batch):
- * one give of each of RTB_MAX_SEMS binary semaphores, or 64 gives of one
- * counting semaphore, per sample; the record's `ops` says how many.
+ * Every timed call is prepared first (rtb/kcall.h): the window holds the
+ * kernel's call and nothing of the harness. The calls that stay in user
+ * space (a give or take without a switch: a few ns) are timed in batches
+ * where the counter is coarse (rtb_batch): one give of each of
+ * RTB_MAX_SEMS binary semaphores, or 64 gives of one counting semaphore,
+ * per sample, the batch loop's own cost measured and subtracted; the
+ * record's `ops` says how many.
  */
 #include <rtb/bench.h>
 #include "handoff.h"
@@ -27,28 +30,22 @@ static bool make(struct rtb_ctx *ctx, unsigned initial, unsigned max)
 
 static void create(struct rtb_ctx *ctx, unsigned max)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_sem_create(SEM, 0, max);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "sem_create") ||
+        if (!rtb_ok(ctx, rtb_port_sem_create_kcall(SEM, 0, max, &c), "sem_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "sem_create") ||
             !rtb_ok(ctx, rtb_port_sem_delete(SEM), "sem_delete"))
             break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 static void delete(struct rtb_ctx *ctx, unsigned max)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make(ctx, 0, max))
+        if (!make(ctx, 0, max) || !rtb_ok(ctx, rtb_port_sem_delete_kcall(SEM, &c), "sem_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "sem_delete"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_sem_delete(SEM);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "sem_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
@@ -61,7 +58,9 @@ static unsigned batch(struct rtb_ctx *ctx, unsigned max, unsigned *objs)
     return n;
 }
 
-static bool make_n(struct rtb_ctx *ctx, unsigned objs, unsigned max)
+/* Semaphores 0..objs-1, and a give and a take of each prepared. */
+static bool make_n(struct rtb_ctx *ctx, unsigned objs, unsigned max, struct rtb_kcall *give,
+                   struct rtb_kcall *take)
 {
     for (unsigned i = 0; i < objs; i++) {
         if (!rtb_ok(ctx, rtb_port_sem_create((int)i, 0, max), "sem_create")) {
@@ -69,6 +68,8 @@ static bool make_n(struct rtb_ctx *ctx, unsigned objs, unsigned max)
                 rtb_port_sem_delete((int)i);
             return false;
         }
+        rtb_port_sem_give_kcall((int)i, &give[i]);
+        rtb_port_sem_take_kcall((int)i, RTB_NO_WAIT, &take[i]);
     }
     return true;
 }
@@ -79,89 +80,58 @@ static void delete_n(unsigned objs)
         rtb_port_sem_delete((int)i);
 }
 
-/* `n` calls on semaphores 0..objs-1 in turn (objs is n or 1: batch()):
- * the first failing rc, or RTB_OK. The next id is one add, not `i % objs`:
- * these loops run between the timestamps, and a division costs more than
- * some of the calls it would index. */
-static int give_all(unsigned n, unsigned objs)
+/* The untimed half: `n` calls on objs semaphores in turn. */
+static int run_n(struct rtb_kcall *calls, unsigned objs, unsigned n)
 {
-    int rc = RTB_OK, step = objs > 1, id = 0;
-    for (unsigned i = 0; i < n; i++, id += step) {
-        int r = rtb_port_sem_give(id);
-        rc = rc == RTB_OK ? r : rc;
-    }
-    return rc;
-}
-
-static int take_all(unsigned n, unsigned objs, int32_t timeout)
-{
-    int rc = RTB_OK, step = objs > 1, id = 0;
-    for (unsigned i = 0; i < n; i++, id += step) {
-        int r = rtb_port_sem_take(id, timeout);
-        rc = rc == RTB_OK ? r : rc;
-    }
+    int rc = RTB_OK;
+    for (unsigned i = 0; i < n && rc == RTB_OK; i++)
+        rc = rtb_kcall_run(&calls[i % objs]);
     return rc;
 }
 
 static void give_no_waiter(struct rtb_ctx *ctx, unsigned max)
 {
+    struct rtb_kcall give[RTB_MAX_SEMS], take[RTB_MAX_SEMS];
     unsigned objs, n = batch(ctx, max, &objs);
-    if (!make_n(ctx, objs, max))
+    if (!make_n(ctx, objs, max, give, take))
         return;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = give_all(n, objs);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "sem_give") ||
-            !rtb_ok(ctx, take_all(n, objs, RTB_NO_WAIT), "sem_take"))
+        if (!rtb_ok(ctx, rtb_time_kcalls(ctx, give, objs, n, RTB_OK), "sem_give") ||
+            !rtb_ok(ctx, run_n(take, objs, n), "sem_take"))
             break;
-        rtb_add(ctx, t0, t1);
     }
     delete_n(objs);
 }
 
 static void take_available(struct rtb_ctx *ctx, unsigned max)
 {
+    struct rtb_kcall give[RTB_MAX_SEMS], take[RTB_MAX_SEMS];
     unsigned objs, n = batch(ctx, max, &objs);
-    if (!make_n(ctx, objs, max))
+    if (!make_n(ctx, objs, max, give, take))
         return;
+    for (unsigned i = 0; i < objs; i++) /* the timed take waits forever: it never has to */
+        rtb_port_sem_take_kcall((int)i, RTB_WAIT_FOREVER, &take[i]);
     while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, give_all(n, objs), "sem_give"))
+        if (!rtb_ok(ctx, run_n(give, objs, n), "sem_give") ||
+            !rtb_ok(ctx, rtb_time_kcalls(ctx, take, objs, n, RTB_OK), "sem_take"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = take_all(n, objs, RTB_WAIT_FOREVER);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "sem_take"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
     delete_n(objs);
 }
 
 static void take_unavailable_nowait(struct rtb_ctx *ctx, unsigned max)
 {
+    struct rtb_kcall take;
     if (!make(ctx, 0, max))
         return;
     unsigned n = rtb_batch(ctx, SAME_BATCH); /* nothing changes: one semaphore will do */
-    while (rtb_want(ctx)) {
-        int rc = RTB_EWOULDBLOCK;
-        rtb_ticks_t t0 = rtb_port_ts();
-        for (unsigned i = 0; i < n; i++) {
-            int r = rtb_port_sem_take(SEM, RTB_NO_WAIT);
-            rc = rc == RTB_EWOULDBLOCK ? r : rc;
-        }
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (rc != RTB_EWOULDBLOCK) {
-            rtb_ok(ctx, rc == RTB_OK ? RTB_ERR : rc, "sem_take on an empty semaphore did not fail");
-            break;
-        }
-        rtb_add(ctx, t0, t1);
-    }
+    if (rtb_ok(ctx, rtb_port_sem_take_kcall(SEM, RTB_NO_WAIT, &take), "sem_take"))
+        rtb_time_failing(ctx, &take, n, "sem_take on an empty semaphore did not fail");
     rtb_port_sem_delete(SEM);
 }
 
-static int pend(int obj) { return rtb_port_sem_take(obj, RTB_WAIT_FOREVER); }
-static int post(int obj) { return rtb_port_sem_give(obj); }
+static int pend(int obj, struct rtb_kcall *c) { return rtb_port_sem_take_kcall(obj, RTB_WAIT_FOREVER, c); }
+static int post(int obj, struct rtb_kcall *c) { return rtb_port_sem_give_kcall(obj, c); }
 static const struct rtb_handoff_ops sem_ops = {.pend = pend, .post = post};
 
 static void give_waiter_readied(struct rtb_ctx *ctx, unsigned max)

@@ -8,14 +8,10 @@
 
 static void null_syscall(struct rtb_ctx *ctx)
 {
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_null_syscall();
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "null_syscall"))
-            break;
-        rtb_add(ctx, t0, t1);
-    }
+    struct rtb_kcall call;
+    if (rtb_ok(ctx, rtb_port_null_syscall_kcall(&call), "null_syscall"))
+        while (rtb_want(ctx) && rtb_ok(ctx, rtb_time_kcall(ctx, &call, RTB_OK), "null_syscall"))
+            ;
 }
 
 const struct rtb_metric rtb_syscall_metrics[] = {

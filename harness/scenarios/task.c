@@ -27,7 +27,7 @@ struct tstate {
     struct rtb_ctx *ctx;
     int id;
     volatile bool stop;
-    volatile rtb_ticks_t t0, t1;
+    volatile rtb_stamp_t t0, t1;
     volatile unsigned seq;
     volatile int rc;
     int mode;
@@ -48,7 +48,7 @@ static void body_return(void *arg) { (void)arg; }
 static void body_stamp(void *arg)
 {
     struct tstate *s = arg;
-    s->t1 = rtb_port_ts();
+    s->t1 = rtb_port_stamp_end();
 }
 
 static void body_spin(void *arg)
@@ -83,18 +83,33 @@ static void body_delay(void *arg)
 }
 
 /* ---- create, start, delete -------------------------------------------------- */
+/* A call that makes a task more urgent than the caller run (create or
+ * start one above the runner): the window ends at the task's first stamp
+ * (body_stamp), reached through the port's task entry. Otherwise the
+ * call returns to the caller: an ordinary timed call. */
+static int time_to_task(struct rtb_ctx *ctx, struct tstate *s, struct rtb_kcall *c, bool ctx_switch)
+{
+    if (!ctx_switch)
+        return rtb_time_kcall(ctx, c, RTB_OK);
+    rtb_kcall_after_stamp(c, &s->t0);
+    int rc = rtb_kcall_rc(c);
+    if (rc == RTB_OK)
+        rtb_add(ctx, s->t0, s->t1);
+    return rc;
+}
+
 static void create_ready(struct rtb_ctx *ctx, int prio)
 {
     struct tstate *s = state(ctx);
     unsigned fl = rtb_task_flags(ctx);
+    bool ctx_switch = prio > RTB_PRIO_RUNNER;
+    struct rtb_kcall c;
     while (s && rtb_want(ctx)) {
-        s->t1 = 0;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_create(TARGET, prio, fl, prio > RTB_PRIO_RUNNER ? body_stamp : body_return, s);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_create") || !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
+        if (!rtb_ok(ctx, rtb_port_task_create_kcall(TARGET, prio, fl, ctx_switch ? body_stamp : body_return,
+                                                    s, &c), "task_create") ||
+            !rtb_ok(ctx, time_to_task(ctx, s, &c, ctx_switch), "task_create") ||
+            !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
             break;
-        rtb_add(ctx, t0, prio > RTB_PRIO_RUNNER ? s->t1 : t1);
     }
 }
 
@@ -106,14 +121,14 @@ static void create_suspended(struct rtb_ctx *ctx)
     rtb_port_emulates(ctx, RTB_EMU_TASK_CREATE_UNSTARTED);
     struct tstate *s = state(ctx);
     unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
+    struct rtb_kcall c;
     while (s && rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_create(TARGET, RTB_PRIO_LOW, fl, body_return, s);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_create") || !rtb_ok(ctx, rtb_port_task_start(TARGET), "task_start") ||
+        if (!rtb_ok(ctx, rtb_port_task_create_kcall(TARGET, RTB_PRIO_LOW, fl, body_return, s, &c),
+                    "task_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "task_create") ||
+            !rtb_ok(ctx, rtb_port_task_start(TARGET), "task_start") ||
             !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
             break;
-        rtb_add(ctx, t0, t1);
     }
 }
 
@@ -123,19 +138,18 @@ static void start(struct rtb_ctx *ctx, int prio)
     struct tstate *s = state(ctx);
     unsigned fl = rtb_task_flags(ctx) | RTB_TASK_SUSPENDED;
     bool ctx_switch = prio > RTB_PRIO_RUNNER;
+    struct rtb_kcall c;
     while (s && rtb_want(ctx)) {
-        s->t1 = 0;
         if (!rtb_ok(ctx, rtb_port_task_create(TARGET, prio, fl, ctx_switch ? body_stamp : body_return, s),
                     "task_create"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_start(TARGET);
-        rtb_ticks_t t1 = rtb_port_ts();
+        int rc = rtb_port_task_start_kcall(TARGET, &c);
+        if (rc == RTB_OK)
+            rc = time_to_task(ctx, s, &c, ctx_switch);
         if (rc != RTB_OK)
             rtb_port_task_delete(TARGET);
         if (!rtb_ok(ctx, rc, "task_start") || !rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join"))
             break;
-        rtb_add(ctx, t0, ctx_switch ? s->t1 : t1);
     }
 }
 
@@ -146,18 +160,15 @@ static void delete_ready(struct rtb_ctx *ctx)
 {
     rtb_port_emulates(ctx, RTB_EMU_TASK_DELETE);
     struct tstate *s = state(ctx);
+    struct rtb_kcall c;
     if (!s || !rtb_ok(ctx, rtb_port_sem_create(SEM, 0, 1), "sem_create"))
         return;
     while (rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_task_create(TARGET, RTB_PRIO_LOW, rtb_task_flags(ctx), body_pend, s),
-                    "task_create"))
+                    "task_create") ||
+            !rtb_ok(ctx, rtb_port_task_delete_kcall(TARGET, &c), "task_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "task_delete"))
             break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_delete(TARGET);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_delete"))
-            break;
-        rtb_add(ctx, t0, t1);
     }
     rtb_port_sem_delete(SEM);
 }
@@ -196,13 +207,12 @@ static void suspend_in(struct rtb_ctx *ctx, enum situation sit)
         return;
     if (sit == SUSPENDED && rtb_ok(ctx, rtb_port_task_suspend(TARGET), "task_suspend"))
         rtb_port_task_delay(SETTLE_US);
+    struct rtb_kcall c;
+    if (!rtb_stopped(ctx))
+        rtb_ok(ctx, rtb_port_task_suspend_kcall(TARGET, &c), "task_suspend");
     while (!rtb_stopped(ctx) && rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_suspend(TARGET);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_suspend"))
+        if (!rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "task_suspend"))
             break;
-        rtb_add(ctx, t0, t1);
         if (sit != SUSPENDED) {
             if (!rtb_ok(ctx, rtb_port_task_resume(TARGET), "task_resume"))
                 break;
@@ -218,18 +228,19 @@ static void resume_in(struct rtb_ctx *ctx, enum situation sit)
     struct tstate *s = state(ctx);
     if (!s || !target_up(ctx, s, sit))
         return;
+    struct rtb_kcall c;
+    if (!rtb_ok(ctx, rtb_port_task_resume_kcall(TARGET, &c), "task_resume")) {
+        target_down(ctx, s);
+        return;
+    }
     while (rtb_want(ctx)) {
         if (sit == SUSPENDED) {
             if (!rtb_ok(ctx, rtb_port_task_suspend(TARGET), "task_suspend"))
                 break;
             rtb_port_task_delay(SETTLE_US);
         }
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_resume(TARGET);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_resume"))
+        if (!rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "task_resume"))
             break;
-        rtb_add(ctx, t0, t1);
         if (sit == SUSPENDED)
             rtb_port_task_delay(SETTLE_US);
     }
@@ -253,15 +264,20 @@ static void resume_delayed(struct rtb_ctx *ctx) { resume_in(ctx, DELAYED); }
 static void body_self_suspend(void *arg)
 {
     struct tstate *s = arg;
-    for (;;) {
-        s->t0 = rtb_port_ts();
-        int rc = rtb_port_task_suspend(s->id);
-        s->t1 = rtb_port_ts();
-        if (rc != RTB_OK)
-            s->rc = rc;
+    struct rtb_kcall suspend;
+    int rc = rtb_port_task_suspend_kcall(s->id, &suspend);
+    while (rc == RTB_OK) {
+        rtb_stamp_t t1;
+        rtb_kcall_shared_timed(&suspend, &s->t0, &t1);
+        s->t1 = t1;
+        rc = rtb_kcall_rc(&suspend);
         __atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE); /* the only writer */
-        if (s->stop || rc != RTB_OK)
+        if (s->stop)
             break;
+    }
+    if (rc != RTB_OK) {
+        s->rc = rc;
+        __atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
     }
 }
 
@@ -275,28 +291,28 @@ static void self_suspend_pair(struct rtb_ctx *ctx, bool record_resume)
     if (!rtb_ok(ctx, rtb_port_task_create(TARGET, RTB_PRIO_MAX, rtb_task_flags(ctx), body_self_suspend, s),
                 "task_create"))
         return;
+    struct rtb_kcall resume;
     unsigned seen = 0;
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_resume(TARGET);
-        rtb_ticks_t back = rtb_port_ts(); /* first instruction after the target suspended itself */
-        if (!rtb_ok(ctx, rc, "task_resume"))
+    int rc = rtb_port_task_resume_kcall(TARGET, &resume);
+    while (rc == RTB_OK && rtb_want(ctx)) {
+        rtb_stamp_t t0, back; /* back: first instruction after the target suspended itself */
+        rtb_kcall_timed(&resume, &t0, &back);
+        if (!rtb_ok(ctx, rtb_kcall_rc(&resume), "task_resume"))
             break;
         /* Real-time: the target has run and suspended itself again. Without
          * it, the resume may have come before the target's suspend: repeat. */
         while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen && !s->rc) {
             rtb_port_task_yield();
-            rtb_port_task_resume(TARGET);
-            back = rtb_port_ts();
+            rtb_kcall_timed(&resume, &t0, &back);
         }
         seen = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
         if (s->rc)
             break;
-        rtb_ticks_t t_susp = s->t0;
+        rtb_stamp_t t_susp = s->t0;
         if (record_resume)
             rtb_add(ctx, t0, s->t1);
-        else
-            rtb_add(ctx, t_susp, t_susp > back ? rtb_port_ts() : back);
+        else if (rtb_stamp_delta(t_susp, back) >= 0)
+            rtb_add(ctx, t_susp, back);
     }
     s->stop = true;
     unsigned last = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
@@ -304,6 +320,7 @@ static void self_suspend_pair(struct rtb_ctx *ctx, bool record_resume)
         rtb_port_task_resume(TARGET);
         rtb_port_task_yield();
     }
+    rtb_ok(ctx, rc, "task_resume");
     rtb_ok(ctx, rtb_port_task_join(TARGET), "task_join");
     rtb_ok(ctx, s->rc, "self-suspend");
 }
@@ -317,13 +334,12 @@ static void prio_set_in(struct rtb_ctx *ctx, enum situation sit)
     struct tstate *s = state(ctx);
     if (!s || !target_up(ctx, s, sit))
         return;
-    for (int p = RTB_PRIO_LOW + 1; rtb_want(ctx); p = p == RTB_PRIO_LOW ? RTB_PRIO_LOW + 1 : RTB_PRIO_LOW) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_task_set_prio(TARGET, p);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "task_set_prio"))
-            break;
-        rtb_add(ctx, t0, t1);
+    struct rtb_kcall up, down; /* the priority alternates between two values */
+    if (rtb_ok(ctx, rtb_port_task_set_prio_kcall(TARGET, RTB_PRIO_LOW + 1, &up), "task_set_prio") &&
+        rtb_ok(ctx, rtb_port_task_set_prio_kcall(TARGET, RTB_PRIO_LOW, &down), "task_set_prio")) {
+        for (struct rtb_kcall *c = &up; rtb_want(ctx); c = c == &up ? &down : &up)
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, c, RTB_OK), "task_set_prio"))
+                break;
     }
     target_down(ctx, s);
 }
@@ -339,19 +355,18 @@ static void prio_set_pended(struct rtb_ctx *ctx) { prio_set_in(ctx, PENDED); }
 enum { LOWER_SELF, RAISE_READY };
 #define PRIO_BELOW (RTB_PRIO_LOW - 5)
 
+/* A lowers itself (stamp t0 shared, then the call); B runs; later B raises
+ * A, A preempts it and its call returns: A's stamp t1 ends RAISE_READY. */
 static void prio_a(void *arg)
 {
     struct tstate *s = arg;
+    struct rtb_kcall lower;
+    int rc = rtb_port_task_set_prio_kcall(-1, PRIO_BELOW, &lower);
     __atomic_store_n(&s->seq, 1, __ATOMIC_RELEASE); /* B may address A from now on */
-    for (;;) {
-        s->t0 = rtb_port_ts();
-        int rc = rtb_port_task_set_prio(-1, PRIO_BELOW);
-        rtb_ticks_t t1 = rtb_port_ts(); /* B raised us: we preempted it */
-        if (rc != RTB_OK) {
-            s->rc = rc;
-            s->stop = true;
-        }
-        if (s->stop)
+    while (rc == RTB_OK) {
+        rtb_stamp_t t1; /* B raised us: we preempted it */
+        rtb_kcall_shared_timed(&lower, &s->t0, &t1);
+        if ((rc = rtb_kcall_rc(&lower)) != RTB_OK || s->stop)
             break;
         if (s->mode == RAISE_READY) {
             rtb_add(s->ctx, s->t1, t1);
@@ -361,30 +376,36 @@ static void prio_a(void *arg)
             }
         }
     }
+    if (rc != RTB_OK) {
+        s->rc = rc;
+        s->stop = true;
+    }
 }
 
+/* B: its raise of A returns when A lowered itself again: its stamp then
+ * ends LOWER_SELF; it stamps t1 (shared) and raises A again. */
 static void prio_b(void *arg)
 {
     struct tstate *s = arg;
     while (!__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) && !s->stop) /* unpinned: B may run first */
         rtb_port_task_yield();
-    for (;;) {
-        rtb_ticks_t t1 = rtb_port_ts(); /* A lowered itself below us: we run */
-        if (s->stop)
-            break;
-        if (s->mode == LOWER_SELF) {
+    struct rtb_kcall raise;
+    int rc = rtb_port_task_set_prio_kcall(TASK_A, RTB_PRIO_HIGH, &raise);
+    bool first = true;
+    rtb_stamp_t t1 = 0; /* A lowered itself below us: we run */
+    while (rc == RTB_OK && !s->stop) {
+        if (!first && s->mode == LOWER_SELF) {
             rtb_add(s->ctx, s->t0, t1);
             if (!rtb_want(s->ctx))
                 s->stop = true; /* A sees it once raised */
         }
-        s->t1 = rtb_port_ts();
-        int rc = rtb_port_task_set_prio(TASK_A, RTB_PRIO_HIGH);
-        if (rc != RTB_OK) {
-            s->rc = rc;
-            s->stop = true;
-        }
-        if (s->stop)
-            break;
+        first = false;
+        rtb_kcall_shared_timed(&raise, &s->t1, &t1);
+        rc = rtb_kcall_rc(&raise);
+    }
+    if (rc != RTB_OK) {
+        s->rc = rc;
+        s->stop = true;
     }
 }
 
@@ -414,25 +435,18 @@ static void prio_raise_ready_ctx(struct rtb_ctx *ctx) { prio_switch(ctx, RAISE_R
 static void sched_lock_time(struct rtb_ctx *ctx, bool lock)
 {
     rtb_port_emulates(ctx, RTB_EMU_SCHED_LOCK);
+    struct rtb_kcall on, off;
     while (rtb_want(ctx)) {
-        int rc;
-        rtb_ticks_t t0, t1;
-        if (lock) {
-            t0 = rtb_port_ts();
-            rc = rtb_port_sched_lock();
-            t1 = rtb_port_ts();
-            if (rc == RTB_OK)
-                rc = rtb_port_sched_unlock();
-        } else {
-            if (!rtb_ok(ctx, rtb_port_sched_lock(), "sched_lock"))
-                return;
-            t0 = rtb_port_ts();
-            rc = rtb_port_sched_unlock();
-            t1 = rtb_port_ts();
-        }
+        /* each prepared just before it runs: an unlock restores what its lock saved */
+        int rc = rtb_port_sched_lock_kcall(&on);
+        if (rc == RTB_OK)
+            rc = lock ? rtb_time_kcall(ctx, &on, RTB_OK) : rtb_kcall_run(&on);
+        if (rc == RTB_OK)
+            rc = rtb_port_sched_unlock_kcall(&off);
+        if (rc == RTB_OK)
+            rc = lock ? rtb_kcall_run(&off) : rtb_time_kcall(ctx, &off, RTB_OK);
         if (!rtb_ok(ctx, rc, lock ? "sched_lock/unlock" : "sched_unlock"))
             return;
-        rtb_add(ctx, t0, t1);
     }
 }
 

@@ -21,20 +21,18 @@ static void nothing(void *arg)
 
 static void create(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_timer_create(T0, nothing, 0);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "timer_create"))
-            return;
-        rtb_add(ctx, t0, t1);
-        if (!rtb_ok(ctx, rtb_port_timer_delete(T0), "timer_delete"))
+        if (!rtb_ok(ctx, rtb_port_timer_create_kcall(T0, nothing, 0, &c), "timer_create") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "timer_create") ||
+            !rtb_ok(ctx, rtb_port_timer_delete(T0), "timer_delete"))
             return;
     }
 }
 
 static void delete_timer(struct rtb_ctx *ctx, bool started)
 {
+    struct rtb_kcall c;
     while (rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
             return;
@@ -42,22 +40,18 @@ static void delete_timer(struct rtb_ctx *ctx, bool started)
             rtb_port_timer_delete(T0);
             return;
         }
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_timer_delete(T0);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "timer_delete"))
+        if (!rtb_ok(ctx, rtb_port_timer_delete_kcall(T0, &c), "timer_delete") ||
+            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "timer_delete"))
             return;
-        rtb_add(ctx, t0, t1);
     }
 }
 
 static void delete_started(struct rtb_ctx *ctx) { delete_timer(ctx, true); }
 static void delete_idle(struct rtb_ctx *ctx) { delete_timer(ctx, false); }
 
-/* Start timer 0 (stopped again outside the timed region), with or without
- * timer 1 already queued. */
 static void start(struct rtb_ctx *ctx, bool other_queued)
 {
+    struct rtb_kcall go;
     if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
         return;
     if (other_queued) {
@@ -67,14 +61,12 @@ static void start(struct rtb_ctx *ctx, bool other_queued)
             return;
         }
     }
-    while (rtb_want(ctx)) {
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_timer_start(T0, FAR_US, 0);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "timer_start") ||
-            !rtb_ok(ctx, rtb_port_timer_cancel(T0), "timer_cancel"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_timer_start_kcall(T0, FAR_US, 0, &go), "timer_start")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &go, RTB_OK), "timer_start") ||
+                !rtb_ok(ctx, rtb_port_timer_cancel(T0), "timer_cancel"))
+                break;
+        }
     }
     if (other_queued)
         rtb_port_timer_delete(T1);
@@ -86,28 +78,24 @@ static void start_queued(struct rtb_ctx *ctx) { start(ctx, true); }
 
 static void cancel(struct rtb_ctx *ctx)
 {
+    struct rtb_kcall stop;
     if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
         return;
-    while (rtb_want(ctx)) {
-        if (!rtb_ok(ctx, rtb_port_timer_start(T0, FAR_US, 0), "timer_start"))
-            break;
-        rtb_ticks_t t0 = rtb_port_ts();
-        int rc = rtb_port_timer_cancel(T0);
-        rtb_ticks_t t1 = rtb_port_ts();
-        if (!rtb_ok(ctx, rc, "timer_cancel"))
-            break;
-        rtb_add(ctx, t0, t1);
+    if (rtb_ok(ctx, rtb_port_timer_cancel_kcall(T0, &stop), "timer_cancel")) {
+        while (rtb_want(ctx)) {
+            if (!rtb_ok(ctx, rtb_port_timer_start(T0, FAR_US, 0), "timer_start") ||
+                !rtb_ok(ctx, rtb_time_kcall(ctx, &stop, RTB_OK), "timer_cancel"))
+                break;
+        }
     }
     rtb_port_timer_delete(T0);
 }
 
-/* Expiry: the routine's first instruction against the instant the timer
- * was asked to expire (stamp before the start call + the delay). */
-static volatile rtb_ticks_t fired_at;
+static volatile rtb_stamp_t fired_at;
 
 static void stamp(void *arg)
 {
-    fired_at = rtb_port_ts();
+    fired_at = rtb_port_stamp_end();
     rtb_port_sem_give(SEM);
     (void)arg;
 }
@@ -122,13 +110,13 @@ static void expiry(struct rtb_ctx *ctx)
     }
     rtb_ticks_t delay = rtb_us_to_ticks(ctx, EXPIRY_US);
     while (rtb_want(ctx)) {
-        rtb_ticks_t armed = rtb_port_ts();
+        rtb_stamp_t armed = rtb_port_stamp_start();
         if (!rtb_ok(ctx, rtb_port_timer_start(T0, EXPIRY_US, 0), "timer_start"))
             break;
         /* generous: a lost expiry fails the metric instead of hanging it */
         if (!rtb_ok(ctx, rtb_port_sem_take(SEM, 1000000), "waiting for the expiry"))
             break;
-        rtb_add(ctx, armed + delay, fired_at);
+        rtb_add(ctx, (rtb_stamp_t)(armed + delay), fired_at);
     }
     rtb_port_timer_delete(T0);
     rtb_port_sem_delete(SEM);

@@ -39,7 +39,7 @@ int main(void)
            (unsigned long long)core.adds, core.trials);
 
     struct rtb_calib c;
-    rtb_calibrate(&c, &scratch, 0, 0, 0);
+    rtb_calibrate(&c, &scratch, 0, 0, 0, 0);
     CHECK(c.samples == RTB_CALIB_PAIRS);
     CHECK(c.overhead_min <= c.overhead_median);
     CHECK(c.hz_measured && c.hz > 1e6 && c.hz < 1e11);

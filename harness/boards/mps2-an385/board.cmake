@@ -57,7 +57,8 @@ add_library(rtb_board OBJECT
   ${RTB_BOARD_DIR}/semihost.c
   ${RTB_BOARD_DIR}/counter.c
   ${RTB_BOARD_DIR}/irqsrc.c
-  ${RTB_BOARD_DIR}/oneshot.c)
+  ${RTB_BOARD_DIR}/oneshot.c
+  ${RTB_BOARD_DIR}/kcall.S)
 target_link_libraries(rtb_board PUBLIC rtb_board_headers)
 target_compile_options(rtb_board PRIVATE -ffunction-sections -fdata-sections)
 
@@ -68,8 +69,11 @@ target_compile_options(rtb_board PRIVATE -ffunction-sections -fdata-sections)
 function(rtb_board_image target)
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:rtb_board>)
   target_link_libraries(${target} PRIVATE rtb_board_headers)
+  # The link map beside the image: which object every function came from,
+  # for the window audit (kernel, port, harness).
   target_link_options(${target} PRIVATE -nostartfiles --specs=nano.specs
-                      -T${RTB_BOARD_DIR}/an385.ld -Wl,--gc-sections)
+                      -T${RTB_BOARD_DIR}/an385.ld -Wl,--gc-sections
+                      -Wl,-Map=$<TARGET_FILE:${target}>.map)
   target_link_libraries(${target} PRIVATE c_nano gcc)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${RTB_BOARD_DIR}/an385.ld)
 endfunction()

@@ -94,6 +94,11 @@ static uint32_t expiry32(void)
     return counter + PAIR_GAP_TICKS - since_expiry;
 }
 
+uint32_t rtb_board_irqsrc_expiry_stamp(void)
+{
+    return expiry32() - RTB_BOARD_INSTR_TICKS(RTB_BOARD_STAMP_TAIL + 1u);
+}
+
 /* After an expiry TIMER1 runs on from 0xFFFFFFFF (its interrupt is only
  * acknowledged, the next one would come 171 s later), so its count since
  * expiry stays readable, from the hook or later, until the next arm. */
@@ -118,9 +123,34 @@ void TIMER1_IRQHandler(void)
     src.count++;
 }
 
-/* ---- bare handlers ----------------------------------------------------------- */
+/* ---- the vector table in RAM ------------------------------------------------ */
 #define VECTORS (16 + AN385_IRQ_COUNT)
 static uint32_t ram_vectors[VECTORS] __attribute__((aligned(256)));
+
+/* TIMER1's vector set to `handler` in a RAM copy of the flash table, and
+ * VTOR pointed at it; NULL: VTOR back at the flash table. */
+static void timer1_vector(void (*handler)(void))
+{
+    extern const uint32_t rtb_board_vectors[];
+    uint32_t table = (uint32_t)(uintptr_t)rtb_board_vectors;
+    if (handler) {
+        for (int i = 0; i < VECTORS; i++)
+            ram_vectors[i] = rtb_board_vectors[i];
+        ram_vectors[16 + AN385_IRQ_TIMER1] = (uint32_t)(uintptr_t)handler;
+        table = (uint32_t)(uintptr_t)ram_vectors;
+    }
+    uint32_t primask = an385_irq_save();
+    AN385_SCB_VTOR = table;
+    __asm volatile("dsb\n\tisb" ::: "memory");
+    an385_irq_restore(primask);
+}
+
+void rtb_board_irqsrc_vector(void (*handler)(void))
+{
+    timer1_vector(handler);
+}
+
+/* ---- bare handlers ----------------------------------------------------------- */
 
 /* The instants, as raw 32-bit counts (one load each: no read cost in them). */
 static volatile struct {
@@ -179,17 +209,8 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
     (void)c_call, (void)prolog, (void)epilog;
     return -1; /* the assembly handler reads TIMER0 */
 #else
-    extern const uint32_t rtb_board_vectors[];
-    uint32_t flash = AN385_SCB_VTOR;
-    for (int i = 0; i < VECTORS; i++)
-        ram_vectors[i] = rtb_board_vectors[i];
-    ram_vectors[16 + AN385_IRQ_TIMER1] =
-        (uint32_t)(uintptr_t)(c_call ? bare_c_handler : bare_min_handler);
     bare.done = 0;
-    uint32_t primask = an385_irq_save();
-    AN385_SCB_VTOR = (uint32_t)(uintptr_t)ram_vectors;
-    __asm volatile("dsb\n\tisb" ::: "memory");
-    an385_irq_restore(primask);
+    timer1_vector(c_call ? bare_c_handler : bare_min_handler);
 
     rtb_board_irqsrc_arm(256u); /* ~80 instructions ahead: we are in the loop by then */
     uint32_t resumed = 0;
@@ -200,10 +221,7 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
                    "ldr %0, [r1]"             /* the interrupted code's next load */
                    : "=r"(resumed) : "r"(&bare) : "r1", "r2", "cc", "memory");
 
-    primask = an385_irq_save();
-    AN385_SCB_VTOR = flash;
-    __asm volatile("dsb\n\tisb" ::: "memory");
-    an385_irq_restore(primask);
+    timer1_vector(NULL);
     an385_irq_clear_pending(AN385_IRQ_TIMER1);
 
     /* Counts are taken at the end of their load; the instrumentation's own

@@ -46,8 +46,28 @@ bool rtb_want(struct rtb_ctx *ctx);
  * load, say) is no part of what it measures, so that a short budget (one
  * block of an interleaved run) is not spent before the first sample. */
 void rtb_budget_from_now(struct rtb_ctx *ctx);
-/* One sample: the interval from t0 to t1 in raw counter ticks. */
-void rtb_add(struct rtb_ctx *ctx, rtb_ticks_t t0, rtb_ticks_t t1);
+/* One sample: the interval between two window stamps (rtb_port_stamp_start
+ * / _end, or a primitive of rtb/kcall.h that takes them). */
+void rtb_add(struct rtb_ctx *ctx, rtb_stamp_t t0, rtb_stamp_t t1);
+/* The same for a window that holds `extra` stamps besides its own two (an
+ * event whose every instant is stamped once, several rows reading it: the
+ * POSIX port's xsig.c): each extra read's calibrated cost is subtracted. */
+void rtb_add_extra(struct rtb_ctx *ctx, rtb_stamp_t t0, rtb_stamp_t t1, unsigned extra);
+/* One sample of one prepared call (rtb/kcall.h): stamp, call, stamp; the
+ * call's RTB_* result, read after the window. The sample is added when the
+ * result is `expect` (RTB_OK; RTB_EWOULDBLOCK for a call timed failing). */
+int rtb_time_kcall(struct rtb_ctx *ctx, struct rtb_kcall *c, int expect);
+/* One sample of `n` prepared calls in a loop (rtb_batch), walking
+ * calls[0..ncalls-1] round (ncalls <= n <= 64). The loop's own cost is
+ * measured with empty calls through the same code before the metric's
+ * first batch and subtracted from every sample, as the stamps' cost is
+ * (the record's batch_overhead). n == 1 is rtb_time_kcall. */
+int rtb_time_kcalls(struct rtb_ctx *ctx, const struct rtb_kcall *calls, unsigned ncalls, unsigned n,
+                    int expect);
+/* Samples of a call that must fail with RTB_EWOULDBLOCK (a no-wait take of
+ * an empty object), `n` a sample (rtb_batch), while rtb_want(): a call that
+ * succeeds or fails otherwise fails the metric with `what`. */
+void rtb_time_failing(struct rtb_ctx *ctx, struct rtb_kcall *c, unsigned n, const char *what);
 /* One sample computed from other intervals, in the reported unit and
  * already net of the timestamp overhead (e.g. an interrupt's delay beyond
  * its unloaded response: both intervals carried the same read cost).

@@ -64,6 +64,35 @@ typedef uint64_t rtb_ticks_t;
 #define RTB_PORT_UNITS(delta) (delta)
 #endif
 
+/* The stamps that open and close a timing window. <rtb_port_arch.h> may
+ * define RTB_PORT_STAMP and provide them itself:
+ *   typedef ... rtb_stamp_t;  typedef ... rtb_stamp_diff_t (its signed twin)
+ *   static inline rtb_stamp_t rtb_port_stamp_start(void);   [ISR]
+ *   static inline rtb_stamp_t rtb_port_stamp_end(void);     [ISR]
+ * Two names for one read, so that the window audit can tell from the
+ * image which read opens a window and which closes it (the AN385 board
+ * lists each read's address in the ELF section .rtb_stamps). A stamp may
+ * be narrower than rtb_port_ts() (a board's raw 32-bit counter: three
+ * instructions, nothing masked); intervals are taken modulo its width
+ * (rtb_stamp_delta), so a window must be shorter than one wrap. Default:
+ * rtb_port_ts() itself.
+ * It may also define RTB_PORT_KCALL_ASM and provide the three timing
+ * primitives of rtb/kcall.h in assembly (a board's kcall.S). */
+#ifndef RTB_PORT_STAMP
+typedef rtb_ticks_t rtb_stamp_t;
+typedef int64_t rtb_stamp_diff_t;
+static inline rtb_stamp_t rtb_port_stamp_start(void) { return rtb_port_ts(); }
+static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_port_ts(); }
+#endif
+/* t1 - t0 in counter ticks, signed: negative only across unsynchronised
+ * counters (never a sample). */
+static inline int64_t rtb_stamp_delta(rtb_stamp_t t0, rtb_stamp_t t1)
+{
+    return (int64_t)(rtb_stamp_diff_t)(t1 - t0);
+}
+
+#include <rtb/kcall.h>
+
 /* Return codes. */
 #define RTB_OK 0
 #define RTB_ENOTSUP (-1)     /* the port does not provide this service */
@@ -372,6 +401,42 @@ int rtb_port_timer_delete(int id);
  * rtb_port_irq_raised_at(), in rtb_port_ts() ticks. */
 typedef void (*rtb_irq_fn)(void *arg);
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg); /* fn runs in interrupt context */
+
+/* The handler a metric needs, and nothing more (RTB_CAP_IRQ on a board):
+ * an interval of the interrupt rows is timed by a handler that takes only
+ * the stamps that interval needs, so no window holds another's stamps.
+ * rtb_port_irq_hook_plan() installs, as the source's handler, one that
+ * does in this order: [stamp `in`] the device's acknowledgement [give
+ * `sem` with the kernel's interrupt-context call] [stamp `out`], inside
+ * the kernel's own handler convention (FreeRTOS's xHigherPriorityTaskWoken
+ * and portYIELD_FROM_ISR; Zephyr's interrupt wrapper). Stamps go to
+ * rtb_irq_slots. The handlers are the port's rtb_isr_* functions (one per
+ * combination, rtb/irq_isr.h), so each is straight-line code. */
+#define RTB_IRQ_STAMP_IN (1u << 0)  /* first: stamp the handler's start into rtb_irq_slots.in */
+#define RTB_IRQ_IN_OPENS (1u << 1)  /* ...a stamp that opens a window (else it closes one) */
+#define RTB_IRQ_GIVE (1u << 2)      /* give semaphore `sem` (the interrupt-context call) */
+#define RTB_IRQ_STAMP_OUT (1u << 3) /* last: stamp the handler's end into rtb_irq_slots.out */
+struct rtb_irq_plan {
+    unsigned does; /* RTB_IRQ_* bits */
+    int sem;       /* the semaphore RTB_IRQ_GIVE gives */
+};
+struct rtb_irq_slots {
+    volatile rtb_stamp_t in, out;
+};
+extern struct rtb_irq_slots rtb_irq_slots;
+int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan);
+/* The interrupt requested last has been handled (its handler acknowledged
+ * the device), for the interrupted task that spins waiting for it: inline
+ * in <rtb_port_arch.h> as RTB_PORT_IRQ_HANDLED() where the port has an
+ * interrupt source, so the spin's last pass is a load and a test. */
+#ifndef RTB_PORT_IRQ_HANDLED
+#define RTB_PORT_IRQ_HANDLED() true
+#endif
+/* The instant the last interrupt was raised, as a window stamp (rtb/port.h
+ * rtb_stamp_t): the value a stamp whose counter load ran then would have
+ * read, less the stamp's own head, so that a window from it to a stamp is
+ * net of the stamps' calibrated cost like any other. [ISR] */
+rtb_stamp_t rtb_port_irq_raised_stamp(void);
 int rtb_port_irq_trigger(void);                  /* request one interrupt; returns at once */
 /* RTB_CAP_IRQ_TIMED: request one interrupt `ticks` counter ticks from now
  * (the caller places it, e.g. at pseudo-random points of a workload). [ISR] */
@@ -395,5 +460,97 @@ int rtb_port_irq_unmask(void);
 /* RTB_CAP_CRITICAL: the kernel's nesting critical section (enter / exit). */
 int rtb_port_critical_enter(void);
 int rtb_port_critical_exit(void);
+
+/* ======================================================================== */
+/* C. PREPARED CALLS: each timed service, prepared outside the window.      */
+/* ======================================================================== */
+/* rtb_port_<op>_kcall(args..., c) fills `c` (rtb/kcall.h) so that calling
+ * c->fn(c->a...) does what rtb_port_<op>(args...) does, and c->done reads
+ * the return into the same RTB_* code; it returns RTB_OK, or the error the
+ * plain call would return for these arguments (a bad id: nothing is
+ * prepared). Everything the plain call does besides the kernel call (the
+ * id check, the handle lookup, converting a timeout) happens here or in
+ * done(), outside the window. A prepared call stays valid until its object
+ * is deleted.
+ *
+ * The core's weak defaults (core/kcall.c) prepare a call of the plain
+ * function itself: right, and the port's glue is then inside the window (the
+ * POSIX port, where it is far below the clock's step). A port on a board
+ * prepares the kernel's own function (or an rtb_kapi_* shim holding one
+ * call of it) and may derive its plain calls from the preparations
+ * (RTB_KCALL_PLAIN). The window audit counts what each window holds. */
+struct rtb_kcall;
+int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg,
+                               struct rtb_kcall *c);
+int rtb_port_task_start_kcall(int id, struct rtb_kcall *c);
+int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_task_suspend_kcall(int id, struct rtb_kcall *c);
+int rtb_port_task_resume_kcall(int id, struct rtb_kcall *c);
+int rtb_port_task_set_prio_kcall(int id, int prio, struct rtb_kcall *c);
+int rtb_port_task_yield_kcall(struct rtb_kcall *c);
+int rtb_port_task_delay_kcall(uint32_t us, struct rtb_kcall *c);
+int rtb_port_sched_lock_kcall(struct rtb_kcall *c);
+int rtb_port_sched_unlock_kcall(struct rtb_kcall *c);
+
+int rtb_port_sem_create_kcall(int id, unsigned initial, unsigned max, struct rtb_kcall *c);
+int rtb_port_sem_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_sem_give_kcall(int id, struct rtb_kcall *c);
+int rtb_port_sem_take_kcall(int id, int32_t timeout_us, struct rtb_kcall *c);
+
+int rtb_port_mutex_create_kcall(int id, unsigned flags, struct rtb_kcall *c);
+int rtb_port_mutex_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_mutex_lock_kcall(int id, struct rtb_kcall *c);
+int rtb_port_mutex_trylock_kcall(int id, struct rtb_kcall *c);
+int rtb_port_mutex_unlock_kcall(int id, struct rtb_kcall *c);
+
+int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct rtb_kcall *c);
+int rtb_port_msgq_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_msgq_send_kcall(int id, const void *msg, int32_t timeout_us, struct rtb_kcall *c);
+int rtb_port_msgq_receive_kcall(int id, void *msg, int32_t timeout_us, struct rtb_kcall *c);
+
+int rtb_port_event_create_kcall(int id, struct rtb_kcall *c);
+int rtb_port_event_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_event_set_kcall(int id, uint32_t bits, struct rtb_kcall *c);
+int rtb_port_event_wait_kcall(int id, uint32_t bits, unsigned mode, int32_t timeout_us,
+                              uint32_t *got, struct rtb_kcall *c);
+
+int rtb_port_rwlock_create_kcall(int id, struct rtb_kcall *c);
+int rtb_port_rwlock_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_rwlock_rdlock_kcall(int id, int32_t timeout_us, struct rtb_kcall *c);
+int rtb_port_rwlock_wrlock_kcall(int id, int32_t timeout_us, struct rtb_kcall *c);
+int rtb_port_rwlock_unlock_kcall(int id, struct rtb_kcall *c);
+
+int rtb_port_cond_create_kcall(int id, struct rtb_kcall *c);
+int rtb_port_cond_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_cond_wait_kcall(int id, int mutex_id, int32_t timeout_us, struct rtb_kcall *c);
+int rtb_port_cond_signal_kcall(int id, struct rtb_kcall *c);
+int rtb_port_cond_broadcast_kcall(int id, struct rtb_kcall *c);
+
+int rtb_port_queue_create_kcall(int id, unsigned kind, unsigned depth, struct rtb_kcall *c);
+int rtb_port_queue_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_queue_put_kcall(int id, uintptr_t item, bool alloc, struct rtb_kcall *c);
+int rtb_port_queue_get_kcall(int id, uintptr_t *item, int32_t timeout_us, struct rtb_kcall *c);
+
+int rtb_port_pipe_create_kcall(int id, struct rtb_kcall *c);
+int rtb_port_pipe_delete_kcall(int id, struct rtb_kcall *c);
+int rtb_port_pipe_write_kcall(int id, const void *buf, size_t n, int32_t timeout_us,
+                              struct rtb_kcall *c);
+int rtb_port_pipe_read_kcall(int id, void *buf, size_t n, int32_t timeout_us, struct rtb_kcall *c);
+
+/* heap: c->ret is the block (alloc; done() says RTB_ERR for NULL) */
+int rtb_port_heap_alloc_kcall(size_t size, struct rtb_kcall *c);
+int rtb_port_heap_free_kcall(void *p, struct rtb_kcall *c);
+
+int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_kcall *c);
+int rtb_port_timer_start_kcall(int id, uint32_t first_us, uint32_t period_us, struct rtb_kcall *c);
+int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c);
+int rtb_port_timer_delete_kcall(int id, struct rtb_kcall *c);
+
+int rtb_port_irq_mask_kcall(struct rtb_kcall *c);
+int rtb_port_irq_unmask_kcall(struct rtb_kcall *c);
+int rtb_port_critical_enter_kcall(struct rtb_kcall *c);
+int rtb_port_critical_exit_kcall(struct rtb_kcall *c);
+int rtb_port_null_syscall_kcall(struct rtb_kcall *c);
+int rtb_port_clock_read_kcall(int which, uint64_t *value, struct rtb_kcall *c);
 
 #endif /* RTB_PORT_H */

@@ -46,6 +46,8 @@ struct rtb_config {
     uint32_t samples;          /* measured samples per metric */
     uint32_t warmup;           /* samples taken first and discarded */
     uint32_t budget_ms;        /* a metric stops collecting after this long */
+    uint32_t calib_pairs;      /* back-to-back stamp pairs the overhead is taken from
+                                  (--calib-pairs; fewer for an instruction trace) */
     const char *const *only;   /* ids to run; NULL: all */
     unsigned n_only;
     const char *compiler;      /* build facts for the session record */

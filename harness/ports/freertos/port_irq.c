@@ -10,6 +10,8 @@
  * readied runs right after the interrupt returns.
  */
 #include "rtb_freertos.h"
+#include "semphr.h"
+#include <rtb/irq_isr.h>
 
 /* A requested interrupt expires this many counter ticks after the request:
  * long enough for the requesting task to be back in its own code (a few
@@ -22,6 +24,8 @@ static struct {
     bool hooked;
 } irq;
 
+/* The function hook's wrapper (rtb_port_irq_hook: the kernel-latency
+ * row, whose handler re-arms the timer itself). */
 static void wrapper(void *unused)
 {
     (void)unused;
@@ -29,6 +33,29 @@ static void wrapper(void *unused)
     irq.fn(irq.arg);
     portYIELD_FROM_ISR(rtb_freertos_isr_woken);
 }
+
+/* ---- the interrupt rows' handlers (rtb/irq_isr.h) -------------------------- */
+/* Each is TIMER1's vector while hooked, entered directly by the interrupt:
+ * FreeRTOS's convention on this core is a plain function that collects
+ * xHigherPriorityTaskWoken from its ...FromISR calls and ends with
+ * portYIELD_FROM_ISR, which pends PendSV so that a task the handler
+ * readied runs when it returns. Both stay in every handler (the kernel's
+ * rule); a handler that gives nothing compiles them away. */
+static SemaphoreHandle_t irq_sem;
+
+#define FREERTOS_ISR(name, what)                                                       \
+    void name(void)                                                                    \
+    {                                                                                  \
+        BaseType_t woken = pdFALSE;                                                    \
+        RTB_ISR_STAMP_IN(what);                                                        \
+        rtb_board_irqsrc_ack();                                                        \
+        if ((what) & RTB_IRQ_GIVE)                                                     \
+            (void)xSemaphoreGiveFromISR(irq_sem, &woken);                              \
+        RTB_ISR_STAMP_OUT(what);                                                       \
+        portYIELD_FROM_ISR(woken);                                                     \
+    }
+RTB_ISR_ALL(FREERTOS_ISR)
+RTB_ISR_MARKS();
 
 void rtb_freertos_irq_init(void)
 {
@@ -46,8 +73,23 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
+int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
+{
+    void (*handler)(void) = rtb_isr_for(plan->does);
+    if (irq.hooked || !handler)
+        return rtb_freertos_fail("irq_hook", handler ? "already hooked" : "no such handler");
+    irq_sem = (plan->does & RTB_IRQ_GIVE) ? rtb_freertos_sem(plan->sem) : NULL;
+    if ((plan->does & RTB_IRQ_GIVE) && !irq_sem)
+        return rtb_freertos_fail("irq_hook", "no such semaphore");
+    irq.hooked = true;
+    rtb_board_irqsrc_init(NULL, NULL, RTB_FREERTOS_IRQ_PRIORITY);
+    rtb_board_irqsrc_vector(handler);
+    return RTB_OK;
+}
+
 int rtb_port_irq_unhook(void)
 {
+    rtb_board_irqsrc_vector(NULL);
     rtb_board_irqsrc_init(NULL, NULL, RTB_FREERTOS_IRQ_PRIORITY);
     irq.hooked = false;
     return RTB_OK;
@@ -71,30 +113,29 @@ rtb_ticks_t rtb_port_irq_raised_at(void)
     return rtb_board_irqsrc_expiry();
 }
 
+rtb_stamp_t rtb_port_irq_raised_stamp(void)
+{
+    return rtb_board_irqsrc_expiry_stamp();
+}
+
 /* ---- masking and the critical section ------------------------------------- */
-int rtb_port_irq_mask(void)
-{
-    taskDISABLE_INTERRUPTS();
-    return RTB_OK;
-}
+/* Macros in FreeRTOS: each timed through a shim holding the macro alone. */
+RTB_KAPI_STMT(taskDISABLE_INTERRUPTS, taskDISABLE_INTERRUPTS())
+RTB_KAPI_STMT(taskENABLE_INTERRUPTS, taskENABLE_INTERRUPTS())
+RTB_KAPI_STMT(taskENTER_CRITICAL, taskENTER_CRITICAL())
+RTB_KAPI_STMT(taskEXIT_CRITICAL, taskEXIT_CRITICAL())
 
-int rtb_port_irq_unmask(void)
-{
-    taskENABLE_INTERRUPTS();
-    return RTB_OK;
-}
-
-int rtb_port_critical_enter(void)
-{
-    taskENTER_CRITICAL();
-    return RTB_OK;
-}
-
-int rtb_port_critical_exit(void)
-{
-    taskEXIT_CRITICAL();
-    return RTB_OK;
-}
+#define SHIM_CALL(op, shim)                                          \
+    int rtb_port_##op##_kcall(struct rtb_kcall *c)                   \
+    {                                                                \
+        rtb_kcall_set(c, RTB_KFN(rtb_kapi_##shim), 0, 0, 0, 0, 0);   \
+        return RTB_OK;                                               \
+    }                                                                \
+    RTB_KCALL_PLAIN0(op)
+SHIM_CALL(irq_mask, taskDISABLE_INTERRUPTS)
+SHIM_CALL(irq_unmask, taskENABLE_INTERRUPTS)
+SHIM_CALL(critical_enter, taskENTER_CRITICAL)
+SHIM_CALL(critical_exit, taskEXIT_CRITICAL)
 
 /* ---- bare handlers: prolog and epilog ---------------------------------------- */
 int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)

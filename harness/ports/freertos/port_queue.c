@@ -17,38 +17,66 @@ static int timed_out(int32_t timeout_us)
 static QueueHandle_t msgqs[RTB_MAX_MSGQS];
 #define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id])
 
-int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth)
-{
-    if (id < 0 || id >= RTB_MAX_MSGQS || msgqs[id] || !msg_size || !depth)
-        return rtb_freertos_fail("msgq_create", "bad id or size, or id in use");
-    msgqs[id] = xQueueCreate(depth, msg_size);
-    return msgqs[id] ? RTB_OK : rtb_freertos_fail("msgq_create", "heap_4 exhausted");
-}
+RTB_KAPI(xQueueCreate, xQueueCreate((UBaseType_t)a0, (UBaseType_t)a1))
+RTB_KAPI(xQueueSendToBack, xQueueSendToBack((QueueHandle_t)a0, (const void *)a1, (TickType_t)a2))
 
-int rtb_port_msgq_delete(int id)
+static int msgq_created(const struct rtb_kcall *c)
 {
-    if (!MSGQ_OK(id))
-        return rtb_freertos_fail("msgq_delete", "no such queue");
-    vQueueDelete(msgqs[id]);
-    msgqs[id] = NULL;
+    QueueHandle_t h = (QueueHandle_t)c->ret;
+    if (!h)
+        return rtb_freertos_fail("msgq_create", "heap_4 exhausted");
+    msgqs[c->aux[0]] = h;
     return RTB_OK;
 }
 
-int rtb_port_msgq_send(int id, const void *msg, int32_t timeout_us)
+int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct rtb_kcall *c)
+{
+    if (id < 0 || id >= RTB_MAX_MSGQS || msgqs[id] || !msg_size || !depth)
+        return rtb_freertos_fail("msgq_create", "bad id or size, or id in use");
+    rtb_kcall_set(c, rtb_kapi_xQueueCreate, msgq_created, depth, msg_size, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+static int msgq_deleted(const struct rtb_kcall *c)
+{
+    msgqs[c->aux[0]] = NULL;
+    return RTB_OK;
+}
+
+int rtb_port_msgq_delete_kcall(int id, struct rtb_kcall *c)
+{
+    if (!MSGQ_OK(id))
+        return rtb_freertos_fail("msgq_delete", "no such queue");
+    rtb_kcall_set(c, RTB_KFN(vQueueDelete), msgq_deleted, (rtb_word)msgqs[id], 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+int rtb_port_msgq_send_kcall(int id, const void *msg, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!MSGQ_OK(id))
         return rtb_freertos_fail("msgq_send", "no such queue");
-    return xQueueSendToBack(msgqs[id], msg, rtb_freertos_ticks(timeout_us)) == pdTRUE
-               ? RTB_OK : timed_out(timeout_us);
+    rtb_kcall_set(c, rtb_kapi_xQueueSendToBack, rtb_freertos_taken, (rtb_word)msgqs[id], (rtb_word)msg,
+                  rtb_freertos_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
 }
 
-int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us)
+int rtb_port_msgq_receive_kcall(int id, void *msg, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!MSGQ_OK(id))
         return rtb_freertos_fail("msgq_receive", "no such queue");
-    return xQueueReceive(msgqs[id], msg, rtb_freertos_ticks(timeout_us)) == pdTRUE
-               ? RTB_OK : timed_out(timeout_us);
+    rtb_kcall_set(c, RTB_KFN(xQueueReceive), rtb_freertos_taken, (rtb_word)msgqs[id], (rtb_word)msg,
+                  rtb_freertos_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(msgq_create, (int id, size_t msg_size, unsigned depth), id, msg_size, depth)
+RTB_KCALL_PLAIN(msgq_delete, (int id), id)
+RTB_KCALL_PLAIN(msgq_send, (int id, const void *msg, int32_t timeout_us), id, msg, timeout_us)
+RTB_KCALL_PLAIN(msgq_receive, (int id, void *msg, int32_t timeout_us), id, msg, timeout_us)
 
 /* ---- queues of words ---------------------------------------------------------- */
 static struct {

@@ -37,7 +37,31 @@ static void wrapper(void *p)
         vTaskSuspend(NULL); /* the joiner deletes us; a stray resume must not return */
 }
 
-int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg)
+/* The slot's task, unstarted (rtb_port_emulation: RTB_EMU_TASK_CREATE_UNSTARTED):
+ * FreeRTOS creates every task ready, so the scheduler is held while it is
+ * created and suspended. Several kernel calls: the port's own function. */
+static rtb_word create_unstarted(rtb_word fn, rtb_word name, rtb_word depth, rtb_word param,
+                                 rtb_word prio, rtb_word handle)
+{
+    vTaskSuspendAll();
+    BaseType_t rc = xTaskCreate((TaskFunction_t)fn, (const char *)name, (configSTACK_DEPTH_TYPE)depth,
+                                (void *)param, (UBaseType_t)prio, (TaskHandle_t *)handle);
+    if (rc == pdPASS)
+        vTaskSuspend(*(TaskHandle_t *)handle);
+    (void)xTaskResumeAll();
+    return (rtb_word)rc;
+}
+
+static int created(const struct rtb_kcall *c)
+{
+    if ((BaseType_t)c->ret == pdPASS)
+        return RTB_OK;
+    slots[c->aux[0]].used = false;
+    return rtb_freertos_fail("xTaskCreate", "heap_4 exhausted");
+}
+
+int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg,
+                               struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_TASKS || slots[id].used || prio < 1 || prio > RTB_PRIO_MAX)
         return rtb_freertos_fail("task_create", "bad id or priority, or id in use");
@@ -48,29 +72,82 @@ int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void 
     s->arg = arg;
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     xSemaphoreTake(s->done, 0); /* empty, whatever an earlier task left */
-    BaseType_t rc;
-    if (flags & RTB_TASK_SUSPENDED) { /* rtb_port_emulation: RTB_EMU_TASK_CREATE_UNSTARTED */
-        vTaskSuspendAll();
-        rc = xTaskCreate(wrapper, "rtb", STACK_WORDS, s, rtb_freertos_prio(prio), &s->handle);
-        if (rc == pdPASS)
-            vTaskSuspend(s->handle);
-        (void)xTaskResumeAll();
-    } else {
-        rc = xTaskCreate(wrapper, "rtb", STACK_WORDS, s, rtb_freertos_prio(prio), &s->handle);
-    }
-    if (rc != pdPASS) {
-        s->used = false;
-        return rtb_freertos_fail("xTaskCreate", "heap_4 exhausted");
-    }
+    rtb_kcall_set(c, (flags & RTB_TASK_SUSPENDED) ? create_unstarted : RTB_KFN(xTaskCreate), created,
+                  (rtb_word)wrapper, (rtb_word) "rtb", STACK_WORDS, (rtb_word)s);
+    c->a[4] = rtb_freertos_prio(prio);
+    c->a[5] = (rtb_word)&s->handle;
+    c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
 
-int rtb_port_task_start(int id)
+/* A call of a void kernel function on task `id`'s handle (NULL: the caller
+ * for id -1 where `self` allows it); done() then runs after the window. */
+static int on_task(int id, bool self, void (*kfn)(TaskHandle_t), int (*done)(const struct rtb_kcall *),
+                   const char *what, struct rtb_kcall *c)
 {
-    if (!SLOT_OK(id))
-        return rtb_freertos_fail("task_start", "no such task");
-    vTaskResume(slots[id].handle);
+    if (!(self && id == -1) && !SLOT_OK(id))
+        return rtb_freertos_fail(what, "no such task");
+    rtb_kcall_set(c, RTB_KFN(kfn), done, id == -1 ? 0 : (rtb_word)slots[id].handle, 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
     return RTB_OK;
+}
+
+static int deleted(const struct rtb_kcall *c)
+{
+    slots[c->aux[0]].used = false;
+    return RTB_OK;
+}
+
+int rtb_port_task_start_kcall(int id, struct rtb_kcall *c)
+{
+    return on_task(id, false, vTaskResume, 0, "task_start", c);
+}
+
+/* Another task: its memory is freed in the call. */
+int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c)
+{
+    return on_task(id, false, vTaskDelete, deleted, "task_delete", c);
+}
+
+/* The caller's own handle suspends the caller. */
+int rtb_port_task_suspend_kcall(int id, struct rtb_kcall *c)
+{
+    return on_task(id, false, vTaskSuspend, 0, "task_suspend", c);
+}
+
+int rtb_port_task_resume_kcall(int id, struct rtb_kcall *c)
+{
+    return on_task(id, false, vTaskResume, 0, "task_resume", c);
+}
+
+int rtb_port_task_set_prio_kcall(int id, int prio, struct rtb_kcall *c)
+{
+    if (prio < 1 || prio > RTB_PRIO_MAX || (id != -1 && !SLOT_OK(id)))
+        return rtb_freertos_fail("task_set_prio", "bad id or priority");
+    rtb_kcall_set(c, RTB_KFN(vTaskPrioritySet), 0, id == -1 ? 0 : (rtb_word)slots[id].handle,
+                  rtb_freertos_prio(prio), 0, 0);
+    return RTB_OK;
+}
+
+RTB_KAPI_STMT(taskYIELD, taskYIELD())
+
+int rtb_port_task_yield_kcall(struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_taskYIELD), 0, 0, 0, 0, 0);
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(task_create, (int id, int prio, unsigned flags, rtb_task_fn fn, void *arg), id, prio,
+                flags, fn, arg)
+RTB_KCALL_PLAIN(task_start, (int id), id)
+RTB_KCALL_PLAIN(task_delete, (int id), id)
+RTB_KCALL_PLAIN(task_suspend, (int id), id)
+RTB_KCALL_PLAIN(task_resume, (int id), id)
+RTB_KCALL_PLAIN(task_set_prio, (int id, int prio), id, prio)
+
+void rtb_port_task_yield(void)
+{
+    taskYIELD();
 }
 
 int rtb_port_task_join(int id)
@@ -80,44 +157,6 @@ int rtb_port_task_join(int id)
     xSemaphoreTake(slots[id].done, portMAX_DELAY);
     vTaskDelete(slots[id].handle);
     slots[id].used = false;
-    return RTB_OK;
-}
-
-int rtb_port_task_delete(int id)
-{
-    if (!SLOT_OK(id))
-        return rtb_freertos_fail("task_delete", "no such task");
-    vTaskDelete(slots[id].handle); /* another task: its memory is freed now */
-    slots[id].used = false;
-    return RTB_OK;
-}
-
-int rtb_port_task_suspend(int id)
-{
-    if (!SLOT_OK(id))
-        return rtb_freertos_fail("task_suspend", "no such task");
-    vTaskSuspend(slots[id].handle); /* the caller's own handle suspends the caller */
-    return RTB_OK;
-}
-
-int rtb_port_task_resume(int id)
-{
-    if (!SLOT_OK(id))
-        return rtb_freertos_fail("task_resume", "no such task");
-    vTaskResume(slots[id].handle);
-    return RTB_OK;
-}
-
-void rtb_port_task_yield(void)
-{
-    taskYIELD();
-}
-
-int rtb_port_task_set_prio(int id, int prio)
-{
-    if (prio < 1 || prio > RTB_PRIO_MAX || (id != -1 && !SLOT_OK(id)))
-        return rtb_freertos_fail("task_set_prio", "bad id or priority");
-    vTaskPrioritySet(id == -1 ? NULL : slots[id].handle, rtb_freertos_prio(prio));
     return RTB_OK;
 }
 
@@ -133,14 +172,17 @@ int rtb_port_task_delay(uint32_t us)
     return RTB_OK;
 }
 
-int rtb_port_sched_lock(void)
+int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
 {
-    vTaskSuspendAll();
+    rtb_kcall_set(c, RTB_KFN(vTaskSuspendAll), 0, 0, 0, 0, 0);
     return RTB_OK;
 }
 
-int rtb_port_sched_unlock(void)
+int rtb_port_sched_unlock_kcall(struct rtb_kcall *c)
 {
-    (void)xTaskResumeAll();
+    rtb_kcall_set(c, RTB_KFN(xTaskResumeAll), 0, 0, 0, 0, 0);
     return RTB_OK;
 }
+
+RTB_KCALL_PLAIN0(sched_lock)
+RTB_KCALL_PLAIN0(sched_unlock)

@@ -13,6 +13,7 @@
  * (tx_semaphore_put / tx_semaphore_ceiling_put: port_sync.c).
  */
 #include "rtb_threadx.h"
+#include <rtb/irq_isr.h>
 
 /* A requested interrupt expires this many counter ticks after the request
  * (as on FreeRTOS): long enough for the requesting task to be back in its
@@ -20,6 +21,25 @@
 #define TRIGGER_TICKS 512u
 
 static bool hooked;
+
+/* ---- the interrupt rows' handlers (rtb/irq_isr.h) -------------------------- */
+/* Each is TIMER1's vector while hooked, a plain function entered directly
+ * by the interrupt, ThreadX's convention here (above): the put readies
+ * the waiter, the kernel pends PendSV, the switch comes with the return. */
+static TX_SEMAPHORE *irq_sem;
+static ULONG irq_ceiling;
+
+#define THREADX_ISR(name, what)                                                        \
+    void name(void)                                                                    \
+    {                                                                                  \
+        RTB_ISR_STAMP_IN(what);                                                        \
+        rtb_board_irqsrc_ack();                                                        \
+        if ((what) & RTB_IRQ_GIVE)                                                     \
+            (void)tx_semaphore_ceiling_put(irq_sem, irq_ceiling);                      \
+        RTB_ISR_STAMP_OUT(what);                                                       \
+    }
+RTB_ISR_ALL(THREADX_ISR)
+RTB_ISR_MARKS();
 
 void rtb_threadx_irq_init(void)
 {
@@ -35,8 +55,28 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
+/* The scenarios' semaphore is binary (ceiling 1): the handler puts it with
+ * tx_semaphore_ceiling_put, as the task-context give does. */
+int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
+{
+    void (*handler)(void) = rtb_isr_for(plan->does);
+    if (hooked || !handler)
+        return rtb_threadx_fail("irq_hook", handler ? "already hooked" : "no such handler");
+    irq_sem = TX_NULL;
+    if (plan->does & RTB_IRQ_GIVE) {
+        irq_sem = rtb_threadx_sem(plan->sem, &irq_ceiling);
+        if (!irq_sem || !irq_ceiling)
+            return rtb_threadx_fail("irq_hook", "no such semaphore, or not a bounded one");
+    }
+    hooked = true;
+    rtb_board_irqsrc_init(NULL, NULL, RTB_THREADX_IRQ_PRIORITY);
+    rtb_board_irqsrc_vector(handler);
+    return RTB_OK;
+}
+
 int rtb_port_irq_unhook(void)
 {
+    rtb_board_irqsrc_vector(NULL);
     rtb_board_irqsrc_init(NULL, NULL, RTB_THREADX_IRQ_PRIORITY);
     hooked = false;
     return RTB_OK;
@@ -60,48 +100,71 @@ rtb_ticks_t rtb_port_irq_raised_at(void)
     return rtb_board_irqsrc_expiry();
 }
 
+rtb_stamp_t rtb_port_irq_raised_stamp(void)
+{
+    return rtb_board_irqsrc_expiry_stamp();
+}
+
 /* ---- masking and the critical section ---------------------------------------
  * Both are tx_interrupt_control, ThreadX's one interrupt lock (PRIMASK on
  * this port). Masking: TX_INT_DISABLE / TX_INT_ENABLE. The critical section
  * is ThreadX's nesting idiom: disable, keeping the posture it returns, and
  * restore that posture on exit (what the kernel's own TX_DISABLE /
  * TX_RESTORE do), so an inner section leaves interrupts masked. */
-static UINT mask_posture;
+/* Each a call of tx_interrupt_control; the postures are kept by done(),
+ * after the window. */
 #define CRIT_DEPTH 8
 static UINT crit_posture[CRIT_DEPTH];
 static unsigned crit_depth;
 
-int rtb_port_irq_mask(void)
+int rtb_port_irq_mask_kcall(struct rtb_kcall *c)
 {
-    mask_posture = tx_interrupt_control(TX_INT_DISABLE);
+    rtb_kcall_set(c, RTB_KFN(tx_interrupt_control), 0, TX_INT_DISABLE, 0, 0, 0);
     return RTB_OK;
 }
 
-int rtb_port_irq_unmask(void)
+int rtb_port_irq_unmask_kcall(struct rtb_kcall *c)
 {
-    (void)mask_posture;
-    tx_interrupt_control(TX_INT_ENABLE);
+    rtb_kcall_set(c, RTB_KFN(tx_interrupt_control), 0, TX_INT_ENABLE, 0, 0, 0);
     return RTB_OK;
 }
 
-int rtb_port_critical_enter(void)
+static int entered(const struct rtb_kcall *c)
 {
-    UINT posture = tx_interrupt_control(TX_INT_DISABLE);
     if (crit_depth >= CRIT_DEPTH) {
-        tx_interrupt_control(posture);
+        tx_interrupt_control((UINT)c->ret);
         return rtb_threadx_fail("critical_enter", "nested too deep");
     }
-    crit_posture[crit_depth++] = posture;
+    crit_posture[crit_depth++] = (UINT)c->ret;
     return RTB_OK;
 }
 
-int rtb_port_critical_exit(void)
+int rtb_port_critical_enter_kcall(struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(tx_interrupt_control), entered, TX_INT_DISABLE, 0, 0, 0);
+    return RTB_OK;
+}
+
+static int left(const struct rtb_kcall *c)
+{
+    (void)c;
+    crit_depth--;
+    return RTB_OK;
+}
+
+/* Prepared after the enter it closes: it restores that enter's posture. */
+int rtb_port_critical_exit_kcall(struct rtb_kcall *c)
 {
     if (!crit_depth)
         return rtb_threadx_fail("critical_exit", "not in a critical section");
-    tx_interrupt_control(crit_posture[--crit_depth]);
+    rtb_kcall_set(c, RTB_KFN(tx_interrupt_control), left, crit_posture[crit_depth - 1], 0, 0, 0);
     return RTB_OK;
 }
+
+RTB_KCALL_PLAIN0(irq_mask)
+RTB_KCALL_PLAIN0(irq_unmask)
+RTB_KCALL_PLAIN0(critical_enter)
+RTB_KCALL_PLAIN0(critical_exit)
 
 /* ---- bare handlers: prolog and epilog ---------------------------------------- */
 int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)

@@ -84,39 +84,92 @@ static int unmake(struct txq *x)
 static struct txq msgqs[RTB_MAX_MSGQS];
 #define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id].used)
 
-int rtb_port_msgq_create(int id, size_t msg_size, unsigned depth)
+/* tx_queue_create is a macro when ThreadX checks errors: a shim. The
+ * storage comes from the byte pool when the call is prepared (ThreadX
+ * creates a queue on the memory it is given). */
+RTB_KAPI(tx_queue_create, tx_queue_create(&((struct txq *)a0)->q, "rtb", (UINT)a1,
+                                          ((struct txq *)a0)->storage, (ULONG)a2))
+
+static int msgq_created(const struct rtb_kcall *c)
+{
+    struct txq *x = (struct txq *)c->a[0];
+    UINT rc = (UINT)c->ret;
+    if (rc != TX_SUCCESS) {
+        rtb_threadx_free(x->storage);
+        return rtb_threadx_status("tx_queue_create", rc);
+    }
+    x->used = true;
+    return RTB_OK;
+}
+
+int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_MSGQS || msgqs[id].used || !msg_size || !depth)
         return rtb_threadx_fail("msgq_create", "bad id or size, or id in use");
     if (msg_size % sizeof(ULONG) || msg_size > 16 * sizeof(ULONG))
         return rtb_threadx_unsupported("msgq_create: ThreadX messages are 1 to 16 32-bit words");
-    return make(&msgqs[id], "msgq_create", (UINT)(msg_size / sizeof(ULONG)), depth);
+    UINT words = (UINT)(msg_size / sizeof(ULONG));
+    ULONG bytes = (ULONG)words * sizeof(ULONG) * depth;
+    if (!(msgqs[id].storage = rtb_threadx_alloc(bytes)))
+        return rtb_threadx_fail("msgq_create", "byte pool exhausted");
+    rtb_kcall_set(c, rtb_kapi_tx_queue_create, msgq_created, (rtb_word)&msgqs[id], words, bytes, 0);
+    return RTB_OK;
 }
 
-int rtb_port_msgq_delete(int id)
+static int msgq_deleted(const struct rtb_kcall *c)
 {
-    return MSGQ_OK(id) ? unmake(&msgqs[id]) : rtb_threadx_fail("msgq_delete", "no such queue");
+    struct txq *x = (struct txq *)c->aux[0];
+    x->used = false;
+    rtb_threadx_free(x->storage);
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_queue_delete", rc);
 }
 
-int rtb_port_msgq_send(int id, const void *msg, int32_t timeout_us)
+int rtb_port_msgq_delete_kcall(int id, struct rtb_kcall *c)
+{
+    if (!MSGQ_OK(id))
+        return rtb_threadx_fail("msgq_delete", "no such queue");
+    rtb_kcall_set(c, RTB_KFN(tx_queue_delete), msgq_deleted, (rtb_word)&msgqs[id].q, 0, 0, 0);
+    c->aux[0] = (rtb_word)&msgqs[id];
+    return RTB_OK;
+}
+
+/* done() of a send or receive: aux[0] the timeout, aux[1] the status that
+ * means "full" or "empty". */
+static int transferred(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    return rc == (UINT)c->aux[1] ? timed_out((int32_t)c->aux[0]) : rtb_threadx_status("tx_queue", rc);
+}
+
+int rtb_port_msgq_send_kcall(int id, const void *msg, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!MSGQ_OK(id))
         return rtb_threadx_fail("msgq_send", "no such queue");
-    UINT rc = tx_queue_send(&msgqs[id].q, (VOID *)msg, rtb_threadx_ticks(timeout_us));
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_QUEUE_FULL ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_send", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_queue_send), transferred, (rtb_word)&msgqs[id].q, (rtb_word)msg,
+                  rtb_threadx_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    c->aux[1] = TX_QUEUE_FULL;
+    return RTB_OK;
 }
 
-int rtb_port_msgq_receive(int id, void *msg, int32_t timeout_us)
+int rtb_port_msgq_receive_kcall(int id, void *msg, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!MSGQ_OK(id))
         return rtb_threadx_fail("msgq_receive", "no such queue");
-    UINT rc = tx_queue_receive(&msgqs[id].q, msg, rtb_threadx_ticks(timeout_us));
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_QUEUE_EMPTY ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_receive", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_queue_receive), transferred, (rtb_word)&msgqs[id].q, (rtb_word)msg,
+                  rtb_threadx_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    c->aux[1] = TX_QUEUE_EMPTY;
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(msgq_create, (int id, size_t msg_size, unsigned depth), id, msg_size, depth)
+RTB_KCALL_PLAIN(msgq_delete, (int id), id)
+RTB_KCALL_PLAIN(msgq_send, (int id, const void *msg, int32_t timeout_us), id, msg, timeout_us)
+RTB_KCALL_PLAIN(msgq_receive, (int id, void *msg, int32_t timeout_us), id, msg, timeout_us)
 
 /* ---- queues of words ---------------------------------------------------------- */
 static struct txq queues[RTB_MAX_QUEUES];

@@ -15,9 +15,25 @@
  */
 #include "rtb_threadx.h"
 
-static int timed_out(int32_t timeout_us)
+#define W(x) ((rtb_word)(x))
+
+/* The creates are macros when ThreadX checks errors (they add the control
+ * block's size): shims, so the same code builds either way. */
+RTB_KAPI(tx_semaphore_create, tx_semaphore_create((TX_SEMAPHORE *)a0, (CHAR *)a1, (ULONG)a2))
+RTB_KAPI(tx_mutex_create, tx_mutex_create((TX_MUTEX *)a0, (CHAR *)a1, (UINT)a2))
+RTB_KAPI(tx_event_flags_create, tx_event_flags_create((TX_EVENT_FLAGS_GROUP *)a0, (CHAR *)a1))
+
+/* done() of the calls that succeed with TX_SUCCESS and fail otherwise:
+ * aux[0] the timeout asked (a "nothing there" status is then "would block"
+ * or "timed out"), aux[1] that status, c->a[...] as prepared. */
+static int status_done(const struct rtb_kcall *c, UINT empty, const char *what)
 {
-    return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
+    UINT rc = (UINT)c->ret;
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    if (rc == empty)
+        return (int32_t)c->aux[0] == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
+    return rtb_threadx_status(what, rc);
 }
 
 /* ---- semaphores ---------------------------------------------------------- */
@@ -28,56 +44,96 @@ static struct {
 } sems[RTB_MAX_SEMS];
 #define SEM_OK(id) ((id) >= 0 && (id) < RTB_MAX_SEMS && sems[id].used)
 
-int rtb_port_sem_create(int id, unsigned initial, unsigned max)
+static int sem_created(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_semaphore_create", rc);
+    sems[c->aux[0]].used = true;
+    return RTB_OK;
+}
+
+int rtb_port_sem_create_kcall(int id, unsigned initial, unsigned max, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_SEMS || sems[id].used || max < 1 || initial > max)
         return rtb_threadx_fail("sem_create", "bad id or count, or id in use");
     sems[id].ceiling = max == (unsigned)-1 ? 0 : max;
-    UINT rc = tx_semaphore_create(&sems[id].sem, "rtb", initial);
-    if (rc != TX_SUCCESS)
-        return rtb_threadx_status("tx_semaphore_create", rc);
-    sems[id].used = true;
+    rtb_kcall_set(c, rtb_kapi_tx_semaphore_create, sem_created, W(&sems[id].sem), W("rtb"), initial, 0);
+    c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
 
-int rtb_port_sem_delete(int id)
+static int sem_deleted(const struct rtb_kcall *c)
 {
-    if (!SEM_OK(id))
-        return rtb_threadx_fail("sem_delete", "no such semaphore");
-    sems[id].used = false;
-    UINT rc = tx_semaphore_delete(&sems[id].sem);
+    sems[c->aux[0]].used = false;
+    UINT rc = (UINT)c->ret;
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_semaphore_delete", rc);
 }
 
-static int put(int id, const char *what)
+int rtb_port_sem_delete_kcall(int id, struct rtb_kcall *c)
 {
     if (!SEM_OK(id))
-        return rtb_threadx_fail(what, "no such semaphore");
-    UINT rc = sems[id].ceiling ? tx_semaphore_ceiling_put(&sems[id].sem, sems[id].ceiling)
-                               : tx_semaphore_put(&sems[id].sem);
-    return rc == TX_SUCCESS || rc == TX_CEILING_EXCEEDED ? RTB_OK : rtb_threadx_status(what, rc);
+        return rtb_threadx_fail("sem_delete", "no such semaphore");
+    rtb_kcall_set(c, RTB_KFN(tx_semaphore_delete), sem_deleted, W(&sems[id].sem), 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
 }
 
-int rtb_port_sem_give(int id)
+/* A bounded semaphore is put with tx_semaphore_ceiling_put, which refuses
+ * to count past the ceiling (TX_CEILING_EXCEEDED: the contract's no-op). */
+static int put_done(const struct rtb_kcall *c)
 {
-    return put(id, "sem_give");
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS || rc == TX_CEILING_EXCEEDED ? RTB_OK : rtb_threadx_status("sem_give", rc);
 }
+
+int rtb_port_sem_give_kcall(int id, struct rtb_kcall *c)
+{
+    if (!SEM_OK(id))
+        return rtb_threadx_fail("sem_give", "no such semaphore");
+    if (sems[id].ceiling)
+        rtb_kcall_set(c, RTB_KFN(tx_semaphore_ceiling_put), put_done, W(&sems[id].sem), sems[id].ceiling,
+                      0, 0);
+    else
+        rtb_kcall_set(c, RTB_KFN(tx_semaphore_put), put_done, W(&sems[id].sem), 0, 0, 0);
+    return RTB_OK;
+}
+
+static int got_done(const struct rtb_kcall *c)
+{
+    return status_done(c, TX_NO_INSTANCE, "tx_semaphore_get");
+}
+
+int rtb_port_sem_take_kcall(int id, int32_t timeout_us, struct rtb_kcall *c)
+{
+    if (!SEM_OK(id))
+        return rtb_threadx_fail("sem_take", "no such semaphore");
+    rtb_kcall_set(c, RTB_KFN(tx_semaphore_get), got_done, W(&sems[id].sem), rtb_threadx_ticks(timeout_us),
+                  0, 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(sem_create, (int id, unsigned initial, unsigned max), id, initial, max)
+RTB_KCALL_PLAIN(sem_delete, (int id), id)
+RTB_KCALL_PLAIN(sem_give, (int id), id)
+RTB_KCALL_PLAIN(sem_take, (int id, int32_t timeout_us), id, timeout_us)
 
 /* [ISR] ThreadX's put is interrupt-safe: a thread it readies runs when the
  * handler returns (the kernel pends PendSV). */
 int rtb_port_sem_give_isr(int id)
 {
-    return put(id, "sem_give_isr");
+    return rtb_port_sem_give(id);
 }
 
-int rtb_port_sem_take(int id, int32_t timeout_us)
+/* The control block of semaphore `id` (NULL if none), for the interrupt
+ * handlers of port_irq.c, and the ceiling it is put with (0: none). */
+TX_SEMAPHORE *rtb_threadx_sem(int id, ULONG *ceiling)
 {
     if (!SEM_OK(id))
-        return rtb_threadx_fail("sem_take", "no such semaphore");
-    UINT rc = tx_semaphore_get(&sems[id].sem, rtb_threadx_ticks(timeout_us));
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_NO_INSTANCE ? timed_out(timeout_us) : rtb_threadx_status("tx_semaphore_get", rc);
+        return TX_NULL;
+    *ceiling = sems[id].ceiling;
+    return &sems[id].sem;
 }
 
 /* ---- mutexes ------------------------------------------------------------- */
@@ -87,57 +143,87 @@ static struct {
 } mutexes[RTB_MAX_MUTEXES];
 #define MUTEX_OK(id) ((id) >= 0 && (id) < RTB_MAX_MUTEXES && mutexes[id].used)
 
-int rtb_port_mutex_create(int id, unsigned flags)
+static int mutex_created(const struct rtb_kcall *c)
 {
-    if (id < 0 || id >= RTB_MAX_MUTEXES || mutexes[id].used)
-        return rtb_threadx_fail("mutex_create", "bad id, or id in use");
-    UINT rc = tx_mutex_create(&mutexes[id].mutex, "rtb",
-                              (flags & RTB_MUTEX_INHERIT) ? TX_INHERIT : TX_NO_INHERIT);
+    UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS)
         return rtb_threadx_status("tx_mutex_create", rc);
-    mutexes[id].used = true;
+    mutexes[c->aux[0]].used = true;
     return RTB_OK;
 }
 
-int rtb_port_mutex_delete(int id)
+int rtb_port_mutex_create_kcall(int id, unsigned flags, struct rtb_kcall *c)
 {
-    if (!MUTEX_OK(id))
-        return rtb_threadx_fail("mutex_delete", "no such mutex");
-    mutexes[id].used = false;
-    UINT rc = tx_mutex_delete(&mutexes[id].mutex);
+    if (id < 0 || id >= RTB_MAX_MUTEXES || mutexes[id].used)
+        return rtb_threadx_fail("mutex_create", "bad id, or id in use");
+    rtb_kcall_set(c, rtb_kapi_tx_mutex_create, mutex_created, W(&mutexes[id].mutex), W("rtb"),
+                  (flags & RTB_MUTEX_INHERIT) ? TX_INHERIT : TX_NO_INHERIT, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+static int mutex_deleted(const struct rtb_kcall *c)
+{
+    mutexes[c->aux[0]].used = false;
+    UINT rc = (UINT)c->ret;
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_mutex_delete", rc);
 }
 
-static int get(int id, ULONG wait)
+int rtb_port_mutex_delete_kcall(int id, struct rtb_kcall *c)
+{
+    if (!MUTEX_OK(id))
+        return rtb_threadx_fail("mutex_delete", "no such mutex");
+    rtb_kcall_set(c, RTB_KFN(tx_mutex_delete), mutex_deleted, W(&mutexes[id].mutex), 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+static int mutex_got(const struct rtb_kcall *c)
+{
+    return status_done(c, TX_NOT_AVAILABLE, "tx_mutex_get");
+}
+
+static int get(int id, ULONG wait, struct rtb_kcall *c)
 {
     if (!MUTEX_OK(id))
         return rtb_threadx_fail("mutex_lock", "no such mutex");
-    UINT rc = tx_mutex_get(&mutexes[id].mutex, wait);
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_NOT_AVAILABLE ? RTB_EWOULDBLOCK : rtb_threadx_status("tx_mutex_get", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_mutex_get), mutex_got, W(&mutexes[id].mutex), wait, 0, 0);
+    c->aux[0] = (rtb_word)RTB_NO_WAIT; /* a lock that fails "would block" */
+    return RTB_OK;
 }
 
-int rtb_port_mutex_lock(int id)
+int rtb_port_mutex_lock_kcall(int id, struct rtb_kcall *c)
 {
-    return get(id, TX_WAIT_FOREVER);
+    return get(id, TX_WAIT_FOREVER, c);
 }
 
-int rtb_port_mutex_trylock(int id)
+int rtb_port_mutex_trylock_kcall(int id, struct rtb_kcall *c)
 {
-    return get(id, TX_NO_WAIT);
+    return get(id, TX_NO_WAIT, c);
 }
 
-int rtb_port_mutex_unlock(int id)
+static int mutex_put(const struct rtb_kcall *c)
 {
-    if (!MUTEX_OK(id))
-        return rtb_threadx_fail("mutex_unlock", "no such mutex");
-    UINT rc = tx_mutex_put(&mutexes[id].mutex);
+    UINT rc = (UINT)c->ret;
     if (rc == TX_SUCCESS)
         return RTB_OK;
     return rc == TX_NOT_OWNED ? rtb_threadx_fail("mutex_unlock", "not the owner")
                               : rtb_threadx_status("tx_mutex_put", rc);
 }
+
+int rtb_port_mutex_unlock_kcall(int id, struct rtb_kcall *c)
+{
+    if (!MUTEX_OK(id))
+        return rtb_threadx_fail("mutex_unlock", "no such mutex");
+    rtb_kcall_set(c, RTB_KFN(tx_mutex_put), mutex_put, W(&mutexes[id].mutex), 0, 0, 0);
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(mutex_create, (int id, unsigned flags), id, flags)
+RTB_KCALL_PLAIN(mutex_delete, (int id), id)
+RTB_KCALL_PLAIN(mutex_lock, (int id), id)
+RTB_KCALL_PLAIN(mutex_trylock, (int id), id)
+RTB_KCALL_PLAIN(mutex_unlock, (int id), id)
 
 /* ---- event flags ------------------------------------------------------------ */
 static struct {
@@ -146,46 +232,83 @@ static struct {
 } events[RTB_MAX_EVENTS];
 #define EV_OK(id) ((id) >= 0 && (id) < RTB_MAX_EVENTS && events[id].used)
 
-int rtb_port_event_create(int id)
+static int event_created(const struct rtb_kcall *c)
 {
-    if (id < 0 || id >= RTB_MAX_EVENTS || events[id].used)
-        return rtb_threadx_fail("event_create", "bad id, or id in use");
-    UINT rc = tx_event_flags_create(&events[id].group, "rtb");
+    UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS)
         return rtb_threadx_status("tx_event_flags_create", rc);
-    events[id].used = true;
+    events[c->aux[0]].used = true;
     return RTB_OK;
 }
 
-int rtb_port_event_delete(int id)
+int rtb_port_event_create_kcall(int id, struct rtb_kcall *c)
 {
-    if (!EV_OK(id))
-        return rtb_threadx_fail("event_delete", "no such event group");
-    events[id].used = false;
-    UINT rc = tx_event_flags_delete(&events[id].group);
+    if (id < 0 || id >= RTB_MAX_EVENTS || events[id].used)
+        return rtb_threadx_fail("event_create", "bad id, or id in use");
+    rtb_kcall_set(c, rtb_kapi_tx_event_flags_create, event_created, W(&events[id].group), W("rtb"), 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+static int event_deleted(const struct rtb_kcall *c)
+{
+    events[c->aux[0]].used = false;
+    UINT rc = (UINT)c->ret;
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_event_flags_delete", rc);
 }
 
-int rtb_port_event_set(int id, uint32_t bits)
+int rtb_port_event_delete_kcall(int id, struct rtb_kcall *c)
 {
     if (!EV_OK(id))
-        return rtb_threadx_fail("event_set", "no such event group");
-    UINT rc = tx_event_flags_set(&events[id].group, (ULONG)bits, TX_OR);
+        return rtb_threadx_fail("event_delete", "no such event group");
+    rtb_kcall_set(c, RTB_KFN(tx_event_flags_delete), event_deleted, W(&events[id].group), 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+static int event_set(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_event_flags_set", rc);
 }
 
-int rtb_port_event_wait(int id, uint32_t bits, unsigned mode, int32_t timeout_us, uint32_t *got)
+int rtb_port_event_set_kcall(int id, uint32_t bits, struct rtb_kcall *c)
+{
+    if (!EV_OK(id))
+        return rtb_threadx_fail("event_set", "no such event group");
+    rtb_kcall_set(c, RTB_KFN(tx_event_flags_set), event_set, W(&events[id].group), bits, TX_OR, 0);
+    return RTB_OK;
+}
+
+/* The flags the call found go to aux[2] (its actual_flags argument);
+ * *got (aux[1]) is the asked ones among them (a[1]): ThreadX returns every
+ * flag that was set. */
+static int event_got(const struct rtb_kcall *c)
+{
+    uint32_t *got = (uint32_t *)c->aux[1];
+    if (got)
+        *got = (UINT)c->ret == TX_SUCCESS ? (uint32_t)c->aux[2] & (uint32_t)c->a[1] : 0;
+    return status_done(c, TX_NO_EVENTS, "tx_event_flags_get");
+}
+
+int rtb_port_event_wait_kcall(int id, uint32_t bits, unsigned mode, int32_t timeout_us,
+                              uint32_t *got, struct rtb_kcall *c)
 {
     if (!EV_OK(id))
         return rtb_threadx_fail("event_wait", "no such event group");
     UINT option = (mode & RTB_EV_ALL) ? ((mode & RTB_EV_CLEAR) ? TX_AND_CLEAR : TX_AND)
                                       : ((mode & RTB_EV_CLEAR) ? TX_OR_CLEAR : TX_OR);
-    ULONG actual = 0;
-    UINT rc = tx_event_flags_get(&events[id].group, (ULONG)bits, option, &actual,
-                                 rtb_threadx_ticks(timeout_us));
-    if (got)
-        *got = rc == TX_SUCCESS ? (uint32_t)actual & bits : 0; /* ThreadX returns every set flag */
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_NO_EVENTS ? timed_out(timeout_us) : rtb_threadx_status("tx_event_flags_get", rc);
+    _Static_assert(sizeof(ULONG) == sizeof(rtb_word), "actual_flags is written into aux[2]");
+    rtb_kcall_set(c, RTB_KFN(tx_event_flags_get), event_got, W(&events[id].group), bits, option, 0);
+    c->a[3] = W(&c->aux[2]);
+    c->a[4] = rtb_threadx_ticks(timeout_us);
+    c->aux[0] = (rtb_word)timeout_us;
+    c->aux[1] = W(got);
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(event_create, (int id), id)
+RTB_KCALL_PLAIN(event_delete, (int id), id)
+RTB_KCALL_PLAIN(event_set, (int id, uint32_t bits), id, bits)
+RTB_KCALL_PLAIN(event_wait, (int id, uint32_t bits, unsigned mode, int32_t timeout_us, uint32_t *got),
+                id, bits, mode, timeout_us, got)

@@ -53,7 +53,24 @@ static void release(struct slot *s)
     s->used = false;
 }
 
-int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg)
+/* tx_thread_create's ten arguments, as an application passes them (the
+ * slot's control block, its stack from the byte pool, taken when the call
+ * is prepared: ThreadX creates a thread on the memory it is given). */
+RTB_KAPI(tx_thread_create,
+         tx_thread_create(&((struct slot *)a0)->thread, "rtb", wrapper, (ULONG)a0, ((struct slot *)a0)->stack,
+                          STACK_BYTES, (UINT)a1, (UINT)a1, TX_NO_TIME_SLICE, (UINT)a2))
+
+static int created(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    if (rc == TX_SUCCESS)
+        return RTB_OK;
+    release((struct slot *)c->a[0]);
+    return rtb_threadx_status("tx_thread_create", rc);
+}
+
+int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg,
+                               struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_TASKS || slots[id].used || prio < 1 || prio > RTB_PRIO_MAX)
         return rtb_threadx_fail("task_create", "bad id or priority, or id in use");
@@ -68,67 +85,94 @@ int rtb_port_task_create(int id, int prio, unsigned flags, rtb_task_fn fn, void 
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     while (tx_semaphore_get(&s->done, TX_NO_WAIT) == TX_SUCCESS)
         ; /* empty, whatever an earlier task left */
-    UINT p = rtb_threadx_prio(prio);
-    UINT rc = tx_thread_create(&s->thread, "rtb", wrapper, (ULONG)(uintptr_t)s, s->stack, STACK_BYTES,
-                               p, p, TX_NO_TIME_SLICE,
-                               (flags & RTB_TASK_SUSPENDED) ? TX_DONT_START : TX_AUTO_START);
-    if (rc != TX_SUCCESS) {
-        release(s);
-        return rtb_threadx_status("tx_thread_create", rc);
-    }
+    rtb_kcall_set(c, rtb_kapi_tx_thread_create, created, (rtb_word)s, rtb_threadx_prio(prio),
+                  (flags & RTB_TASK_SUSPENDED) ? TX_DONT_START : TX_AUTO_START, 0);
     return RTB_OK;
 }
 
-int rtb_port_task_start(int id)
+/* done() of a call on a thread: TX_SUCCESS, and for a resume the statuses
+ * the contract counts as done (resuming a thread that is not suspended). */
+static int thread_done(const struct rtb_kcall *c)
 {
-    if (!SLOT_OK(id))
-        return rtb_threadx_fail("task_start", "no such task");
-    UINT rc = tx_thread_resume(&slots[id].thread);
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_resume", rc);
+    UINT rc = (UINT)c->ret;
+    if (rc == TX_SUCCESS || (c->aux[0] && (rc == TX_SUSPEND_LIFTED || rc == TX_RESUME_ERROR)))
+        return RTB_OK;
+    return rtb_threadx_status((const char *)c->aux[1], rc);
 }
 
-static int end(int id, bool join)
+static int on_thread(int id, UINT (*kfn)(TX_THREAD *), bool resume, const char *what, struct rtb_kcall *c)
 {
+    if (!SLOT_OK(id))
+        return rtb_threadx_fail(what, "no such task");
+    rtb_kcall_set(c, RTB_KFN(kfn), thread_done, (rtb_word)&slots[id].thread, 0, 0, 0);
+    c->aux[0] = resume;
+    c->aux[1] = (rtb_word)what;
+    return RTB_OK;
+}
+
+int rtb_port_task_start_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, tx_thread_resume, false, "tx_thread_resume", c);
+}
+
+/* the caller's own thread suspends the caller */
+int rtb_port_task_suspend_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, tx_thread_suspend, false, "tx_thread_suspend", c);
+}
+
+/* Resuming a thread that is not suspended is a no-op by the contract
+ * (TX_RESUME_ERROR), as is lifting a sleep (TX_SUSPEND_LIFTED). */
+int rtb_port_task_resume_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, tx_thread_resume, true, "tx_thread_resume", c);
+}
+
+/* Deleting a thread that has not returned is ThreadX's two calls, as an
+ * application makes them: terminate it, then delete it. */
+RTB_KAPI(tx_thread_terminate_delete,
+         tx_thread_terminate((TX_THREAD *)a0) == TX_SUCCESS ? tx_thread_delete((TX_THREAD *)a0)
+                                                            : (UINT)TX_THREAD_ERROR)
+
+static int deleted(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("task_delete", rc);
+    release((struct slot *)c->aux[0]);
+    return RTB_OK;
+}
+
+int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c)
+{
+    if (!SLOT_OK(id))
+        return rtb_threadx_fail("task_delete", "no such task");
+    rtb_kcall_set(c, rtb_kapi_tx_thread_terminate_delete, deleted, (rtb_word)&slots[id].thread, 0, 0, 0);
+    c->aux[0] = (rtb_word)&slots[id];
+    return RTB_OK;
+}
+
+/* A returned thread: terminate (a success on a completed thread too) and
+ * delete it, and give its stack back. */
+int rtb_port_task_join(int id)
+{
+    if (!SLOT_OK(id))
+        return rtb_threadx_fail("task_join", "no such task");
     struct slot *s = &slots[id];
-    if (join)
-        tx_semaphore_get(&s->done, TX_WAIT_FOREVER);
-    UINT rc = tx_thread_terminate(&s->thread); /* success on a completed thread too */
+    tx_semaphore_get(&s->done, TX_WAIT_FOREVER);
+    UINT rc = tx_thread_terminate(&s->thread);
     if (rc == TX_SUCCESS)
         rc = tx_thread_delete(&s->thread);
     if (rc != TX_SUCCESS)
-        return rtb_threadx_status(join ? "task_join" : "task_delete", rc);
+        return rtb_threadx_status("task_join", rc);
     release(s);
     return RTB_OK;
 }
 
-int rtb_port_task_join(int id)
+int rtb_port_task_yield_kcall(struct rtb_kcall *c)
 {
-    return SLOT_OK(id) ? end(id, true) : rtb_threadx_fail("task_join", "no such task");
-}
-
-int rtb_port_task_delete(int id)
-{
-    return SLOT_OK(id) ? end(id, false) : rtb_threadx_fail("task_delete", "no such task");
-}
-
-int rtb_port_task_suspend(int id)
-{
-    if (!SLOT_OK(id))
-        return rtb_threadx_fail("task_suspend", "no such task");
-    UINT rc = tx_thread_suspend(&slots[id].thread); /* the caller's own thread suspends the caller */
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_suspend", rc);
-}
-
-/* Resuming a thread that is not suspended is a no-op by the contract
- * (ThreadX answers TX_RESUME_ERROR); resuming one whose suspension was
- * delayed while it waited lifts it (TX_SUSPEND_LIFTED). */
-int rtb_port_task_resume(int id)
-{
-    if (!SLOT_OK(id))
-        return rtb_threadx_fail("task_resume", "no such task");
-    UINT rc = tx_thread_resume(&slots[id].thread);
-    return rc == TX_SUCCESS || rc == TX_SUSPEND_LIFTED || rc == TX_RESUME_ERROR
-               ? RTB_OK : rtb_threadx_status("tx_thread_resume", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_thread_relinquish), 0, 0, 0, 0, 0);
+    return RTB_OK;
 }
 
 void rtb_port_task_yield(void)
@@ -137,16 +181,31 @@ void rtb_port_task_yield(void)
 }
 
 /* tx_thread_priority_change also sets the preemption-threshold to the new
- * priority (ThreadX's documented behaviour): thresholds stay disabled. */
-int rtb_port_task_set_prio(int id, int prio)
+ * priority; its old priority goes to aux[2]. */
+static int prio_done(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_priority_change", rc);
+}
+
+int rtb_port_task_set_prio_kcall(int id, int prio, struct rtb_kcall *c)
 {
     if (prio < 1 || prio > RTB_PRIO_MAX || (id != -1 && !SLOT_OK(id)))
         return rtb_threadx_fail("task_set_prio", "bad id or priority");
-    UINT old;
     TX_THREAD *t = id == -1 ? tx_thread_identify() : &slots[id].thread;
-    UINT rc = tx_thread_priority_change(t, rtb_threadx_prio(prio), &old);
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_priority_change", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_thread_priority_change), prio_done, (rtb_word)t, rtb_threadx_prio(prio), 0,
+                  0);
+    c->a[2] = (rtb_word)&c->aux[2];
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(task_create, (int id, int prio, unsigned flags, rtb_task_fn fn, void *arg), id, prio,
+                flags, fn, arg)
+RTB_KCALL_PLAIN(task_start, (int id), id)
+RTB_KCALL_PLAIN(task_delete, (int id), id)
+RTB_KCALL_PLAIN(task_suspend, (int id), id)
+RTB_KCALL_PLAIN(task_resume, (int id), id)
+RTB_KCALL_PLAIN(task_set_prio, (int id, int prio), id, prio)
 
 /* At least `us`: whole kernel ticks with tx_thread_sleep (its first tick is
  * partial, hence one more), or, below a tick, the board's one-shot timer,
@@ -161,28 +220,45 @@ int rtb_port_task_delay(uint32_t us)
 }
 
 /* ---- the preemption lock: preemption-threshold 0 -------------------------- */
+/* tx_thread_preemption_change(self, 0, &old): the old threshold goes to
+ * aux[2], and done() keeps it for the unlock, which restores it. */
 static UINT saved_threshold;
 static TX_THREAD *locker;
 
-int rtb_port_sched_lock(void)
+static int locked(const struct rtb_kcall *c)
 {
-    TX_THREAD *self = tx_thread_identify();
-    UINT old;
-    UINT rc = tx_thread_preemption_change(self, 0, &old);
+    UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS)
         return rtb_threadx_status("tx_thread_preemption_change", rc);
-    saved_threshold = old;
-    locker = self;
+    saved_threshold = (UINT)c->aux[2];
+    locker = (TX_THREAD *)c->a[0];
     return RTB_OK;
 }
 
-int rtb_port_sched_unlock(void)
+int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
 {
-    if (!locker)
-        return rtb_threadx_fail("sched_unlock", "not locked");
-    TX_THREAD *self = locker;
+    rtb_kcall_set(c, RTB_KFN(tx_thread_preemption_change), locked, (rtb_word)tx_thread_identify(), 0, 0, 0);
+    c->a[2] = (rtb_word)&c->aux[2];
+    return RTB_OK;
+}
+
+static int unlocked(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
     locker = TX_NULL;
-    UINT old;
-    UINT rc = tx_thread_preemption_change(self, saved_threshold, &old);
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_preemption_change", rc);
 }
+
+/* Prepared after the lock it undoes (it restores that lock's threshold):
+ * the scenarios prepare it once, after a first lock, or again per lock. */
+int rtb_port_sched_unlock_kcall(struct rtb_kcall *c)
+{
+    TX_THREAD *self = locker ? locker : tx_thread_identify();
+    rtb_kcall_set(c, RTB_KFN(tx_thread_preemption_change), unlocked, (rtb_word)self,
+                  locker ? saved_threshold : 0, 0, 0);
+    c->a[2] = (rtb_word)&c->aux[2];
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN0(sched_lock)
+RTB_KCALL_PLAIN0(sched_unlock)

@@ -119,6 +119,59 @@ static inline uint64_t rtb_board_ts(void)
     return ((uint64_t)high << 32) | now;
 }
 
+/* ---- window stamps ------------------------------------------------------- */
+/* The stamps that open and close a timing window (rtb/port.h
+ * rtb_port_stamp_start/_end): the raw 32-bit count, three instructions
+ * (the register's address in two, movw/movt; the sampling load; the
+ * inversion of TIMER0's down-count, or a move of the same length for DWT),
+ * nothing masked, so an interrupt is never held up by one. Intervals are
+ * taken modulo 2^32 (a window is far shorter than a wrap: 171 s).
+ *
+ * Each read lists its sampling load in the ELF section .rtb_stamps (not
+ * loaded: a non-allocated section the linker keeps), as two words: the
+ * load's address and RTB_BOARD_STAMP_KIND(kind): kind 0 opens a window, 1
+ * closes one; bits 8-15 the instructions before the load, 16-23 after it.
+ * The window audit (rtbench audit) finds every window's edges there,
+ * without disassembling anything. */
+#define RTB_BOARD_STAMP_HEAD 2u /* movw, movt */
+#define RTB_BOARD_STAMP_TAIL 1u /* mvns */
+#define RTB_BOARD_STAMP_KIND(k) ((k) | (RTB_BOARD_STAMP_HEAD << 8) | (RTB_BOARD_STAMP_TAIL << 16))
+#define RTB_STAMP_STR2_(x) #x
+#define RTB_STAMP_STR_(x) RTB_STAMP_STR2_(x)
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_STAMP_REG_LO "0x1004"
+#define RTB_BOARD_STAMP_REG_HI "0xE000"
+#define RTB_BOARD_STAMP_FIX "mov %[v], %[v]\n\t" /* the same length as TIMER0's inversion */
+#else
+#define RTB_BOARD_STAMP_REG_LO "0x0004" /* TIMER0 VALUE, 0x40000004 */
+#define RTB_BOARD_STAMP_REG_HI "0x4000"
+#define RTB_BOARD_STAMP_FIX "mvns %[v], %[v]\n\t"
+#endif
+/* One stamp; `kind` 0 (opens) or 1 (closes), as a string of one digit. */
+#define RTB_BOARD_STAMP_ASM(kind)                                                    \
+    "movw %[a], #" RTB_BOARD_STAMP_REG_LO "\n\t"                                     \
+    "movt %[a], #" RTB_BOARD_STAMP_REG_HI "\n\t"                                     \
+    "1: ldr %[v], [%[a]]\n\t"                                                         \
+    ".pushsection .rtb_stamps, \"\", %%progbits\n\t"                                 \
+    ".word 1b\n\t"                                                                    \
+    ".word " kind " | (" RTB_STAMP_STR_(RTB_BOARD_STAMP_HEAD) " << 8) | ("           \
+    RTB_STAMP_STR_(RTB_BOARD_STAMP_TAIL) " << 16)\n\t"                                \
+    ".popsection\n\t" RTB_BOARD_STAMP_FIX
+
+static inline uint32_t rtb_board_stamp_start(void)
+{
+    uint32_t a, v;
+    __asm volatile(RTB_BOARD_STAMP_ASM("0") : [a] "=&r"(a), [v] "=r"(v) : : "memory");
+    return v;
+}
+
+static inline uint32_t rtb_board_stamp_end(void)
+{
+    uint32_t a, v;
+    __asm volatile(RTB_BOARD_STAMP_ASM("1") : [a] "=&r"(a), [v] "=r"(v) : : "memory");
+    return v;
+}
+
 /* A delta of ticks in the unit figures are printed in: instructions under
  * -icount (round(ticks * 40 / 2^N), i.e. (ticks * 5 + 8) >> 4 at N = 7; every
  * delta is within one tick, 0.31 instruction, of the exact count, so the

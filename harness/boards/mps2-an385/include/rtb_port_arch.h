@@ -19,6 +19,26 @@ static inline uint64_t rtb_port_ts(void)
 
 #define RTB_PORT_UNITS(delta) rtb_board_ts_to_unit(delta)
 
+/* Window stamps: the raw 32-bit count (rtb_board_ts.h), and the timing
+ * primitives of rtb/kcall.h in assembly (kcall.S). */
+#define RTB_PORT_STAMP 1
+typedef uint32_t rtb_stamp_t;
+typedef int32_t rtb_stamp_diff_t;
+static inline rtb_stamp_t rtb_port_stamp_start(void) { return rtb_board_stamp_start(); }
+static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_board_stamp_end(); }
+
+/* The interrupt source's handler acknowledged it (rtb_board_irqsrc_ack
+ * cleared TIMER1's interrupt enable; arming sets it). */
+#define RTB_PORT_IRQ_HANDLED() ((AN385_TIMER1->ctrl & AN385_TIMER_CTRL_IRQEN) == 0u)
+
+/* For the window audit: `fn` is an interrupt handler whose windows open
+ * when its interrupt is taken (kind 2 in .rtb_stamps, rtb_board_ts.h).
+ * At file scope. */
+#define RTB_PORT_MARK_RAISE(fn)                                                    \
+    __asm(".pushsection .rtb_stamps, \"\", %progbits\n\t"                         \
+          ".word " #fn ", 2\n\t"                                                   \
+          ".popsection")
+
 #ifdef RTB_BOARD_KNOWN_WORK
 #define RTB_PORT_KNOWN_WORK() RTB_BOARD_KNOWN_WORK()
 #define RTB_PORT_KNOWN_WORK_COST RTB_BOARD_KNOWN_WORK_COST

@@ -39,6 +39,16 @@ TickType_t rtb_freertos_ticks(int32_t timeout_us);
 int rtb_freertos_fail(const char *what, const char *why);
 int rtb_freertos_unsupported(const char *what);
 
+/* done() of a take, receive or wait (port_sync.c): pdTRUE is RTB_OK, else
+ * RTB_EWOULDBLOCK for a no-wait call and RTB_ETIMEOUT for a timed one
+ * (c->aux[0]: the timeout asked, in microseconds). */
+int rtb_freertos_taken(const struct rtb_kcall *c);
+
+/* The handle of semaphore `id` (port_sync.c), NULL if none: for the
+ * interrupt handlers, which give it with no glue of the port's. */
+struct QueueDefinition;
+struct QueueDefinition *rtb_freertos_sem(int id);
+
 /* Interrupt context: the port's [ISR] calls (rtb_port_sem_give_isr...) add
  * to this flag, and the interrupt wrapper (port_irq.c) ends the handler
  * with portYIELD_FROM_ISR(flag), FreeRTOS's deferred switch. */

@@ -50,6 +50,11 @@ void rtb_threadx_free(void *p);
  * the same one keeps the two kernels' interrupt rows comparable. */
 #define RTB_THREADX_IRQ_PRIORITY ((uint8_t)(5u << 5))
 
+/* Semaphore `id`'s control block and its ceiling (0: none), NULL if no
+ * such semaphore (port_sync.c): for the interrupt handlers, which put it
+ * with no glue of the port's. */
+TX_SEMAPHORE *rtb_threadx_sem(int id, ULONG *ceiling);
+
 /* Start-up (main.c calls them from tx_application_define, before the
  * scheduler runs): the pool, the task slots, sub-tick delays and the
  * interrupt source. */

@@ -1,0 +1,129 @@
+/*
+ * kcall.S — the timing primitives of rtb/kcall.h for this board (ARMv7-M,
+ * Thumb-2), replacing the core's C versions: the call's arguments are in
+ * their registers (and a[4], a[5] on the stack) before the first stamp, so
+ * between the stamps there is nothing of rtbench's but the call instruction
+ * (and, in rtb_kcall_after_stamp, the store of the stamp another task
+ * reads). Each stamp is exactly the inline one of rtb_board_ts.h (movw,
+ * movt, the sampling load, the inversion), the sequence whose back-to-back
+ * cost the core calibrates and subtracts, and is listed in .rtb_stamps
+ * like it.
+ *
+ * struct rtb_kcall (rtb/kcall.h): fn at 0, a[0..5] at 4..24, ret at 28.
+ */
+    .syntax unified
+    .thumb
+
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define REG_LO 0x1004 /* DWT CYCCNT, 0xE0001004 */
+#define REG_HI 0xE000
+#define FIX(r) mov r, r
+#else
+#define REG_LO 0x0004 /* TIMER0 VALUE, 0x40000004: counts down */
+#define REG_HI 0x4000
+#define FIX(r) mvns r, r
+#endif
+#define SHAPE ((2 << 8) | (1 << 16)) /* 2 instructions before the load, 1 after */
+
+/* STAMP(reg, value, kind): the stamp, its load listed in .rtb_stamps. */
+.macro STAMP areg, vreg, kind
+    movw \areg, #REG_LO
+    movt \areg, #REG_HI
+9:  ldr \vreg, [\areg]
+    .pushsection .rtb_stamps, "", %progbits
+    .word 9b, \kind | SHAPE
+    .popsection
+    FIX(\vreg)
+.endm
+
+/* Load c->fn into ip and the arguments into r0-r3, a[4], a[5] onto the
+ * stack (8 bytes: the stack stays 8-byte aligned), from c in r4. */
+.macro LOAD_CALL
+    ldr r0, [r4, #20]
+    ldr r1, [r4, #24]
+    push {r0, r1}
+    ldr ip, [r4, #0]
+    ldr r0, [r4, #4]
+    ldr r1, [r4, #8]
+    ldr r2, [r4, #12]
+    ldr r3, [r4, #16]
+.endm
+
+/* void rtb_kcall_timed(struct rtb_kcall *c, rtb_stamp_t *t0, rtb_stamp_t *t1) */
+    .section .text.rtb_kcall_timed, "ax", %progbits
+    .global rtb_kcall_timed
+    .type rtb_kcall_timed, %function
+    .thumb_func
+rtb_kcall_timed:
+    push {r4-r8, lr}
+    mov r4, r0
+    mov r5, r1
+    mov r6, r2
+    LOAD_CALL
+    STAMP r7, r8, 0
+    blx ip
+    STAMP r7, r3, 1
+    add sp, sp, #8
+    str r8, [r5]
+    str r3, [r6]
+    str r0, [r4, #28]
+    pop {r4-r8, pc}
+    .size rtb_kcall_timed, . - rtb_kcall_timed
+
+/* void rtb_kcall_after_stamp(struct rtb_kcall *c, volatile rtb_stamp_t *t0) */
+    .section .text.rtb_kcall_after_stamp, "ax", %progbits
+    .global rtb_kcall_after_stamp
+    .type rtb_kcall_after_stamp, %function
+    .thumb_func
+rtb_kcall_after_stamp:
+    push {r4-r6, lr}
+    mov r4, r0
+    mov r5, r1
+    LOAD_CALL
+    STAMP r6, r6, 0
+    str r6, [r5]
+    blx ip
+    add sp, sp, #8
+    str r0, [r4, #28]
+    pop {r4-r6, pc}
+    .size rtb_kcall_after_stamp, . - rtb_kcall_after_stamp
+
+/* void rtb_kcall_shared_timed(struct rtb_kcall *c, volatile rtb_stamp_t *t0,
+ *                             rtb_stamp_t *t1) */
+    .section .text.rtb_kcall_shared_timed, "ax", %progbits
+    .global rtb_kcall_shared_timed
+    .type rtb_kcall_shared_timed, %function
+    .thumb_func
+rtb_kcall_shared_timed:
+    push {r4-r8, lr}
+    mov r4, r0
+    mov r5, r1
+    mov r6, r2
+    LOAD_CALL
+    STAMP r7, r8, 0
+    str r8, [r5]
+    blx ip
+    STAMP r7, r3, 1
+    add sp, sp, #8
+    str r3, [r6]
+    str r0, [r4, #28]
+    pop {r4-r8, pc}
+    .size rtb_kcall_shared_timed, . - rtb_kcall_shared_timed
+
+/* void rtb_kcall_then_stamp(struct rtb_kcall *c, rtb_stamp_t *t1) */
+    .section .text.rtb_kcall_then_stamp, "ax", %progbits
+    .global rtb_kcall_then_stamp
+    .type rtb_kcall_then_stamp, %function
+    .thumb_func
+rtb_kcall_then_stamp:
+    push {r4-r6, lr}
+    mov r4, r0
+    mov r5, r1
+    LOAD_CALL
+    blx ip
+    STAMP r3, r3, 1
+    add sp, sp, #8
+    str r3, [r5]
+    str r0, [r4, #28]
+    pop {r4-r6, pc}
+    .size rtb_kcall_then_stamp, . - rtb_kcall_then_stamp

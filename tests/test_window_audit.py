@@ -1,0 +1,78 @@
+"""The window audit (rtbench.audit): every headline row of FreeRTOS and
+ThreadX on the emulated AN385, run under QEMU's instruction trace, holds
+at most audit.BUDGET instructions of rtbench's own code between its two
+stamps, no other stamp, and the trace's count of each window is the
+harness's figure for it.
+
+These are the checks of the issue "windows that hold only the kernel": a
+scenario loop, an id lookup or a port wrapper that crept back between the
+stamps fails here, naming the row and the functions."""
+
+import pytest
+
+from conftest import kernel_src
+from rtbench import audit
+from rtbench.targets import kernels
+
+
+@pytest.fixture(scope="module", params=["freertos", "threadx"])
+def audited(request, tmp_path_factory):
+    from conftest import board_tools_missing
+    import os
+
+    why = board_tools_missing()
+    if why:
+        if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
+            pytest.fail(f"the board target cannot run: {why}")
+        pytest.skip(f"board target: {why}")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
+    try:
+        kernel = kernels.get(request.param, kernel_src(request.param))
+        yield request.param, audit.audit_board("mps2-an385", kernel, list(audit.HEADLINE))
+    finally:
+        mp.undo()
+
+
+def test_every_headline_row_was_traced(audited):
+    kernel, audits = audited
+    got = {a.id: a for a in audits}
+    assert set(got) == set(audit.HEADLINE), kernel
+    for a in audits:
+        assert a.record and a.record["status"] == "ok", (kernel, a.id, a.record)
+        assert len(a.windows) == 20, (kernel, a.id, len(a.windows))
+
+
+def test_no_window_holds_more_than_the_call_of_rtbench(audited):
+    kernel, audits = audited
+    assert audit.problems(audits) == [], kernel
+    for a in audits:
+        limit, why = a.budget()
+        assert limit == audit.BUDGET or why, a.id  # a row allowed more says why
+        assert max(w.ours() for w in a.windows) <= limit, (kernel, a.id)
+        assert all(w.foreign_stamps == 0 for w in a.windows), (kernel, a.id)
+
+
+SWITCHES = ("ctx", "irq.task_response.resched", "irq.return.different", "irq.handler_to_task")
+
+
+def test_a_switch_is_the_kernels(audited):
+    """Every row with a switch spends most of its window in the kernel (the
+    switch itself is its code), and the interrupt rows' handler does no
+    more than the kernel's convention asks."""
+    kernel, audits = audited
+    for a in audits:
+        w = a.median()
+        if any(s in a.id for s in SWITCHES):
+            assert w.owners["kernel"] > w.net // 2, (kernel, a.id, dict(w.funcs))
+        if a.id.startswith("irq."):
+            assert w.owners["handler"] <= 24, (kernel, a.id, dict(w.funcs))
+
+
+def test_a_window_with_harness_code_is_caught():
+    """The audit itself fails a window that holds rtbench's code: the same
+    split applied to a made-up window of a scenario loop."""
+    w = audit.Window(net=10)
+    w.owners.update({"kernel": 4, "harness": 6})
+    a = audit.MetricAudit("sem.give.no_waiter", windows=[w])
+    assert any("6 instructions of rtbench's code" in p for p in a.problems())
