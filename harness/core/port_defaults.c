@@ -51,6 +51,7 @@ WEAK int rtb_port_sem_create(int id, unsigned initial, unsigned max) { (void)id,
 WEAK int rtb_port_sem_delete(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sem_give(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sem_give_isr(int id) { (void)id; NOTSUP; }
+WEAK int rtb_port_timer_service_prio(int prio) { (void)prio; NOTSUP; }
 WEAK int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan) { (void)plan; NOTSUP; }
 WEAK rtb_stamp_t rtb_port_irq_raised_stamp(void) { return 0; }
 WEAK int rtb_port_sem_take(int id, int32_t t) { (void)id, (void)t; NOTSUP; }

@@ -7,12 +7,54 @@
  * "timer in queue" of the VxWorks situations. Far = 60 s: never expires
  * within a metric (a metric's budget is seconds, the watchdog's default
  * 30 s).
+ *
+ * On a kernel whose timer calls are commands to a timer task (FreeRTOS's
+ * daemon, at the top priority), a start, cancel or delete is a round trip:
+ * the command queued, a switch to the daemon, its work, a switch back. The
+ * plain rows measure that, as an application of that kernel meets it; the
+ * .caller rows put the daemon below the caller for their duration
+ * (rtb_port_timer_service_prio), so the window holds the caller's side
+ * alone, and let the daemon run the command between samples. On a kernel
+ * without a timer task both rows time the same call.
  */
 #include <rtb/bench.h>
 
 enum { T0 = 0, T1 = 1, SEM = 0 };
 #define FAR_US 60000000u
 #define EXPIRY_US 1000u
+#define SETTLE_US 50u
+
+/* A caller-only row: the timer task (if any) below the caller; false when
+ * the kernel has none (the note says so) or the metric failed. */
+static bool caller_only(struct rtb_ctx *ctx, bool caller)
+{
+    if (!caller)
+        return false;
+    int rc = rtb_port_timer_service_prio(RTB_PRIO_LOW - 1);
+    if (rc == RTB_ENOTSUP) {
+        rtb_note(ctx, "no timer task on this kernel: the call does its work itself (as in the row "
+                      "without .caller)");
+        return false;
+    }
+    return rtb_ok(ctx, rc, "timer task below the caller");
+}
+
+/* The timer task back at its own priority; before that, a pause in which
+ * it runs the commands the caller-only samples queued. */
+static void service_back(bool daemon)
+{
+    if (!daemon)
+        return;
+    rtb_port_task_delay(SETTLE_US);
+    rtb_port_timer_service_prio(0);
+}
+
+/* Between two caller-only samples: the timer task runs their commands. */
+static void drain(bool daemon)
+{
+    if (daemon)
+        rtb_port_task_delay(SETTLE_US);
+}
 
 static void nothing(void *arg)
 {
@@ -30,30 +72,37 @@ static void create(struct rtb_ctx *ctx)
     }
 }
 
-static void delete_timer(struct rtb_ctx *ctx, bool started)
+static void delete_timer(struct rtb_ctx *ctx, bool started, bool caller)
 {
     struct rtb_kcall c;
-    while (rtb_want(ctx)) {
+    bool daemon = caller_only(ctx, caller);
+    while (!rtb_stopped(ctx) && rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
             return;
         if (started && !rtb_ok(ctx, rtb_port_timer_start(T0, FAR_US, 0), "timer_start")) {
             rtb_port_timer_delete(T0);
             return;
         }
+        drain(daemon);
         if (!rtb_ok(ctx, rtb_port_timer_delete_kcall(T0, &c), "timer_delete") ||
             !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "timer_delete"))
-            return;
+            break;
+        drain(daemon);
     }
+    service_back(daemon);
 }
 
-static void delete_started(struct rtb_ctx *ctx) { delete_timer(ctx, true); }
-static void delete_idle(struct rtb_ctx *ctx) { delete_timer(ctx, false); }
+static void delete_started(struct rtb_ctx *ctx) { delete_timer(ctx, true, false); }
+static void delete_idle(struct rtb_ctx *ctx) { delete_timer(ctx, false, false); }
+static void delete_started_caller(struct rtb_ctx *ctx) { delete_timer(ctx, true, true); }
+static void delete_idle_caller(struct rtb_ctx *ctx) { delete_timer(ctx, false, true); }
 
-static void start(struct rtb_ctx *ctx, bool other_queued)
+static void start(struct rtb_ctx *ctx, bool other_queued, bool caller)
 {
     struct rtb_kcall go;
     if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
         return;
+    bool daemon = caller_only(ctx, caller);
     if (other_queued) {
         if (!rtb_ok(ctx, rtb_port_timer_create(T1, nothing, 0), "timer_create") ||
             !rtb_ok(ctx, rtb_port_timer_start(T1, FAR_US, 0), "timer_start")) {
@@ -61,35 +110,48 @@ static void start(struct rtb_ctx *ctx, bool other_queued)
             return;
         }
     }
-    if (rtb_ok(ctx, rtb_port_timer_start_kcall(T0, FAR_US, 0, &go), "timer_start")) {
+    if (!rtb_stopped(ctx) && rtb_ok(ctx, rtb_port_timer_start_kcall(T0, FAR_US, 0, &go), "timer_start")) {
+        drain(daemon);
         while (rtb_want(ctx)) {
             if (!rtb_ok(ctx, rtb_time_kcall(ctx, &go, RTB_OK), "timer_start") ||
                 !rtb_ok(ctx, rtb_port_timer_cancel(T0), "timer_cancel"))
                 break;
+            drain(daemon);
         }
     }
+    service_back(daemon);
     if (other_queued)
         rtb_port_timer_delete(T1);
     rtb_port_timer_delete(T0);
 }
 
-static void start_empty(struct rtb_ctx *ctx) { start(ctx, false); }
-static void start_queued(struct rtb_ctx *ctx) { start(ctx, true); }
+static void start_empty(struct rtb_ctx *ctx) { start(ctx, false, false); }
+static void start_queued(struct rtb_ctx *ctx) { start(ctx, true, false); }
+static void start_empty_caller(struct rtb_ctx *ctx) { start(ctx, false, true); }
+static void start_queued_caller(struct rtb_ctx *ctx) { start(ctx, true, true); }
 
-static void cancel(struct rtb_ctx *ctx)
+static void cancel(struct rtb_ctx *ctx, bool caller)
 {
     struct rtb_kcall stop;
     if (!rtb_ok(ctx, rtb_port_timer_create(T0, nothing, 0), "timer_create"))
         return;
-    if (rtb_ok(ctx, rtb_port_timer_cancel_kcall(T0, &stop), "timer_cancel")) {
+    bool daemon = caller_only(ctx, caller);
+    if (!rtb_stopped(ctx) && rtb_ok(ctx, rtb_port_timer_cancel_kcall(T0, &stop), "timer_cancel")) {
         while (rtb_want(ctx)) {
-            if (!rtb_ok(ctx, rtb_port_timer_start(T0, FAR_US, 0), "timer_start") ||
-                !rtb_ok(ctx, rtb_time_kcall(ctx, &stop, RTB_OK), "timer_cancel"))
+            if (!rtb_ok(ctx, rtb_port_timer_start(T0, FAR_US, 0), "timer_start"))
                 break;
+            drain(daemon);
+            if (!rtb_ok(ctx, rtb_time_kcall(ctx, &stop, RTB_OK), "timer_cancel"))
+                break;
+            drain(daemon);
         }
     }
+    service_back(daemon);
     rtb_port_timer_delete(T0);
 }
+
+static void cancel_plain(struct rtb_ctx *ctx) { cancel(ctx, false); }
+static void cancel_caller(struct rtb_ctx *ctx) { cancel(ctx, true); }
 
 static volatile rtb_stamp_t fired_at;
 
@@ -128,7 +190,12 @@ const struct rtb_metric rtb_timer_metrics[] = {
     {"timer.delete.started", delete_started, RTB_CAP_TIMER, 0},
     {"timer.start.empty_queue", start_empty, RTB_CAP_TIMER, 0},
     {"timer.start.timer_queued", start_queued, RTB_CAP_TIMER, 0},
-    {"timer.cancel", cancel, RTB_CAP_TIMER, 0},
+    {"timer.cancel", cancel_plain, RTB_CAP_TIMER, 0},
     {"timer.expiry.to_routine", expiry, RTB_CAP_TIMER | RTB_CAP_SEM, 0},
+    {"timer.delete.idle.caller", delete_idle_caller, RTB_CAP_TIMER, 0},
+    {"timer.delete.started.caller", delete_started_caller, RTB_CAP_TIMER, 0},
+    {"timer.start.empty_queue.caller", start_empty_caller, RTB_CAP_TIMER, 0},
+    {"timer.start.timer_queued.caller", start_queued_caller, RTB_CAP_TIMER, 0},
+    {"timer.cancel.caller", cancel_caller, RTB_CAP_TIMER, 0},
     {0, 0, 0, 0},
 };

@@ -389,6 +389,12 @@ int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg);
 int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us); /* period 0: one-shot */
 int rtb_port_timer_cancel(int id);
 int rtb_port_timer_delete(int id);
+/* A kernel whose timer calls are commands to a timer task (FreeRTOS's
+ * daemon, which runs them at once when it is more urgent than the caller):
+ * set that task's priority (1 .. RTB_PRIO_MAX; 0: back to the kernel's
+ * own), for the rows that time the caller alone. RTB_ENOTSUP (the
+ * default): no timer task, the call does its work itself. */
+int rtb_port_timer_service_prio(int prio);
 
 /* ---- Interrupts ------------------------------------------------------------ */
 /* An interrupt the benchmark raises but does not take synchronously: the

@@ -36,47 +36,92 @@ static TickType_t us_to_ticks(uint32_t us)
     return t ? t : 1;
 }
 
-int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg)
+static int created(const struct rtb_kcall *c)
+{
+    TimerHandle_t h = (TimerHandle_t)c->ret;
+    if (!h)
+        return rtb_freertos_fail("xTimerCreate", "heap_4 exhausted");
+    timers[c->a[3]].h = h;
+    return RTB_OK;
+}
+
+int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_TIMERS || timers[id].h || !fn)
         return rtb_freertos_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
     timers[id].periodic = false;
-    timers[id].h = xTimerCreate("rtb", 1, pdFALSE, (void *)(uintptr_t)id, callback);
-    return timers[id].h ? RTB_OK : rtb_freertos_fail("xTimerCreate", "heap_4 exhausted");
+    rtb_kcall_set(c, RTB_KFN(xTimerCreate), created, (rtb_word) "rtb", 1, pdFALSE, (rtb_word)id);
+    c->a[4] = (rtb_word)callback;
+    return RTB_OK;
 }
 
-int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us)
+/* Each a command to the timer daemon: a macro over xTimerGenericCommand. */
+RTB_KAPI(xTimerChangePeriod, xTimerChangePeriod((TimerHandle_t)a0, (TickType_t)a1, portMAX_DELAY))
+RTB_KAPI(xTimerStop, xTimerStop((TimerHandle_t)a0, portMAX_DELAY))
+RTB_KAPI(xTimerDelete, xTimerDelete((TimerHandle_t)a0, portMAX_DELAY))
+
+static int sent(const struct rtb_kcall *c)
+{
+    return (BaseType_t)c->ret == pdPASS ? RTB_OK : rtb_freertos_fail("timer command", "timer queue full");
+}
+
+/* The reload mode is the timer's own field (no command to the daemon):
+ * set when the call is prepared. xTimerChangePeriod starts a dormant timer
+ * too: one command. */
+int rtb_port_timer_start_kcall(int id, uint32_t first_us, uint32_t period_us, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_freertos_fail("timer_start", "no such timer");
     bool periodic = period_us != 0;
     if (periodic && first_us != period_us)
         return rtb_freertos_unsupported("timer_start: a FreeRTOS timer's first expiry is its period");
-    if (periodic != timers[id].periodic) { /* local: no command to the daemon */
+    if (periodic != timers[id].periodic) {
         vTimerSetReloadMode(timers[id].h, periodic ? pdTRUE : pdFALSE);
         timers[id].periodic = periodic;
     }
     TickType_t ticks = periodic ? us_to_ticks(period_us) : us_to_ticks(first_us) + 1;
-    /* xTimerChangePeriod starts a dormant timer too: one command */
-    return xTimerChangePeriod(timers[id].h, ticks, portMAX_DELAY) == pdPASS
-               ? RTB_OK : rtb_freertos_fail("xTimerChangePeriod", "timer queue full");
+    rtb_kcall_set(c, rtb_kapi_xTimerChangePeriod, sent, (rtb_word)timers[id].h, ticks, 0, 0);
+    return RTB_OK;
 }
 
-int rtb_port_timer_cancel(int id)
+int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_freertos_fail("timer_cancel", "no such timer");
-    return xTimerStop(timers[id].h, portMAX_DELAY) == pdPASS
-               ? RTB_OK : rtb_freertos_fail("xTimerStop", "timer queue full");
+    rtb_kcall_set(c, rtb_kapi_xTimerStop, sent, (rtb_word)timers[id].h, 0, 0, 0);
+    return RTB_OK;
 }
 
-int rtb_port_timer_delete(int id)
+static int deleted(const struct rtb_kcall *c)
+{
+    timers[c->aux[0]].h = NULL;
+    return sent(c);
+}
+
+int rtb_port_timer_delete_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_freertos_fail("timer_delete", "no such timer");
-    BaseType_t ok = xTimerDelete(timers[id].h, portMAX_DELAY);
-    timers[id].h = NULL;
-    return ok == pdPASS ? RTB_OK : rtb_freertos_fail("xTimerDelete", "timer queue full");
+    rtb_kcall_set(c, rtb_kapi_xTimerDelete, deleted, (rtb_word)timers[id].h, 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(timer_create, (int id, rtb_timer_fn fn, void *arg), id, fn, arg)
+RTB_KCALL_PLAIN(timer_start, (int id, uint32_t first_us, uint32_t period_us), id, first_us, period_us)
+RTB_KCALL_PLAIN(timer_cancel, (int id), id)
+RTB_KCALL_PLAIN(timer_delete, (int id), id)
+
+/* FreeRTOS's timer calls are commands to its timer daemon: the caller-only
+ * rows put the daemon below the caller for their duration (0: back to
+ * configTIMER_TASK_PRIORITY). */
+int rtb_port_timer_service_prio(int prio)
+{
+    TaskHandle_t daemon = xTimerGetTimerDaemonTaskHandle();
+    if (!daemon)
+        return rtb_freertos_fail("timer service", "the timer daemon is not running");
+    vTaskPrioritySet(daemon, prio ? rtb_freertos_prio(prio) : configTIMER_TASK_PRIORITY);
+    return RTB_OK;
 }

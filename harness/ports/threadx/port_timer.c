@@ -14,7 +14,7 @@
  */
 #include "rtb_threadx.h"
 
-static struct {
+static struct timer_slot {
     TX_TIMER t;
     rtb_timer_fn fn;
     void *arg;
@@ -34,46 +34,81 @@ static ULONG us_to_ticks(uint32_t us)
     return t ? t : 1;
 }
 
-int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg)
+/* created inactive; the initial ticks are set when it is started. A macro
+ * when ThreadX checks errors: a shim. */
+RTB_KAPI(tx_timer_create, tx_timer_create(&((struct timer_slot *)a0)->t, "rtb", expired, (ULONG)a1, 1, 0,
+                                          TX_NO_ACTIVATE))
+
+static int created(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_timer_create", rc);
+    ((struct timer_slot *)c->a[0])->used = true;
+    return RTB_OK;
+}
+
+int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_TIMERS || timers[id].used || !fn)
         return rtb_threadx_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
-    /* created inactive; the initial ticks are set when it is started */
-    UINT rc = tx_timer_create(&timers[id].t, "rtb", expired, (ULONG)id, 1, 0, TX_NO_ACTIVATE);
-    if (rc != TX_SUCCESS)
-        return rtb_threadx_status("tx_timer_create", rc);
-    timers[id].used = true;
+    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id], (rtb_word)id, 0, 0);
     return RTB_OK;
 }
 
-/* The timer is inactive here (created, or cancelled: the contract starts a
- * stopped timer), as tx_timer_change requires. */
-int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us)
+/* Starting a timer with a new expiry is ThreadX's two calls, as an
+ * application makes them: its ticks, then its activation. (The timer is
+ * inactive here: created, or cancelled; the contract starts a stopped
+ * timer.) */
+RTB_KAPI(tx_timer_change_activate,
+         tx_timer_change((TX_TIMER *)a0, (ULONG)a1, (ULONG)a2) == TX_SUCCESS ? tx_timer_activate((TX_TIMER *)a0)
+                                                                             : (UINT)TX_ACTIVATE_ERROR)
+
+static int status(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status((const char *)c->aux[0], rc);
+}
+
+int rtb_port_timer_start_kcall(int id, uint32_t first_us, uint32_t period_us, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_threadx_fail("timer_start", "no such timer");
-    UINT rc = tx_timer_change(&timers[id].t, us_to_ticks(first_us) + 1,
-                              period_us ? us_to_ticks(period_us) : 0);
-    if (rc == TX_SUCCESS)
-        rc = tx_timer_activate(&timers[id].t);
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("timer_start", rc);
+    rtb_kcall_set(c, rtb_kapi_tx_timer_change_activate, status, (rtb_word)&timers[id].t,
+                  us_to_ticks(first_us) + 1, period_us ? us_to_ticks(period_us) : 0, 0);
+    c->aux[0] = (rtb_word) "timer_start";
+    return RTB_OK;
 }
 
-int rtb_port_timer_cancel(int id)
+int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_threadx_fail("timer_cancel", "no such timer");
-    UINT rc = tx_timer_deactivate(&timers[id].t);
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_timer_deactivate", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_timer_deactivate), status, (rtb_word)&timers[id].t, 0, 0, 0);
+    c->aux[0] = (rtb_word) "tx_timer_deactivate";
+    return RTB_OK;
 }
 
-int rtb_port_timer_delete(int id)
+static int deleted(const struct rtb_kcall *c)
+{
+    ((struct timer_slot *)c->aux[1])->used = false;
+    return status(c);
+}
+
+/* tx_timer_delete deactivates an active timer first. */
+int rtb_port_timer_delete_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_threadx_fail("timer_delete", "no such timer");
-    timers[id].used = false;
-    UINT rc = tx_timer_delete(&timers[id].t); /* deactivates an active timer first */
-    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_timer_delete", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_timer_delete), deleted, (rtb_word)&timers[id].t, 0, 0, 0);
+    c->aux[0] = (rtb_word) "tx_timer_delete";
+    c->aux[1] = (rtb_word)&timers[id];
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(timer_create, (int id, rtb_timer_fn fn, void *arg), id, fn, arg)
+RTB_KCALL_PLAIN(timer_start, (int id, uint32_t first_us, uint32_t period_us), id, first_us, period_us)
+RTB_KCALL_PLAIN(timer_cancel, (int id), id)
+RTB_KCALL_PLAIN(timer_delete, (int id), id)
