@@ -34,6 +34,19 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->warm_until = c->deadline - budget_ticks / 2;
 }
 
+static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)
+{
+    if (c->status != RTB_STATUS_OK)
+        return; /* the first failure is the one worth reporting */
+    c->status = status;
+    c->reason[0] = '\0';
+    rtb_strlcat(c->reason, what, sizeof c->reason);
+    if (why && *why) {
+        rtb_strlcat(c->reason, ": ", sizeof c->reason);
+        rtb_strlcat(c->reason, why, sizeof c->reason);
+    }
+}
+
 void rtb_budget_from_now(struct rtb_ctx *c)
 {
     rtb_ticks_t budget = c->deadline - c->started;
@@ -46,6 +59,14 @@ bool rtb_want(struct rtb_ctx *c)
 {
     if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)
         return false;
+    /* Intervals that run backwards are never samples: a scenario whose
+     * every interval did would otherwise never end (a count of
+     * instructions has no time budget). */
+    if (c->invalid > c->samples) {
+        set_reason(c, RTB_STATUS_FAILED, "more intervals ran backwards than samples were asked for",
+                   "the end stamp came before the start (a timer that expired early?)");
+        return false;
+    }
     if (c->budgeted && (int64_t)(rtb_port_ts() - c->deadline) > 0) {
         c->budget_exhausted = true;
         return false;
@@ -109,18 +130,6 @@ void rtb_add_net(struct rtb_ctx *c, int64_t net)
     add_units(c, (uint64_t)raw);
 }
 
-static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)
-{
-    if (c->status != RTB_STATUS_OK)
-        return; /* the first failure is the one worth reporting */
-    c->status = status;
-    c->reason[0] = '\0';
-    rtb_strlcat(c->reason, what, sizeof c->reason);
-    if (why && *why) {
-        rtb_strlcat(c->reason, ": ", sizeof c->reason);
-        rtb_strlcat(c->reason, why, sizeof c->reason);
-    }
-}
 
 void rtb_fail(struct rtb_ctx *c, const char *what)
 {

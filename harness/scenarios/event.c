@@ -11,8 +11,8 @@
 #include "handoff.h"
 
 #define EV 0
-#define BIT 1u
-#define BITS (1u | 2u) /* wait_all: two events */
+#define EV_BIT 1u
+#define EV_BITS (1u | 2u) /* wait_all: two events */
 
 static bool make(struct rtb_ctx *ctx)
 {
@@ -23,7 +23,7 @@ static bool make(struct rtb_ctx *ctx)
 static int clear(void)
 {
     uint32_t got;
-    int rc = rtb_port_event_wait(EV, BITS, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got);
+    int rc = rtb_port_event_wait(EV, EV_BITS, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got);
     return rc == RTB_EWOULDBLOCK ? RTB_OK : rc;
 }
 
@@ -32,7 +32,7 @@ static void set_no_waiter(struct rtb_ctx *ctx)
     struct rtb_kcall set;
     if (!make(ctx))
         return;
-    if (rtb_ok(ctx, rtb_port_event_set_kcall(EV, BIT, &set), "event_set")) {
+    if (rtb_ok(ctx, rtb_port_event_set_kcall(EV, EV_BIT, &set), "event_set")) {
         while (rtb_want(ctx)) {
             if (!rtb_ok(ctx, rtb_time_kcall(ctx, &set, RTB_OK), "event_set") ||
                 !rtb_ok(ctx, clear(), "event_wait (clear)"))
@@ -51,7 +51,7 @@ static void wait_available(struct rtb_ctx *ctx, uint32_t want, unsigned mode)
     if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, want, mode, RTB_WAIT_FOREVER, &got, &wait), "event_wait")) {
         while (rtb_want(ctx)) {
             got = 0;
-            if (!rtb_ok(ctx, rtb_port_event_set(EV, BITS), "event_set") ||
+            if (!rtb_ok(ctx, rtb_port_event_set(EV, EV_BITS), "event_set") ||
                 !rtb_ok(ctx, rtb_time_kcall(ctx, &wait, RTB_OK), "event_wait") ||
                 !rtb_ok(ctx, clear(), "event_wait (clear)"))
                 break;
@@ -64,11 +64,11 @@ static void wait_available(struct rtb_ctx *ctx, uint32_t want, unsigned mode)
     rtb_port_event_delete(EV);
 }
 
-static void wait_any_available(struct rtb_ctx *ctx) { wait_available(ctx, BIT, RTB_EV_ANY); }
-static void wait_all_available(struct rtb_ctx *ctx) { wait_available(ctx, BITS, RTB_EV_ALL); }
+static void wait_any_available(struct rtb_ctx *ctx) { wait_available(ctx, EV_BIT, RTB_EV_ANY); }
+static void wait_all_available(struct rtb_ctx *ctx) { wait_available(ctx, EV_BITS, RTB_EV_ALL); }
 static void receive_available(struct rtb_ctx *ctx)
 {
-    wait_available(ctx, BIT, RTB_EV_ANY | RTB_EV_CLEAR);
+    wait_available(ctx, EV_BIT, RTB_EV_ANY | RTB_EV_CLEAR);
 }
 
 static void wait_unavailable_nowait(struct rtb_ctx *ctx)
@@ -77,7 +77,7 @@ static void wait_unavailable_nowait(struct rtb_ctx *ctx)
     uint32_t got;
     if (!make(ctx))
         return;
-    if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got, &wait),
+    if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, EV_BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got, &wait),
                "event_wait"))
         rtb_time_failing(ctx, &wait, 1, "event_wait for unset events did not fail");
     rtb_port_event_delete(EV);
@@ -86,14 +86,14 @@ static void wait_unavailable_nowait(struct rtb_ctx *ctx)
 /* ---- inter-task: the waiter clears what it received ------------------------ */
 static int pend_any(int obj, struct rtb_kcall *c)
 {
-    return rtb_port_event_wait_kcall(obj, BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
+    return rtb_port_event_wait_kcall(obj, EV_BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
 }
 static int pend_all(int obj, struct rtb_kcall *c)
 {
-    return rtb_port_event_wait_kcall(obj, BITS, RTB_EV_ALL | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
+    return rtb_port_event_wait_kcall(obj, EV_BITS, RTB_EV_ALL | RTB_EV_CLEAR, RTB_WAIT_FOREVER, 0, c);
 }
-static int post_bit(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, BIT, c); }
-static int post_bits(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, BITS, c); }
+static int post_bit(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, EV_BIT, c); }
+static int post_bits(int obj, struct rtb_kcall *c) { return rtb_port_event_set_kcall(obj, EV_BITS, c); }
 static const struct rtb_handoff_ops any_ops = {.pend = pend_any, .post = post_bit};
 static const struct rtb_handoff_ops all_ops = {.pend = pend_all, .post = post_bits};
 

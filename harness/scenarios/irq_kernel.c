@@ -91,8 +91,14 @@ static void load_low(void *arg)
     uint32_t msg = 0;
     while (!k->stop) {
         int rc = rtb_port_sem_give(SEM);
+        /* No wait: H empties the queue before L runs again (it is more
+         * urgent), except once it has seen stop and left, when a send that
+         * waited would wait for ever. */
         if (rc == RTB_OK)
-            rc = rtb_port_msgq_send(MSGQ, &msg, RTB_WAIT_FOREVER);
+            while ((rc = rtb_port_msgq_send(MSGQ, &msg, RTB_NO_WAIT)) == RTB_EWOULDBLOCK && !k->stop)
+                rtb_port_task_yield();
+        if (rc == RTB_EWOULDBLOCK)
+            rc = RTB_OK;
         if (rc == RTB_OK)
             rtb_port_task_yield();
         if (rc != RTB_OK) {

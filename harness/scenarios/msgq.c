@@ -99,8 +99,12 @@ static void delete(struct rtb_ctx *ctx)
 {
     struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make_queue(ctx) || !rtb_ok(ctx, rtb_port_msgq_delete_kcall(Q, &c), "msgq_delete") ||
-            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "msgq_delete"))
+        if (!make_queue(ctx))
+            break;
+        int rc = rtb_port_msgq_delete_kcall(Q, &c);
+        if (rc != RTB_OK)
+            rtb_port_msgq_delete(Q); /* a kernel that deletes nothing: the slot freed */
+        if (!rtb_ok(ctx, rc, "msgq_delete") || !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "msgq_delete"))
             break;
     }
 }

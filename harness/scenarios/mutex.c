@@ -53,8 +53,12 @@ static void delete(struct rtb_ctx *ctx, unsigned flags)
 {
     struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make(ctx, flags) || !rtb_ok(ctx, rtb_port_mutex_delete_kcall(MUTEX, &c), "mutex_delete") ||
-            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "mutex_delete"))
+        if (!make(ctx, flags))
+            break;
+        int rc = rtb_port_mutex_delete_kcall(MUTEX, &c);
+        if (rc != RTB_OK)
+            rtb_port_mutex_delete(MUTEX); /* a kernel that deletes nothing: the slot freed */
+        if (!rtb_ok(ctx, rc, "mutex_delete") || !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "mutex_delete"))
             break;
     }
 }

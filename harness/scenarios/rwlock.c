@@ -47,8 +47,12 @@ static void delete(struct rtb_ctx *ctx)
 {
     struct rtb_kcall c;
     while (rtb_want(ctx)) {
-        if (!make(ctx) || !rtb_ok(ctx, rtb_port_rwlock_delete_kcall(RW, &c), "rwlock_delete") ||
-            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "rwlock_delete"))
+        if (!make(ctx))
+            break;
+        int rc = rtb_port_rwlock_delete_kcall(RW, &c);
+        if (rc != RTB_OK)
+            rtb_port_rwlock_delete(RW); /* a kernel that deletes nothing: the slot freed */
+        if (!rtb_ok(ctx, rc, "rwlock_delete") || !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "rwlock_delete"))
             break;
     }
 }

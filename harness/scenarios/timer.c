@@ -84,8 +84,10 @@ static void delete_timer(struct rtb_ctx *ctx, bool started, bool caller)
             return;
         }
         drain(daemon);
-        if (!rtb_ok(ctx, rtb_port_timer_delete_kcall(T0, &c), "timer_delete") ||
-            !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "timer_delete"))
+        int rc = rtb_port_timer_delete_kcall(T0, &c);
+        if (rc != RTB_OK)
+            rtb_port_timer_delete(T0); /* a kernel that deletes nothing: the slot freed */
+        if (!rtb_ok(ctx, rc, "timer_delete") || !rtb_ok(ctx, rtb_time_kcall(ctx, &c, RTB_OK), "timer_delete"))
             break;
         drain(daemon);
     }

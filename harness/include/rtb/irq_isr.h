@@ -46,13 +46,19 @@
     X(rtb_isr_in_give, RTB_IRQ_STAMP_IN | RTB_IRQ_IN_OPENS | RTB_IRQ_GIVE)
 
 /* The handlers, declared, and the one whose `what` a plan names (NULL:
- * none) for a port whose handlers take no argument (a vector's own). */
-#define RTB_ISR_DECLARE_(name, what) void name(void);
+ * none). Their parameters: none, for a port whose handlers are vectors
+ * (FreeRTOS, ThreadX); a port whose kernel dispatches interrupts defines
+ * RTB_ISR_PARAMS first (Zephyr: const void *arg). */
+#ifndef RTB_ISR_PARAMS
+#define RTB_ISR_PARAMS void
+#endif
+typedef void (*rtb_isr_fn)(RTB_ISR_PARAMS);
+#define RTB_ISR_DECLARE_(name, what) void name(RTB_ISR_PARAMS);
 RTB_ISR_ALL(RTB_ISR_DECLARE_)
 #define RTB_ISR_PICK_(name, what) \
     if (does == (what))           \
         return name;
-static inline void (*rtb_isr_for(unsigned does))(void)
+static inline rtb_isr_fn rtb_isr_for(unsigned does)
 {
     RTB_ISR_ALL(RTB_ISR_PICK_)
     return 0;

@@ -1,0 +1,76 @@
+/*
+ * Zephyr port: start-up. Zephyr's main thread is the runner (its priority,
+ * CONFIG_MAIN_THREAD_PRIORITY, is RTB_PRIO_RUNNER's, rtb_zephyr.h): it
+ * starts the board's counter and the interrupt source, starts the busy
+ * thread, reads the command line (semihosting, or the one built into the
+ * image) and runs rtb_main; its exit status ends QEMU.
+ */
+#include <rtb/runner.h>
+
+#include "rtb_zephyr.h"
+#if defined(RTB_BOARD_MPS2)
+#include "rtb_board.h"
+#endif
+
+#ifndef RTB_ZEPHYR_ARGS
+#define RTB_ZEPHYR_ARGS "rtbench-harness"
+#endif
+
+#define MAX_ARGS 64
+#define BUSY_STACK_BYTES 512
+
+static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
+
+/* Below every task: it runs when nothing else can, so the idle thread (and
+ * its WFI) never does. Under QEMU a CPU halted in WFI wakes for SysTick a
+ * period late, and a halted CPU's virtual time is not instructions; the
+ * FreeRTOS and ThreadX images keep a busy idle for the same reason. */
+K_THREAD_STACK_DEFINE(busy_stack, BUSY_STACK_BYTES);
+static struct k_thread busy_thread;
+
+static void busy(void *a, void *b, void *c)
+{
+    (void)a, (void)b, (void)c;
+    for (;;)
+        ;
+}
+
+#if defined(RTB_BOARD_MPS2)
+int main(void)
+{
+    static const struct rtb_build build = RTB_BUILD_INIT;
+    static const char builtin[] = RTB_ZEPHYR_ARGS;
+    char *argv[MAX_ARGS];
+    _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_ZEPHYR_ARGS is too long");
+
+    rtb_board_init(); /* the console (Zephyr's UART driver), the counter */
+    rtb_zephyr_irq_init();
+    k_thread_system_pool_assign(k_current_get());
+    k_thread_create(&busy_thread, busy_stack, K_THREAD_STACK_SIZEOF(busy_stack), busy, NULL, NULL, NULL,
+                    K_LOWEST_APPLICATION_THREAD_PRIO, 0, K_NO_WAIT);
+    int argc = rtb_board_command_line(cmdline, sizeof cmdline, rtb_board_cmdline, builtin, argv,
+                                      MAX_ARGS);
+    rtb_board_exit(rtb_main(argc, argv, &build));
+    return 0;
+}
+#else
+/* Any other board: the command line built into the image; the status is
+ * printed (a flashed board has no host to return to). */
+int main(void)
+{
+    static const struct rtb_build build = RTB_BUILD_INIT;
+    char *argv[MAX_ARGS];
+    size_t i = 0;
+    for (const char *p = RTB_ZEPHYR_ARGS; *p && i + 1 < sizeof cmdline; p++)
+        cmdline[i++] = *p;
+    cmdline[i] = '\0';
+    timing_init();
+    timing_start();
+    k_thread_system_pool_assign(k_current_get());
+    k_thread_create(&busy_thread, busy_stack, K_THREAD_STACK_SIZEOF(busy_stack), busy, NULL, NULL, NULL,
+                    K_LOWEST_APPLICATION_THREAD_PRIO, 0, K_NO_WAIT);
+    int argc = rtb_split_args(cmdline, argv, MAX_ARGS);
+    printk("rtbench-harness: exit %d\n", rtb_main(argc, argv, &build));
+    return 0;
+}
+#endif

@@ -1,0 +1,170 @@
+/*
+ * Zephyr port: threads. Each slot has its own k_thread and stack, defined
+ * at build time (K_THREAD_STACK_ARRAY_DEFINE), as Zephyr applications keep
+ * them; a thread starts in the scenario's function itself (Zephyr passes
+ * three arguments; the function reads the first), and is joined with
+ * k_thread_join. A task of a .process row (RTB_TASK_PROCESS, userspace
+ * builds) is a user-mode thread, granted the port's kernel objects.
+ *
+ * Every service is a prepared call (rtb/port.h section C); where Zephyr's
+ * API is a system-call wrapper (an inline function), the call is an
+ * rtb_kapi_* shim holding that wrapper as an application writes it.
+ */
+#include "rtb_zephyr.h"
+
+#define STACK_BYTES 2048
+
+K_THREAD_STACK_ARRAY_DEFINE(rtb_zephyr_stacks, RTB_MAX_TASKS, STACK_BYTES);
+
+static struct slot {
+    struct k_thread thread;
+    bool used;
+} slots[RTB_MAX_TASKS];
+
+#define SLOT_OK(id) ((id) >= 0 && (id) < RTB_MAX_TASKS && slots[id].used)
+
+/* k_thread_create's ten arguments, as an application passes them; a0 the
+ * slot (its thread, its stack), a1 the function, a2 its argument, a3 the
+ * priority, a4 the options, a5 K_NO_WAIT or K_FOREVER (unstarted) as ticks. */
+RTB_KAPI(k_thread_create,
+         k_thread_create(&((struct slot *)a0)->thread, rtb_zephyr_stacks[(struct slot *)a0 - slots],
+                         K_THREAD_STACK_SIZEOF(rtb_zephyr_stacks[0]), (k_thread_entry_t)a1, (void *)a2,
+                         NULL, NULL, (int)a3, (uint32_t)a4, rtb_zephyr_timeout(a5)))
+
+/* Its resource pool is the system heap: k_fifo_alloc_put allocates there. */
+static int created(const struct rtb_kcall *c)
+{
+    k_thread_system_pool_assign(&((struct slot *)c->a[0])->thread);
+    return RTB_OK;
+}
+
+int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg,
+                               struct rtb_kcall *c)
+{
+    if (id < 0 || id >= RTB_MAX_TASKS || slots[id].used || prio < 1 || prio > RTB_PRIO_MAX)
+        return rtb_zephyr_fail("task_create", "bad id or priority, or id in use");
+    if (flags & RTB_TASK_OTHER_CPU)
+        return rtb_zephyr_unsupported("task_create: one CPU");
+    uint32_t options = 0;
+    if (flags & RTB_TASK_PROCESS) {
+#if defined(CONFIG_USERSPACE)
+        options |= K_USER | K_INHERIT_PERMS;
+#else
+        return rtb_zephyr_unsupported("task_create: user mode needs CONFIG_USERSPACE");
+#endif
+    }
+    struct slot *s = &slots[id];
+    s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
+    rtb_kcall_set(c, rtb_kapi_k_thread_create, created, (rtb_word)s, (rtb_word)fn, (rtb_word)arg,
+                  (rtb_word)rtb_zephyr_prio(prio));
+    c->a[4] = options;
+    c->a[5] = (flags & RTB_TASK_SUSPENDED) ? (rtb_word)-1 : 0;
+    return RTB_OK;
+}
+
+/* A call on the slot's thread (a void system call, as a shim): done()
+ * frees the slot for a delete. */
+RTB_KAPI_STMT(k_thread_start, k_thread_start((k_tid_t)a0))
+RTB_KAPI_STMT(k_thread_suspend, k_thread_suspend((k_tid_t)a0))
+RTB_KAPI_STMT(k_thread_resume, k_thread_resume((k_tid_t)a0))
+RTB_KAPI_STMT(k_thread_abort, k_thread_abort((k_tid_t)a0))
+RTB_KAPI_STMT(k_thread_priority_set, k_thread_priority_set((k_tid_t)a0, (int)a1))
+RTB_KAPI_STMT(k_yield, k_yield())
+
+static int aborted(const struct rtb_kcall *c)
+{
+    slots[c->aux[0]].used = false;
+    return RTB_OK;
+}
+
+static int on_thread(int id, void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word),
+                     int (*done)(const struct rtb_kcall *), const char *what, struct rtb_kcall *c)
+{
+    if (!SLOT_OK(id))
+        return rtb_zephyr_fail(what, "no such task");
+    rtb_kcall_set(c, RTB_KFN(shim), done, (rtb_word)&slots[id].thread, 0, 0, 0);
+    c->aux[0] = (rtb_word)id;
+    return RTB_OK;
+}
+
+int rtb_port_task_start_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, rtb_kapi_k_thread_start, 0, "task_start", c);
+}
+
+int rtb_port_task_suspend_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, rtb_kapi_k_thread_suspend, 0, "task_suspend", c);
+}
+
+int rtb_port_task_resume_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, rtb_kapi_k_thread_resume, 0, "task_resume", c);
+}
+
+int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c)
+{
+    return on_thread(id, rtb_kapi_k_thread_abort, aborted, "task_delete", c);
+}
+
+int rtb_port_task_set_prio_kcall(int id, int prio, struct rtb_kcall *c)
+{
+    if (prio < 1 || prio > RTB_PRIO_MAX || (id != -1 && !SLOT_OK(id)))
+        return rtb_zephyr_fail("task_set_prio", "bad id or priority");
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_thread_priority_set), 0,
+                  id == -1 ? (rtb_word)k_current_get() : (rtb_word)&slots[id].thread,
+                  (rtb_word)rtb_zephyr_prio(prio), 0, 0);
+    return RTB_OK;
+}
+
+int rtb_port_task_yield_kcall(struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_yield), 0, 0, 0, 0, 0);
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(task_create, (int id, int prio, unsigned flags, rtb_task_fn fn, void *arg), id, prio,
+                flags, fn, arg)
+RTB_KCALL_PLAIN(task_start, (int id), id)
+RTB_KCALL_PLAIN(task_delete, (int id), id)
+RTB_KCALL_PLAIN(task_suspend, (int id), id)
+RTB_KCALL_PLAIN(task_resume, (int id), id)
+RTB_KCALL_PLAIN(task_set_prio, (int id, int prio), id, prio)
+
+void rtb_port_task_yield(void)
+{
+    k_yield();
+}
+
+int rtb_port_task_join(int id)
+{
+    if (!SLOT_OK(id))
+        return rtb_zephyr_fail("task_join", "no such task");
+    int rc = k_thread_join(&slots[id].thread, K_FOREVER);
+    slots[id].used = false;
+    return rc == 0 ? RTB_OK : rtb_zephyr_fail("k_thread_join", "failed");
+}
+
+/* At least `us`: k_usleep rounds up to whole ticks and adds one (Zephyr's
+ * rule: never shorter than asked). */
+int rtb_port_task_delay(uint32_t us)
+{
+    (void)k_usleep(us > INT32_MAX ? INT32_MAX : (int32_t)us);
+    return RTB_OK;
+}
+
+/* ---- the preemption lock -------------------------------------------------- */
+int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(k_sched_lock), 0, 0, 0, 0, 0);
+    return RTB_OK;
+}
+
+int rtb_port_sched_unlock_kcall(struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(k_sched_unlock), 0, 0, 0, 0, 0);
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN0(sched_lock)
+RTB_KCALL_PLAIN0(sched_unlock)
