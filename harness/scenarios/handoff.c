@@ -107,7 +107,7 @@ static void wake_high(void *arg)
         }
         if (rc == RTB_OK)
             rc = step(h->ops->finish, h->obj);
-        if (rc != RTB_OK)
+        if (rc != RTB_OK || h->stop) /* stop: the runner's post released us after LOW failed */
             break;
         rtb_add(h->ctx, h->t0, t1);
         if (!rtb_want(h->ctx))
@@ -192,8 +192,21 @@ static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int
         rtb_port_task_join(TASK_HIGH);
         return;
     }
-    rtb_port_task_join(TASK_HIGH);
+    /* LOW first: if it failed (its post could not even be prepared: a
+     * user-mode task on a kernel that has no such system call), HIGH may
+     * still be pended, and the runner releases it, by a post of its own or,
+     * failing that, by deleting it. */
     rtb_port_task_join(TASK_LOW);
+    if (h->post_rc != RTB_OK && !h->pend_rc) {
+        struct rtb_kcall post;
+        h->stop = true;
+        if (ops->post(obj, &post) != RTB_OK || rtb_kcall_run(&post) != RTB_OK) {
+            rtb_port_task_delete(TASK_HIGH);
+            rtb_ok(ctx, h->post_rc, "post");
+            return;
+        }
+    }
+    rtb_port_task_join(TASK_HIGH);
     rtb_ok(ctx, h->pend_rc, "pend");
     rtb_ok(ctx, h->post_rc, "post");
 }

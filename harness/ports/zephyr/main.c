@@ -7,6 +7,10 @@
  */
 #include <rtb/runner.h>
 
+#if defined(CONFIG_USERSPACE)
+#include <zephyr/app_memory/app_memdomain.h>
+#endif
+
 #include "rtb_zephyr.h"
 #if defined(RTB_BOARD_MPS2)
 #include "rtb_board.h"
@@ -35,6 +39,29 @@ static void busy(void *a, void *b, void *c)
         ;
 }
 
+#if defined(CONFIG_USERSPACE)
+/* A user-mode thread (a .process row's task) reaches what rtbench's code
+ * touches: all the data of the rtbench library (CMakeLists.txt
+ * zephyr_library_app_memory), and the board's counter, read-only, for its
+ * stamps. Both join the default memory domain every thread starts in. */
+K_APPMEM_PARTITION_DEFINE(rtb_partition);
+#if defined(RTB_BOARD_MPS2)
+K_MEM_PARTITION_DEFINE(rtb_counter_partition, 0x40000000, 0x1000, K_MEM_PARTITION_P_RW_U_RO);
+#endif
+
+static void user_memory(void)
+{
+    k_mem_domain_add_partition(&k_mem_domain_default, &rtb_partition);
+#if defined(RTB_BOARD_MPS2)
+    k_mem_domain_add_partition(&k_mem_domain_default, &rtb_counter_partition);
+#endif
+}
+#else
+static void user_memory(void)
+{
+}
+#endif
+
 #if defined(RTB_BOARD_MPS2)
 int main(void)
 {
@@ -45,6 +72,7 @@ int main(void)
 
     rtb_board_init(); /* the console (Zephyr's UART driver), the counter */
     rtb_zephyr_irq_init();
+    user_memory();
     k_thread_system_pool_assign(k_current_get());
     k_thread_create(&busy_thread, busy_stack, K_THREAD_STACK_SIZEOF(busy_stack), busy, NULL, NULL, NULL,
                     K_LOWEST_APPLICATION_THREAD_PRIO, 0, K_NO_WAIT);
@@ -66,6 +94,7 @@ int main(void)
     cmdline[i] = '\0';
     timing_init();
     timing_start();
+    user_memory();
     k_thread_system_pool_assign(k_current_get());
     k_thread_create(&busy_thread, busy_stack, K_THREAD_STACK_SIZEOF(busy_stack), busy, NULL, NULL, NULL,
                     K_LOWEST_APPLICATION_THREAD_PRIO, 0, K_NO_WAIT);

@@ -39,8 +39,10 @@ static void errno_call(struct rtb_kcall *c, int32_t timeout_us, const char *what
 }
 
 /* ---- message queues ------------------------------------------------------ */
+/* The kernel objects apart, __noinit: kernel memory on a userspace build
+ * (port_sync.c). */
+static struct k_msgq msgq_obj[RTB_MAX_MSGQS] __noinit;
 static struct {
-    struct k_msgq q;
     char buffer[MSG_MAX * DEPTH_MAX] __aligned(4);
     bool used;
 } msgqs[RTB_MAX_MSGQS];
@@ -52,7 +54,7 @@ RTB_KAPI(k_msgq_get, k_msgq_get((struct k_msgq *)a0, (void *)a1, rtb_zephyr_time
 static int msgq_made(const struct rtb_kcall *c)
 {
     msgqs[c->aux[0]].used = true;
-    public_object(&msgqs[c->aux[0]].q);
+    public_object(&msgq_obj[c->aux[0]]);
     return RTB_OK;
 }
 
@@ -63,7 +65,7 @@ int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct r
         return rtb_zephyr_fail("msgq_create", "bad id or size, or id in use");
     if (msg_size > MSG_MAX || depth > DEPTH_MAX)
         return rtb_zephyr_fail("msgq_create", "more than the port's buffer holds (64 B x 16)");
-    rtb_kcall_set(c, RTB_KFN(k_msgq_init), msgq_made, W(&msgqs[id].q), W(msgqs[id].buffer), msg_size, depth);
+    rtb_kcall_set(c, RTB_KFN(k_msgq_init), msgq_made, W(&msgq_obj[id]), W(msgqs[id].buffer), msg_size, depth);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -87,7 +89,7 @@ int rtb_port_msgq_send_kcall(int id, const void *msg, int32_t timeout_us, struct
 {
     if (!MSGQ_OK(id))
         return rtb_zephyr_fail("msgq_send", "no such queue");
-    rtb_kcall_set(c, rtb_kapi_k_msgq_put, 0, W(&msgqs[id].q), W(msg), (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
+    rtb_kcall_set(c, rtb_kapi_k_msgq_put, 0, W(&msgq_obj[id]), W(msg), (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
     errno_call(c, timeout_us, "k_msgq_put");
     return RTB_OK;
 }
@@ -96,7 +98,7 @@ int rtb_port_msgq_receive_kcall(int id, void *msg, int32_t timeout_us, struct rt
 {
     if (!MSGQ_OK(id))
         return rtb_zephyr_fail("msgq_receive", "no such queue");
-    rtb_kcall_set(c, rtb_kapi_k_msgq_get, 0, W(&msgqs[id].q), W(msg), (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
+    rtb_kcall_set(c, rtb_kapi_k_msgq_get, 0, W(&msgq_obj[id]), W(msg), (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
     errno_call(c, timeout_us, "k_msgq_get");
     return RTB_OK;
 }
@@ -111,12 +113,18 @@ struct node {
     uintptr_t word;
 };
 
+/* One array per type: the kernel's object list is found by type, and a
+ * union's members are not. */
+static struct k_fifo fifo_obj[RTB_MAX_QUEUES] __noinit;
+static struct k_lifo lifo_obj[RTB_MAX_QUEUES] __noinit;
+static struct k_stack stack_obj[RTB_MAX_QUEUES] __noinit;
+
 static struct wq {
     unsigned kind;
-    union {
-        struct k_fifo fifo;
-        struct k_lifo lifo;
-        struct k_stack stack;
+    struct {
+        struct k_fifo *fifo;
+        struct k_lifo *lifo;
+        struct k_stack *stack;
     } o;
     struct node nodes[DEPTH_MAX + 1];
     unsigned next;     /* the next node a put takes */
@@ -142,7 +150,8 @@ static int queue_made(const struct rtb_kcall *c)
 {
     struct wq *q = &queues[c->aux[0]];
     q->used = true;
-    public_object(&q->o);
+    public_object(q->kind == RTB_QUEUE_FIFO ? (const void *)q->o.fifo
+                  : q->kind == RTB_QUEUE_LIFO ? (const void *)q->o.lifo : (const void *)q->o.stack);
     return RTB_OK;
 }
 
@@ -155,12 +164,15 @@ int rtb_port_queue_create_kcall(int id, unsigned kind, unsigned depth, struct rt
     q->kind = kind;
     q->depth = depth;
     q->next = 0;
+    q->o.fifo = &fifo_obj[id];
+    q->o.lifo = &lifo_obj[id];
+    q->o.stack = &stack_obj[id];
     if (kind == RTB_QUEUE_FIFO)
-        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_fifo_init), queue_made, W(&q->o.fifo), 0, 0, 0);
+        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_fifo_init), queue_made, W(q->o.fifo), 0, 0, 0);
     else if (kind == RTB_QUEUE_LIFO)
-        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_lifo_init), queue_made, W(&q->o.lifo), 0, 0, 0);
+        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_lifo_init), queue_made, W(q->o.lifo), 0, 0, 0);
     else
-        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_stack_init), queue_made, W(&q->o.stack), W(q->stack_buf), depth, 0);
+        rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_stack_init), queue_made, W(q->o.stack), W(q->stack_buf), depth, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -191,18 +203,21 @@ int rtb_port_queue_put_kcall(int id, uintptr_t item, bool alloc, struct rtb_kcal
         return rtb_zephyr_fail("queue_put", "no such queue");
     struct wq *q = &queues[id];
     if (q->kind == RTB_QUEUE_STACK) {
-        rtb_kcall_set(c, rtb_kapi_k_stack_push, pushed, W(&q->o.stack), item, 0, 0);
+        rtb_kcall_set(c, rtb_kapi_k_stack_push, pushed, W(q->o.stack), item, 0, 0);
         return RTB_OK;
     }
+    if (!alloc && k_is_user_context())
+        return rtb_zephyr_unsupported("queue_put: k_fifo_put/k_lifo_put are not system calls: a user-mode "
+                                      "thread puts with k_fifo_alloc_put");
     struct node *n = &q->nodes[q->next];
     q->next = (q->next + 1) % (q->depth + 1); /* a ring one longer than the queue: never in use twice */
     n->word = item;
     if (q->kind == RTB_QUEUE_FIFO)
         rtb_kcall_set(c, alloc ? rtb_kapi_k_fifo_alloc_put : RTB_KFN(rtb_kapi_k_fifo_put), alloc ? pushed : 0,
-                      W(&q->o.fifo), alloc ? W(&n->word) : W(n), 0, 0);
+                      W(q->o.fifo), alloc ? W(&n->word) : W(n), 0, 0);
     else
         rtb_kcall_set(c, alloc ? rtb_kapi_k_lifo_alloc_put : RTB_KFN(rtb_kapi_k_lifo_put), alloc ? pushed : 0,
-                      W(&q->o.lifo), alloc ? W(&n->word) : W(n), 0, 0);
+                      W(q->o.lifo), alloc ? W(&n->word) : W(n), 0, 0);
     return RTB_OK;
 }
 
@@ -238,10 +253,10 @@ int rtb_port_queue_get_kcall(int id, uintptr_t *item, int32_t timeout_us, struct
     struct wq *q = &queues[id];
     int32_t ticks = rtb_zephyr_ticks(timeout_us);
     if (q->kind == RTB_QUEUE_STACK) {
-        rtb_kcall_set(c, rtb_kapi_k_stack_pop, popped, W(&q->o.stack), W(item), (rtb_word)ticks, 0);
+        rtb_kcall_set(c, rtb_kapi_k_stack_pop, popped, W(q->o.stack), W(item), (rtb_word)ticks, 0);
     } else {
         rtb_kcall_set(c, q->kind == RTB_QUEUE_FIFO ? rtb_kapi_k_fifo_get : rtb_kapi_k_lifo_get, got_item,
-                      q->kind == RTB_QUEUE_FIFO ? W(&q->o.fifo) : W(&q->o.lifo), (rtb_word)ticks, 0, 0);
+                      q->kind == RTB_QUEUE_FIFO ? W(q->o.fifo) : W(q->o.lifo), (rtb_word)ticks, 0, 0);
         c->aux[1] = W(item);
         c->aux[2] = W(q);
     }
@@ -255,8 +270,8 @@ RTB_KCALL_PLAIN(queue_get, (int id, uintptr_t *item, int32_t timeout_us), id, it
 
 /* ---- pipes --------------------------------------------------------------------- */
 #define PIPE_BYTES 1024u
+static struct k_pipe pipe_obj[RTB_MAX_PIPES] __noinit;
 static struct {
-    struct k_pipe p;
     unsigned char buf[PIPE_BYTES] __aligned(4);
     size_t moved; /* the bytes the last call moved */
     bool used;
@@ -273,7 +288,7 @@ RTB_KAPI(k_pipe_get, k_pipe_get((struct k_pipe *)a0, (void *)a1, (size_t)a2, (si
 static int pipe_made(const struct rtb_kcall *c)
 {
     pipes[c->aux[0]].used = true;
-    public_object(&pipes[c->aux[0]].p);
+    public_object(&pipe_obj[c->aux[0]]);
     return RTB_OK;
 }
 
@@ -281,7 +296,7 @@ int rtb_port_pipe_create_kcall(int id, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_PIPES || pipes[id].used)
         return rtb_zephyr_fail("pipe_create", "bad id, or id in use");
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_pipe_init), pipe_made, W(&pipes[id].p), W(pipes[id].buf), PIPE_BYTES, 0);
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_pipe_init), pipe_made, W(&pipe_obj[id]), W(pipes[id].buf), PIPE_BYTES, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -304,7 +319,7 @@ static int pipe_io(int id, bool write, void *buf, size_t n, int32_t timeout_us, 
 {
     if (!PIPE_OK(id) || n > PIPE_BYTES)
         return rtb_zephyr_fail(write ? "pipe_write" : "pipe_read", "no such pipe, or more than it holds");
-    rtb_kcall_set(c, write ? rtb_kapi_k_pipe_put : rtb_kapi_k_pipe_get, 0, W(&pipes[id].p), W(buf), n,
+    rtb_kcall_set(c, write ? rtb_kapi_k_pipe_put : rtb_kapi_k_pipe_get, 0, W(&pipe_obj[id]), W(buf), n,
                   W(&pipes[id].moved));
     c->a[4] = (rtb_word)rtb_zephyr_ticks(timeout_us);
     errno_call(c, timeout_us, write ? "k_pipe_put" : "k_pipe_get");
@@ -333,12 +348,16 @@ static int allocated(const struct rtb_kcall *c)
 
 int rtb_port_heap_alloc_kcall(size_t size, struct rtb_kcall *c)
 {
+    if (k_is_user_context())
+        return rtb_zephyr_unsupported("heap_alloc: k_malloc is not a system call");
     rtb_kcall_set(c, RTB_KFN(k_malloc), allocated, size, 0, 0, 0);
     return RTB_OK;
 }
 
 int rtb_port_heap_free_kcall(void *p, struct rtb_kcall *c)
 {
+    if (k_is_user_context())
+        return rtb_zephyr_unsupported("heap_free: k_free is not a system call");
     rtb_kcall_set(c, RTB_KFN(k_free), 0, W(p), 0, 0, 0);
     return RTB_OK;
 }

@@ -5,7 +5,11 @@
  *
  * Zephyr objects are initialised, never deleted: "create" is the object's
  * k_*_init, "delete" leaves nothing for the kernel to do (the rows say so:
- * unsupported). Every k_mutex nests and inherits priority, so the
+ * unsupported). The objects are kept apart from the port's bookkeeping:
+ * they are __noinit, so a userspace build leaves them in kernel memory
+ * (a kernel object never lives where a user thread could write it),
+ * while everything else of rtbench's is given to user threads
+ * (CMakeLists.txt, rtb_partition). Every k_mutex nests and inherits priority, so the
  * recursive and inheritance flags change nothing. Each timed service is a
  * prepared call of the API's system-call wrapper (an rtb_kapi_* shim), the
  * timeout built from ticks as K_FOREVER / K_NO_WAIT / K_TICKS are.
@@ -35,8 +39,9 @@ static void errno_call(struct rtb_kcall *c, int32_t timeout_us, const char *what
 }
 
 /* ---- semaphores ---------------------------------------------------------- */
+static struct k_sem sem_obj[RTB_MAX_SEMS] __noinit;
 static struct {
-    struct k_sem sem;
+    struct k_sem *sem;
     bool used;
 } sems[RTB_MAX_SEMS];
 #define SEM_OK(id) ((id) >= 0 && (id) < RTB_MAX_SEMS && sems[id].used)
@@ -50,7 +55,7 @@ static int sem_made(const struct rtb_kcall *c)
     if ((int)c->ret != 0)
         return rtb_zephyr_fail("k_sem_init", "bad count or limit");
     sems[c->aux[0]].used = true;
-    public_object(&sems[c->aux[0]].sem);
+    public_object(sems[c->aux[0]].sem);
     return RTB_OK;
 }
 
@@ -60,7 +65,8 @@ int rtb_port_sem_create_kcall(int id, unsigned initial, unsigned max, struct rtb
 {
     if (id < 0 || id >= RTB_MAX_SEMS || sems[id].used || max < 1 || initial > max)
         return rtb_zephyr_fail("sem_create", "bad id or count, or id in use");
-    rtb_kcall_set(c, rtb_kapi_k_sem_init, sem_made, W(&sems[id].sem), initial,
+    sems[id].sem = &sem_obj[id];
+    rtb_kcall_set(c, rtb_kapi_k_sem_init, sem_made, W(sems[id].sem), initial,
                   max == (unsigned)-1 ? K_SEM_MAX_LIMIT : max, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
@@ -84,7 +90,7 @@ int rtb_port_sem_give_kcall(int id, struct rtb_kcall *c)
 {
     if (!SEM_OK(id))
         return rtb_zephyr_fail("sem_give", "no such semaphore");
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_sem_give), 0, W(&sems[id].sem), 0, 0, 0);
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_sem_give), 0, W(sems[id].sem), 0, 0, 0);
     return RTB_OK;
 }
 
@@ -92,7 +98,7 @@ int rtb_port_sem_take_kcall(int id, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!SEM_OK(id))
         return rtb_zephyr_fail("sem_take", "no such semaphore");
-    rtb_kcall_set(c, rtb_kapi_k_sem_take, 0, W(&sems[id].sem), (rtb_word)rtb_zephyr_ticks(timeout_us), 0, 0);
+    rtb_kcall_set(c, rtb_kapi_k_sem_take, 0, W(sems[id].sem), (rtb_word)rtb_zephyr_ticks(timeout_us), 0, 0);
     errno_call(c, timeout_us, "k_sem_take");
     return RTB_OK;
 }
@@ -110,12 +116,13 @@ int rtb_port_sem_give_isr(int id)
 /* For the interrupt handlers of port_irq.c, which give it with no glue. */
 struct k_sem *rtb_zephyr_sem(int id)
 {
-    return SEM_OK(id) ? &sems[id].sem : NULL;
+    return SEM_OK(id) ? sems[id].sem : NULL;
 }
 
 /* ---- mutexes ------------------------------------------------------------- */
+static struct k_mutex mutex_obj[RTB_MAX_MUTEXES] __noinit;
 static struct {
-    struct k_mutex m;
+    struct k_mutex *m;
     bool used;
 } mutexes[RTB_MAX_MUTEXES];
 #define MUTEX_OK(id) ((id) >= 0 && (id) < RTB_MAX_MUTEXES && mutexes[id].used)
@@ -127,7 +134,7 @@ RTB_KAPI(k_mutex_unlock, k_mutex_unlock((struct k_mutex *)a0))
 static int mutex_made(const struct rtb_kcall *c)
 {
     mutexes[c->aux[0]].used = true;
-    public_object(&mutexes[c->aux[0]].m);
+    public_object(mutexes[c->aux[0]].m);
     return RTB_OK;
 }
 
@@ -136,7 +143,8 @@ int rtb_port_mutex_create_kcall(int id, unsigned flags, struct rtb_kcall *c)
     (void)flags; /* every k_mutex nests and inherits */
     if (id < 0 || id >= RTB_MAX_MUTEXES || mutexes[id].used)
         return rtb_zephyr_fail("mutex_create", "bad id, or id in use");
-    rtb_kcall_set(c, rtb_kapi_k_mutex_init, mutex_made, W(&mutexes[id].m), 0, 0, 0);
+    mutexes[id].m = &mutex_obj[id];
+    rtb_kcall_set(c, rtb_kapi_k_mutex_init, mutex_made, W(mutexes[id].m), 0, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -159,7 +167,7 @@ static int lock(int id, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!MUTEX_OK(id))
         return rtb_zephyr_fail("mutex_lock", "no such mutex");
-    rtb_kcall_set(c, rtb_kapi_k_mutex_lock, 0, W(&mutexes[id].m), (rtb_word)rtb_zephyr_ticks(timeout_us), 0,
+    rtb_kcall_set(c, rtb_kapi_k_mutex_lock, 0, W(mutexes[id].m), (rtb_word)rtb_zephyr_ticks(timeout_us), 0,
                   0);
     errno_call(c, RTB_NO_WAIT, "k_mutex_lock"); /* a lock that fails "would block" */
     return RTB_OK;
@@ -179,7 +187,7 @@ int rtb_port_mutex_unlock_kcall(int id, struct rtb_kcall *c)
 {
     if (!MUTEX_OK(id))
         return rtb_zephyr_fail("mutex_unlock", "no such mutex");
-    rtb_kcall_set(c, rtb_kapi_k_mutex_unlock, 0, W(&mutexes[id].m), 0, 0, 0);
+    rtb_kcall_set(c, rtb_kapi_k_mutex_unlock, 0, W(mutexes[id].m), 0, 0, 0);
     errno_call(c, RTB_NO_WAIT, "k_mutex_unlock (not the owner)");
     return RTB_OK;
 }
@@ -192,12 +200,13 @@ RTB_KCALL_PLAIN(mutex_unlock, (int id), id)
 /* The mutex of condition variable waits (rtb_port_cond_wait). */
 static struct k_mutex *mutex_of(int id)
 {
-    return MUTEX_OK(id) ? &mutexes[id].m : NULL;
+    return MUTEX_OK(id) ? mutexes[id].m : NULL;
 }
 
 /* ---- events --------------------------------------------------------------- */
+static struct k_event event_obj[RTB_MAX_EVENTS] __noinit;
 static struct {
-    struct k_event ev;
+    struct k_event *ev;
     bool used;
 } events[RTB_MAX_EVENTS];
 #define EV_OK(id) ((id) >= 0 && (id) < RTB_MAX_EVENTS && events[id].used)
@@ -219,7 +228,7 @@ RTB_KAPI(k_event_wait_all_clear,
 static int event_made(const struct rtb_kcall *c)
 {
     events[c->aux[0]].used = true;
-    public_object(&events[c->aux[0]].ev);
+    public_object(events[c->aux[0]].ev);
     return RTB_OK;
 }
 
@@ -227,7 +236,8 @@ int rtb_port_event_create_kcall(int id, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_EVENTS || events[id].used)
         return rtb_zephyr_fail("event_create", "bad id, or id in use");
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_event_init), event_made, W(&events[id].ev), 0, 0, 0);
+    events[id].ev = &event_obj[id];
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_event_init), event_made, W(events[id].ev), 0, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -250,7 +260,7 @@ int rtb_port_event_set_kcall(int id, uint32_t bits, struct rtb_kcall *c)
 {
     if (!EV_OK(id))
         return rtb_zephyr_fail("event_set", "no such event object");
-    rtb_kcall_set(c, rtb_kapi_k_event_post, 0, W(&events[id].ev), bits, 0, 0);
+    rtb_kcall_set(c, rtb_kapi_k_event_post, 0, W(events[id].ev), bits, 0, 0);
     return RTB_OK;
 }
 
@@ -277,7 +287,7 @@ int rtb_port_event_wait_kcall(int id, uint32_t bits, unsigned mode, int32_t time
                                                               : rtb_kapi_k_event_wait_all)
                                      : ((mode & RTB_EV_CLEAR) ? rtb_kapi_k_event_wait_clear
                                                               : rtb_kapi_k_event_wait);
-    rtb_kcall_set(c, fn, waited, W(&events[id].ev), bits, (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
+    rtb_kcall_set(c, fn, waited, W(events[id].ev), bits, (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
     c->aux[0] = (rtb_word)timeout_us;
     c->aux[1] = W(got);
     return RTB_OK;
@@ -289,8 +299,9 @@ RTB_KCALL_PLAIN(event_wait, (int id, uint32_t bits, unsigned mode, int32_t timeo
                 bits, mode, timeout_us, got)
 
 /* ---- condition variables ------------------------------------------------------ */
+static struct k_condvar cond_obj[RTB_MAX_CONDS] __noinit;
 static struct {
-    struct k_condvar cv;
+    struct k_condvar *cv;
     bool used;
 } conds[RTB_MAX_CONDS];
 #define COND_OK(id) ((id) >= 0 && (id) < RTB_MAX_CONDS && conds[id].used)
@@ -303,7 +314,7 @@ RTB_KAPI(k_condvar_broadcast, k_condvar_broadcast((struct k_condvar *)a0))
 static int cond_made(const struct rtb_kcall *c)
 {
     conds[c->aux[1]].used = true;
-    public_object(&conds[c->aux[1]].cv);
+    public_object(conds[c->aux[1]].cv);
     return RTB_OK;
 }
 
@@ -311,7 +322,8 @@ int rtb_port_cond_create_kcall(int id, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_CONDS || conds[id].used)
         return rtb_zephyr_fail("cond_create", "bad id, or id in use");
-    rtb_kcall_set(c, rtb_kapi_k_condvar_init, cond_made, W(&conds[id].cv), 0, 0, 0);
+    conds[id].cv = &cond_obj[id];
+    rtb_kcall_set(c, rtb_kapi_k_condvar_init, cond_made, W(conds[id].cv), 0, 0, 0);
     c->aux[1] = (rtb_word)id;
     return RTB_OK;
 }
@@ -329,7 +341,7 @@ int rtb_port_cond_wait_kcall(int id, int mutex_id, int32_t timeout_us, struct rt
     struct k_mutex *m = mutex_of(mutex_id);
     if (!COND_OK(id) || !m)
         return rtb_zephyr_fail("cond_wait", "no such condition variable or mutex");
-    rtb_kcall_set(c, rtb_kapi_k_condvar_wait, 0, W(&conds[id].cv), W(m), (rtb_word)rtb_zephyr_ticks(timeout_us),
+    rtb_kcall_set(c, rtb_kapi_k_condvar_wait, 0, W(conds[id].cv), W(m), (rtb_word)rtb_zephyr_ticks(timeout_us),
                   0);
     errno_call(c, timeout_us, "k_condvar_wait");
     return RTB_OK;
@@ -339,7 +351,7 @@ static int cond_call(int id, rtb_kfn fn, const char *what, struct rtb_kcall *c)
 {
     if (!COND_OK(id))
         return rtb_zephyr_fail(what, "no such condition variable");
-    rtb_kcall_set(c, fn, 0, W(&conds[id].cv), 0, 0, 0);
+    rtb_kcall_set(c, fn, 0, W(conds[id].cv), 0, 0, 0);
     errno_call(c, RTB_NO_WAIT, what);
     return RTB_OK;
 }

@@ -252,10 +252,24 @@ void rtb_port_metric_begin(const char *id)
 /* A fatal error (a fault, a kernel oops, the injected crash) ends the run
  * the way the other kernels' do: exit status 64 + the reason, on the
  * console a line that is not a record. */
+static void put_hex(uint32_t v)
+{
+    char s[11] = "0x";
+    for (int i = 0; i < 8; i++)
+        s[2 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 15u];
+    s[10] = '\0';
+    rtb_board_puts(s);
+}
+
 void k_sys_fatal_error_handler(unsigned int reason, const struct arch_esf *esf)
 {
-    (void)esf;
-    rtb_board_puts("rtbench-harness: Zephyr fatal error\n");
+    rtb_board_puts("rtbench-harness: Zephyr fatal error, reason ");
+    put_hex(reason);
+    if (esf) {
+        rtb_board_puts(" at pc ");
+        put_hex(esf->basic.pc);
+    }
+    rtb_board_puts("\n");
     rtb_board_exit(64 + (int)reason);
     CODE_UNREACHABLE;
 }

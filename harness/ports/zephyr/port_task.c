@@ -16,8 +16,9 @@
 
 K_THREAD_STACK_ARRAY_DEFINE(rtb_zephyr_stacks, RTB_MAX_TASKS, STACK_BYTES);
 
+static struct k_thread thread_obj[RTB_MAX_TASKS] __noinit; /* kernel memory (port_sync.c) */
 static struct slot {
-    struct k_thread thread;
+    struct k_thread *thread;
     bool used;
 } slots[RTB_MAX_TASKS];
 
@@ -27,14 +28,20 @@ static struct slot {
  * slot (its thread, its stack), a1 the function, a2 its argument, a3 the
  * priority, a4 the options, a5 K_NO_WAIT or K_FOREVER (unstarted) as ticks. */
 RTB_KAPI(k_thread_create,
-         k_thread_create(&((struct slot *)a0)->thread, rtb_zephyr_stacks[(struct slot *)a0 - slots],
+         k_thread_create(((struct slot *)a0)->thread, rtb_zephyr_stacks[(struct slot *)a0 - slots],
                          K_THREAD_STACK_SIZEOF(rtb_zephyr_stacks[0]), (k_thread_entry_t)a1, (void *)a2,
                          NULL, NULL, (int)a3, (uint32_t)a4, rtb_zephyr_timeout(a5)))
 
-/* Its resource pool is the system heap: k_fifo_alloc_put allocates there. */
+/* Its resource pool is the system heap: k_fifo_alloc_put allocates there.
+ * On a userspace build any thread may name it (a user-mode task suspends
+ * or re-prioritises another). */
 static int created(const struct rtb_kcall *c)
 {
-    k_thread_system_pool_assign(&((struct slot *)c->a[0])->thread);
+    struct k_thread *t = ((struct slot *)c->a[0])->thread;
+    k_thread_system_pool_assign(t);
+#if defined(CONFIG_USERSPACE)
+    k_object_access_all_grant(t);
+#endif
     return RTB_OK;
 }
 
@@ -48,12 +55,13 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     uint32_t options = 0;
     if (flags & RTB_TASK_PROCESS) {
 #if defined(CONFIG_USERSPACE)
-        options |= K_USER | K_INHERIT_PERMS;
+        options |= K_USER;
 #else
         return rtb_zephyr_unsupported("task_create: user mode needs CONFIG_USERSPACE");
 #endif
     }
     struct slot *s = &slots[id];
+    s->thread = &thread_obj[id];
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     rtb_kcall_set(c, rtb_kapi_k_thread_create, created, (rtb_word)s, (rtb_word)fn, (rtb_word)arg,
                   (rtb_word)rtb_zephyr_prio(prio));
@@ -82,7 +90,7 @@ static int on_thread(int id, void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word
 {
     if (!SLOT_OK(id))
         return rtb_zephyr_fail(what, "no such task");
-    rtb_kcall_set(c, RTB_KFN(shim), done, (rtb_word)&slots[id].thread, 0, 0, 0);
+    rtb_kcall_set(c, RTB_KFN(shim), done, (rtb_word)slots[id].thread, 0, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -111,9 +119,12 @@ int rtb_port_task_set_prio_kcall(int id, int prio, struct rtb_kcall *c)
 {
     if (prio < 1 || prio > RTB_PRIO_MAX || (id != -1 && !SLOT_OK(id)))
         return rtb_zephyr_fail("task_set_prio", "bad id or priority");
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_thread_priority_set), 0,
-                  id == -1 ? (rtb_word)k_current_get() : (rtb_word)&slots[id].thread,
-                  (rtb_word)rtb_zephyr_prio(prio), 0, 0);
+    k_tid_t t = id == -1 ? k_current_get() : slots[id].thread;
+    if (k_is_user_context() && rtb_zephyr_prio(prio) < k_thread_priority_get(t))
+        return rtb_zephyr_unsupported("task_set_prio: a user-mode thread may only lower a priority "
+                                      "(Zephyr)");
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_thread_priority_set), 0, (rtb_word)t, (rtb_word)rtb_zephyr_prio(prio),
+                  0, 0);
     return RTB_OK;
 }
 
@@ -140,7 +151,7 @@ int rtb_port_task_join(int id)
 {
     if (!SLOT_OK(id))
         return rtb_zephyr_fail("task_join", "no such task");
-    int rc = k_thread_join(&slots[id].thread, K_FOREVER);
+    int rc = k_thread_join(slots[id].thread, K_FOREVER);
     slots[id].used = false;
     return rc == 0 ? RTB_OK : rtb_zephyr_fail("k_thread_join", "failed");
 }
@@ -156,12 +167,16 @@ int rtb_port_task_delay(uint32_t us)
 /* ---- the preemption lock -------------------------------------------------- */
 int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
 {
+    if (k_is_user_context())
+        return rtb_zephyr_unsupported("sched_lock: k_sched_lock is not a system call");
     rtb_kcall_set(c, RTB_KFN(k_sched_lock), 0, 0, 0, 0, 0);
     return RTB_OK;
 }
 
 int rtb_port_sched_unlock_kcall(struct rtb_kcall *c)
 {
+    if (k_is_user_context())
+        return rtb_zephyr_unsupported("sched_unlock: k_sched_unlock is not a system call");
     rtb_kcall_set(c, RTB_KFN(k_sched_unlock), 0, 0, 0, 0, 0);
     return RTB_OK;
 }

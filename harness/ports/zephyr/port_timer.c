@@ -7,8 +7,8 @@
  */
 #include "rtb_zephyr.h"
 
+static struct k_timer timer_obj[RTB_MAX_TIMERS] __noinit; /* kernel memory (port_sync.c) */
 static struct {
-    struct k_timer t;
     rtb_timer_fn fn;
     void *arg;
     bool used;
@@ -33,7 +33,7 @@ static int made(const struct rtb_kcall *c)
 {
     timers[c->a[1]].used = true;
 #if defined(CONFIG_USERSPACE)
-    k_object_access_all_grant(&timers[c->a[1]].t);
+    k_object_access_all_grant(&timer_obj[c->a[1]]);
 #endif
     return RTB_OK;
 }
@@ -44,7 +44,7 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
         return rtb_zephyr_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_init), made, (rtb_word)&timers[id].t, (rtb_word)id, 0, 0);
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_init), made, (rtb_word)&timer_obj[id], (rtb_word)id, 0, 0);
     return RTB_OK;
 }
 
@@ -61,7 +61,7 @@ int rtb_port_timer_start_kcall(int id, uint32_t first_us, uint32_t period_us, st
     /* a timeout of n ticks ends at the n-th tick boundary, which can be
      * less than n whole ticks away: one more, so it never expires early
      * (as the FreeRTOS and ThreadX ports, and Zephyr's own k_sleep, do) */
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_start), 0, (rtb_word)&timers[id].t,
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_start), 0, (rtb_word)&timer_obj[id],
                   (rtb_word)(ticks_of(first_us) + 1), period_us ? (rtb_word)ticks_of(period_us) : 0, 0);
     return RTB_OK;
 }
@@ -70,7 +70,7 @@ int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_zephyr_fail("timer_cancel", "no such timer");
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_stop), 0, (rtb_word)&timers[id].t, 0, 0, 0);
+    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_stop), 0, (rtb_word)&timer_obj[id], 0, 0, 0);
     return RTB_OK;
 }
 
@@ -84,7 +84,7 @@ int rtb_port_timer_delete(int id)
 {
     if (!TIMER_OK(id))
         return rtb_zephyr_fail("timer_delete", "no such timer");
-    k_timer_stop(&timers[id].t);
+    k_timer_stop(&timer_obj[id]);
     timers[id].used = false;
     return RTB_OK;
 }
