@@ -3,7 +3,7 @@
 SIGINT, SIGTERM and SIGHUP end a run the way Ctrl-C does (the run kept,
 marked incomplete, its sheet written; exit 130, 143, 129); SIGKILL of
 rtbench still takes the harness, its helpers and the standard programs
-down (rtbench.lifetime's guard); a closed stdout stops the run like
+down (rtbench.process.lifetime's guard); a closed stdout stops the run like
 SIGPIPE. Each time nothing is left behind: no process, temporary
 directory, message queue, shared-memory object or System V IPC object
 (tests/faults.py, Leftovers).
@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from faults import SIGNALS, Leftovers, intact, spawn, stored, wait_for
-from rtbench import harness, locks
+from rtbench import harness
+from rtbench.process import locks
 
 pytestmark = pytest.mark.usefixtures("fake")
 

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from rtbench import lifetime, tuning
+from rtbench import tuning
+from rtbench.process import lifetime
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="tuning changes machine-wide settings: root only")
 

@@ -23,9 +23,9 @@ import rtbench
 from rtbench import catalog as catalog_mod
 from rtbench import coverage as coverage_mod
 from rtbench import harness
-from rtbench import lifetime
 from rtbench import report
 from rtbench.errors import RtbenchError
+from rtbench.process import lifetime
 from rtbench.records import strict_json
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
 from rtbench.store import Store
@@ -160,7 +160,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
-    # stops as if interrupted and is kept (rtbench.lifetime.ConsoleOut).
+    # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).
     return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 

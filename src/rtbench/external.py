@@ -16,7 +16,7 @@ Nothing is ever invented: a figure the output lacks makes the record
 Every program runs pinned to the benchmark CPU (the CPU of rtbench's own
 metrics) at normal priority (SCHED_OTHER), in its own session so that it
 and every process it forked are ended on a timeout or Ctrl-C (SIGTERM, then
-SIGKILL), and watched by rtbench.lifetime's guard, which ends them and
+SIGKILL), and watched by rtbench.process.lifetime's guard, which ends them and
 removes their scratch directory if rtbench itself is killed.
 """
 
@@ -31,8 +31,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from rtbench import lifetime
 from rtbench.catalog import Catalog
+from rtbench.process import lifetime
 
 TICK_HZ = 1_000_000_000  # times are given in ns (ticks at 1 GHz)
 GRACE_S = 2.0  # a stopped program's time to clean up after SIGTERM, before SIGKILL

@@ -17,7 +17,7 @@ preempt them (with PREEMPT_NONE a task inside a system call yields the CPU
 only when the call ends): preemption under load is exercised, not only
 the cache and bus traffic from the other CPUs.
 The load processes die with rtbench (they are started in their own process
-group, killed on exit and watched by rtbench.lifetime's guard, and they
+group, killed on exit and watched by rtbench.process.lifetime's guard, and they
 check their parent every second).
 """
 
@@ -30,7 +30,7 @@ import sys
 import time
 from typing import Iterator
 
-from rtbench import lifetime
+from rtbench.process import lifetime
 
 DESCRIPTION = ("built-in: per CPU, the benchmark CPU included, a 64 MiB memory sweep and a "
                "pipe ping-pong pair (SCHED_OTHER, pinned)")

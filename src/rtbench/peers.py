@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import external, lifetime
+from rtbench import external
 from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.importers import rttests
 from rtbench.importers.base import vendor_index
+from rtbench.process import lifetime
 from rtbench.records import MetricRecord
 from rtbench.store import Run, Store
 

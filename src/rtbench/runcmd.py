@@ -18,18 +18,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from rtbench import (blocks, external, firstpage, load, outdir, peers, peers_board,
+                     peers_threadmetric, placement, report, sysinfo, sysreport, targets, tuning)
 from rtbench import catalog as catalog_mod
-from rtbench import (blocks, external, firstpage, lifetime, load, locks, outdir, peers,
-                     peers_board, peers_threadmetric, placement, report, sysinfo, sysreport,
-                     targets, tuning)
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.records import MetricRecord
 from rtbench.interleave import Interleaved
+from rtbench.process import lifetime, locks
+from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions
 from rtbench.store import Store
 from rtbench.targets import Target, farm
 
-EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.lifetime)
+EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
 
 
 # Measurement profiles (VxWorks "Default Build / Maximal Performance",
@@ -228,7 +228,7 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     """Measure, then store the run's end and write its sheet. An interrupt
     (Ctrl-C, SIGTERM, SIGHUP, a closed stdout) anywhere while measuring
     keeps what was stored and marks the run incomplete; while the end is
-    written, further signals wait (rtbench.lifetime)."""
+    written, further signals wait (rtbench.process.lifetime)."""
     plan = req.plan(target)
     cut = (f" in {plan.blocks} interleaved blocks" if plan.blocks > 1 else "") + \
         (f", repeated for {req.duration_s:g} s" if req.duration_s else "")

@@ -140,10 +140,10 @@ class Run:
     def status(self) -> str:
         """The stored status, except that a `running` run whose process is
         gone (killed: nobody finished it) reads as incomplete. A run is live
-        while a process on this machine holds its lock (rtbench.locks)."""
+        while a process on this machine holds its lock (rtbench.process.locks)."""
         if self.stored_status != "running":
             return self.stored_status
-        from rtbench import locks
+        from rtbench.process import locks
 
         return "running" if locks.run_alive(self.uuid) else "incomplete"
 

@@ -9,7 +9,7 @@ back afterwards (issue 13, item 7):
   managed interrupts refuse and stay).
 
 A helper process holds the changes: `python -m rtbench.tuning hold CPU`,
-started through rtbench.lifetime (its own session, watched by the guard).
+started through rtbench.process.lifetime (its own session, watched by the guard).
 It applies them, prints one line (`ready {json}`: what it changed and what
 it could not) and waits; when its stdin closes (rtbench ended, however) or
 it gets SIGTERM (rtbench's `lifetime.end`, or the guard after rtbench was
@@ -254,7 +254,7 @@ def wanted() -> str | None:
 def held(cpu: int, asked: bool = True) -> Iterator[dict]:
     """The machine tuned for a run on `cpu` while the block runs; yields
     what was done, for the run's host facts (`tuning`)."""
-    from rtbench import lifetime
+    from rtbench.process import lifetime
 
     why = "not asked (--no-tune)" if not asked else wanted()
     if why is not None:

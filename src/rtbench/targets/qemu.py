@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import rtbench
-from rtbench import harness, lifetime, records, sysinfo
+from rtbench import harness, records, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.kernels import Kernel
 
