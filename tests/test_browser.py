@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from rtbench import catalog, report
+from rtbench import report
+from rtbench.store import catalog
 from synth import full_run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -120,7 +120,7 @@ def test_show_renders_stored_run(fake, isolated, capsys):
 def test_show_unknown_run(ref, isolated, capsys):
     # No database yet for "latest": still a one-line error, and none is created.
     if ref != "latest":
-        from rtbench.store import Store
+        from rtbench.store.db import Store
         Store(isolated / "r.db").close()
     assert main(["show", ref, "--db", "r.db"]) == 2
     err = capsys.readouterr().err

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog, external
+from rtbench import external
 from rtbench.cli import main
+from rtbench.store import catalog
 
 DATA = Path(__file__).parent / "data" / "external"
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")

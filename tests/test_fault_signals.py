@@ -80,7 +80,7 @@ def test_sigkill_of_rtbench_takes_the_harness_down(isolated, left):
     r.finish()
     left.check()  # the fake harness is gone, though nobody stopped it in order
     assert intact(isolated / "r.db") == [(1, "running")]  # nobody could finish it
-    from rtbench.store import Store
+    from rtbench.store.db import Store
     with Store(isolated / "r.db", create=False) as s:
         assert s.get_run(1).status == "incomplete"  # its process is gone: not "running"
 

@@ -6,7 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from rtbench import advice, catalog, plots, report, stats
+from rtbench import advice, plots, report
+from rtbench.store import catalog, stats
 from synth import full_run, record, run
 
 

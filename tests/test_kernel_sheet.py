@@ -10,8 +10,9 @@ import json
 import pytest
 
 import synth
-from rtbench import catalog, kernelsheet, sysreport
+from rtbench import kernelsheet, sysreport
 from rtbench.cli import main
+from rtbench.store import catalog
 
 CAT = catalog.load()
 KERNEL_IDS = [m.id for m in CAT.metrics if not sysreport.is_system(m.service)]

@@ -25,7 +25,7 @@ from conftest import freertos_src
 from lab import Lab, free_ports
 from procs import children
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.store.db import Store
 
 ONLY = "method.null,method.busywait,sched.yield.ctx.thread,sem.give.no_waiter,sem.take.available"
 LABGRID = ["--target", "labgrid"]

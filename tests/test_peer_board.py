@@ -22,10 +22,11 @@ from pathlib import Path
 import pytest
 
 from procs import children
-from rtbench import catalog, compare, pages, peers, peers_board, views
+from rtbench import compare, pages, peers, peers_board, views
 from rtbench.cli import main
 from rtbench.importers import rtosbench
-from rtbench.store import Run, Store
+from rtbench.store import catalog
+from rtbench.store.db import Run, Store
 
 SHARED = Path("/work/shared/third_party")
 KERNEL = Path(os.environ.get("RTBENCH_FREERTOS_SRC") or SHARED / "FreeRTOS-Kernel")

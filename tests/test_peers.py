@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog, peers
+from rtbench import peers
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.store import catalog
+from rtbench.store.db import Store
 
 DATA = Path(__file__).parent / "data" / "import" / "rt-tests"
 OUTPUTS = {  # program -> (stdout capture, --json capture or None)

@@ -98,7 +98,7 @@ def with_peers(board_cache, tmp_path_factory):
 
 
 def peer_records(work: Path, run_id: int) -> dict[str, dict]:
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(work / "r.db") as store:
         run = store.get_run(run_id)

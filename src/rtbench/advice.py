@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rtbench.records import MetricRecord, Session
-from rtbench.store import DEFAULT_PROFILE, Run
+from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.records import MetricRecord, Session
 
 # A p99 resting on fewer samples above it than this is indicative only.
 TAIL_SAMPLES = 10

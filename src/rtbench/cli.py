@@ -20,15 +20,15 @@ from rich.console import Console
 from rich.table import Table
 
 import rtbench
-from rtbench import catalog as catalog_mod
 from rtbench import coverage as coverage_mod
 from rtbench import harness
 from rtbench import report
 from rtbench.errors import RtbenchError
 from rtbench.process import lifetime
-from rtbench.records import strict_json
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
-from rtbench.store import Store
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.db import Store
+from rtbench.store.records import strict_json
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
 QUICK = {"samples": 1000, "warmup": 50, "budget_ms": 500}
@@ -448,7 +448,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
     column per kernel, its configuration, Thread-Metric beside it. Ends with
     a summary line."""
-    from rtbench import compare, kernelsheet, peers, reference, views
+    from rtbench import compare, kernelsheet, peers, views
+    from rtbench.store import reference
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     gate = _fail_on(fail_on, fail_on_regression)
@@ -555,7 +556,7 @@ def hist_command(metric: str, run: str, profile: str | None, width: str | None, 
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
     a bucket per line, then the summary with the overflow count."""
     from rtbench import hist
-    from rtbench.records import MetricRecord
+    from rtbench.store.records import MetricRecord
 
     with Store(db, create=False) as store:
         stored = store.get_run(run)
@@ -719,7 +720,8 @@ def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
     from dataclasses import asdict
 
-    from rtbench import reference, views
+    from rtbench import views
+    from rtbench.store import reference
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]

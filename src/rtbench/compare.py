@@ -8,7 +8,7 @@ p99, p99.9 and max, each statistic with its own verdict from its own
 function (VERDICTS). A change counts only if it is beyond the threshold and
 the counter's resolution, and, where a test exists for the statistic,
 significant. The tests rest on replicates, as pyperf's rest on worker
-processes: a run is measured in interleaved blocks (rtbench.blocks), and
+processes: a run is measured in interleaved blocks (rtbench.store.blocks), and
 the median, p99 and p99.9 are judged by a Mann–Whitney U test of the two
 runs' block figures (a block's median, p99, p99.9), leaving out the blocks
 the canary marks as slow-host while each run keeps enough others. Thousands
@@ -22,7 +22,7 @@ or "not significant". Absolute limits (`irq.response<=100us`) check a run
 against a budget.
 
 Run against a reference sheet: catalogue metrics claim the sheet's rows by
-name (rtbench.reference.row_key); each claimed row is shown beside our
+name (rtbench.store.reference.row_key); each claimed row is shown beside our
 figure, both normalised to cycles at each side's own clock where that is
 known, with the ratio ours / theirs. Rows either side lacks are listed.
 """
@@ -34,13 +34,14 @@ import fnmatch
 import re
 from typing import Any
 
-from rtbench import blocks as blocks_mod
-from rtbench import coverage, reference, stats, sysreport
-from rtbench.catalog import Catalog
+from rtbench import coverage, sysreport
 from rtbench.errors import RtbenchError
-from rtbench.records import MetricRecord, Session
 from rtbench.report import core_clock_phrase, items
-from rtbench.store import Run
+from rtbench.store import blocks as blocks_mod
+from rtbench.store import reference, stats
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import Run
+from rtbench.store.records import MetricRecord, Session
 
 ALPHA = 0.01  # significance level of the rank test
 DEFAULT_THRESHOLD_PCT = 5.0
@@ -68,7 +69,7 @@ class Cell:
     why: str = ""  # what decided the verdict
     # every judged statistic's change against the first run (p50's is also above)
     changes: dict[str, "StatChange"] = field(default_factory=dict)
-    # the run's blocks (rtbench.blocks): each block's figure per statistic, in `unit`
+    # the run's blocks (rtbench.store.blocks): each block's figure per statistic, in `unit`
     # per operation, the slow-host blocks left out when enough others remain
     blocks: dict[str, list[float]] = field(default_factory=dict, repr=False)
     slow_blocks: int = 0  # blocks the canary marked slow-host (left out of the test)
@@ -455,7 +456,7 @@ def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> 
         raise RtbenchError(f"limit {text!r}: unknown unit {m['unit']!r} (one of: "
                            f"{', '.join(LIMIT_UNITS)})")
     if catalog is not None and not fnmatch.filter(catalog.ids, m["metric"]):
-        from rtbench.catalog import did_you_mean
+        from rtbench.store.catalog import did_you_mean
 
         raise RtbenchError(f"limit {text!r}: no metric matches {m['metric']!r}"
                            + did_you_mean(m["metric"], catalog.ids))

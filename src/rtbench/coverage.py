@@ -1,6 +1,6 @@
 """Coverage: how much of each vendor's data sheet rtbench answers.
 
-Every distinct row of a kernel reference sheet (rtbench.reference) is, for
+Every distinct row of a kernel reference sheet (rtbench.store.reference) is, for
 this port:
   measured     a catalogue metric claims it and the port supports that metric
   unsupported  only metrics the port cannot measure claim it (the reason is theirs)
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtbench import reference
-from rtbench.catalog import Catalog
+from rtbench.store import reference
+from rtbench.store.catalog import Catalog
 
 MEASURED, UNSUPPORTED, NA, MISSING = "measured", "unsupported", "n/a", "missing"
 

@@ -22,11 +22,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
-from rtbench.records import MetricRecord, figure_problem, strict_json
 from rtbench.report import ENVELOPE_SCHEMA, envelope, items
-from rtbench.store import DEFAULT_PROFILE, Run
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.records import MetricRecord, figure_problem, strict_json
 
 CSV_SCHEMA = 1
 CSV_COLUMNS = (

@@ -31,8 +31,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from rtbench.catalog import Catalog
 from rtbench.process import lifetime
+from rtbench.store.catalog import Catalog
 
 TICK_HZ = 1_000_000_000  # times are given in ns (ticks at 1 GHz)
 GRACE_S = 2.0  # a stopped program's time to clean up after SIGTERM, before SIGKILL

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rtbench import advice as advice_mod
-from rtbench import blocks, sysreport
-from rtbench.catalog import Catalog
-from rtbench.records import MetricRecord
-from rtbench.store import DEFAULT_PROFILE, Run
+from rtbench import sysreport
+from rtbench.store import blocks
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.records import MetricRecord
 
 WORST_SHOWN = 5
 STATS = (("p50", "median"), ("p99", "p99"), ("max", "max"))

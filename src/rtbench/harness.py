@@ -15,8 +15,8 @@ from pathlib import Path
 
 import platformdirs
 
-from rtbench import records
 from rtbench.errors import HarnessError
+from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
 _PKG_DIR = Path(__file__).resolve().parent

@@ -17,8 +17,8 @@ import numpy as np
 
 from rtbench.errors import RtbenchError
 from rtbench.plots import UNIT_SHORT
-from rtbench.records import MetricRecord
-from rtbench.stats import grouped
+from rtbench.store.records import MetricRecord
+from rtbench.store.stats import grouped
 
 BUCKETS = 100  # buckets before the overflow line, by default (cyclictest -h 100 at 1 µs)
 BAR = 40

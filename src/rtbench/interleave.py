@@ -1,4 +1,4 @@
-"""The passes of a blocked run (rtbench.blocks): the harness over every
+"""The passes of a blocked run (rtbench.store.blocks): the harness over every
 metric, again and again, each pass one block per metric; the blocks merged
 as they arrive.
 
@@ -19,8 +19,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from rtbench import blocks, sysinfo
+from rtbench import sysinfo
 from rtbench.runner import Outcome, RunOptions, Runner
+from rtbench.store import blocks
 from rtbench.targets.base import Target
 
 Record = dict[str, Any]

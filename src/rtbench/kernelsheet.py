@@ -36,10 +36,10 @@ from markupsafe import Markup
 import rtbench
 from rtbench import peers_threadmetric as tm
 from rtbench import sysreport
-from rtbench.catalog import Catalog
-from rtbench.records import MetricRecord, Session
 from rtbench.report import items, template_env
-from rtbench.store import DEFAULT_PROFILE, Run
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.records import MetricRecord, Session
 
 STATS = ("min", "p50", "p99", "max")
 

@@ -35,13 +35,13 @@ from pathlib import Path
 from typing import Callable
 
 from rtbench import external
-from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.importers import rttests
 from rtbench.importers.base import vendor_index
 from rtbench.process import lifetime
-from rtbench.records import MetricRecord
-from rtbench.store import Run, Store
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import Run, Store
+from rtbench.store.records import MetricRecord
 
 PACKAGE = "Debian package rt-tests"
 FIFO_BASE = 40  # harness/ports/posix/posix_port.h: rtbench priority p runs at FIFO 40 + p

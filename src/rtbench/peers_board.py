@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Callable
 
 from rtbench import external, harness
-from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
 from rtbench.importers import rtosbench
-from rtbench.store import Store
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import Store
 
 PEER = "rtos-benchmark"  # harness/peers/<PEER>
 SRC_ENV = "RTBENCH_RTOS_BENCHMARK_SRC"

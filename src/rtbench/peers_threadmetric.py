@@ -40,7 +40,7 @@ from typing import Callable
 
 from rtbench import external, harness, peers
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.store import Store
+from rtbench.store.db import Store
 
 TOOL = "Thread-Metric"
 KEY = "thread-metric"

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from rtbench.stats import Grouped, plot_bins, positive_range
+from rtbench.store.stats import Grouped, plot_bins, positive_range
 
 RC = {
     "svg.fonttype": "none",

@@ -19,11 +19,12 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench import advice as advice_mod
-from rtbench import blocks, firstpage, sysreport, tuning
+from rtbench import firstpage, sysreport, tuning
 from rtbench.plots import UNIT_SHORT
-from rtbench.catalog import Catalog, Metric
-from rtbench.records import COUNT_UNITS, MetricRecord, Session, strict_json
-from rtbench.store import DEFAULT_PROFILE, Run
+from rtbench.store import blocks
+from rtbench.store.catalog import Catalog, Metric
+from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.records import COUNT_UNITS, MetricRecord, Session, strict_json
 
 ENVELOPE_SCHEMA = 2  # docs/results-schema.json
 OTHER_SERVICE = "Other"
@@ -843,7 +844,8 @@ def _histogram(it: Item, colours: dict[str, str], plotter, at_resolution: bool =
     median, p99 and max), and a caption only for what the plot cannot
     show. A row at the counter's resolution gets no log-axis plot: its few
     values and their counts are said instead."""
-    from rtbench import plots, stats
+    from rtbench import plots
+    from rtbench.store import stats
 
     series, captions, why = [], [], ""
     multi = len(it.records) > 1

@@ -18,15 +18,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rtbench import (blocks, external, firstpage, load, outdir, peers, peers_board,
-                     peers_threadmetric, placement, report, sysinfo, sysreport, targets, tuning)
-from rtbench import catalog as catalog_mod
+from rtbench import (external, firstpage, load, outdir, peers, peers_board, peers_threadmetric,
+                     placement, report, sysinfo, sysreport, targets, tuning)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.interleave import Interleaved
 from rtbench.process import lifetime, locks
-from rtbench.records import MetricRecord
 from rtbench.runner import HarnessUsageError, RunOptions
-from rtbench.store import Store
+from rtbench.store import blocks
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.db import Store
+from rtbench.store.records import MetricRecord
 from rtbench.targets import Target, farm
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
@@ -79,7 +80,7 @@ class RunRequest:
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
     tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (rtbench.tuning)
-    blocks: int | None = None    # blocks per metric (rtbench.blocks); None: the target's default
+    blocks: int | None = None    # blocks per metric (rtbench.store.blocks); None: target's default
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
 
     def plan(self, target: Target) -> blocks.Plan:
@@ -373,7 +374,7 @@ def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int |
                      profile: str, store: Store, run_id: int, progress: Progress, task,
                      on_metric, plan: blocks.Plan):
     """The harness over `ids` in `profile`, in the plan's interleaved blocks
-    (rtbench.blocks). The run keeps the first profile's session record;
+    (rtbench.store.blocks). The run keeps the first profile's session record;
     every metric record names its own profile and carries its own real-time
     status and placement."""
     pinned = "--no-pin" not in PROFILES[profile] and cpu is not None

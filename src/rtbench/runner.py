@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from rtbench import records
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
+from rtbench.store import records
 from rtbench.targets.base import Instance, Target, describe_exit  # noqa: F401 (re-exported)
 from rtbench.targets.host import HostTarget
 

@@ -280,7 +280,7 @@ def cpu_probe(cpu: int) -> dict[str, int] | None:
     USER_HZ ticks the hypervisor ran something else on that vCPU) and the
     interrupts it took (/proc/interrupts, every line's count in its column:
     devices, the local timer, rescheduling and function-call IPIs...).
-    Differences of two probes are a block's (rtbench.blocks)."""
+    Differences of two probes are a block's (rtbench.store.blocks)."""
     steal = None
     for line in (_read("/proc/stat") or "").splitlines():
         if line.startswith(f"cpu{cpu} "):

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rtbench.catalog import Metric
-from rtbench.records import MetricRecord
+from rtbench.store.catalog import Metric
+from rtbench.store.records import MetricRecord
 
 PREFIX = "System: "
 BLANK = "—"

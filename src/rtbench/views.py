@@ -3,13 +3,14 @@ history, runs and reference list."""
 
 from __future__ import annotations
 
-from rtbench import reference, sysreport
-from rtbench.plots import UNIT_SHORT
+from rtbench import sysreport
 from rtbench.compare import ALPHA, RefComparison, RunComparison
 from rtbench.pages import Page, Table
-from rtbench.records import MetricRecord
+from rtbench.plots import UNIT_SHORT
 from rtbench.report import figure_cell, fmt_count, fmt_us
-from rtbench.store import HistoryPoint, Run, RunSummary
+from rtbench.store import reference
+from rtbench.store.db import HistoryPoint, Run, RunSummary
+from rtbench.store.records import MetricRecord
 
 
 def _us(ns: float | None) -> str:

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtbench.catalog import Catalog
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
-from rtbench.records import STATS, figure_problem
+from rtbench.store.catalog import Catalog
+from rtbench.store.records import STATS, figure_problem
 
 KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness")
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",

@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench import catalog as catalog_mod
-from rtbench.catalog import Catalog
 from rtbench.importers.base import (Figure, ImportFormatError, Source, check_unique, integer,
                                     map_figures, source_of)
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.catalog import Catalog
 
 TOOL = "rtos-benchmark"
 TOOL_KEY = "rtosbench"

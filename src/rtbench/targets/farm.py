@@ -188,8 +188,9 @@ def compare_places(db: Path | None, runs: dict[str, int], out: Path, console: Co
 
     Hook: the kernel/board comparison sheet (issue 16, rtbench.kernelsheet)
     takes this place once it lands; it gets the same runs, keyed by place."""
-    from rtbench import catalog, compare, pages, report, views
-    from rtbench.store import Store
+    from rtbench import compare, pages, report, views
+    from rtbench.store import catalog
+    from rtbench.store.db import Store
 
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs.values()]

@@ -327,7 +327,7 @@ class LabgridTarget(Target):
     def _list(self) -> dict[str, tuple[bool, str]]:
         """`--list` on the board: its registry. A console that stays silent
         after power-on is a one-line error."""
-        from rtbench import records
+        from rtbench.store import records
 
         limit = float(self._setting("console_timeout", CONSOLE_TIMEOUT))
         inst = self.start(["--list"])

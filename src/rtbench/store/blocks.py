@@ -35,6 +35,11 @@ buffer and a null system call) is timed by the harness before and after
 every block; a block whose canary ran well above the run's usual is a
 "slow-host" block: it is counted and shown, and its samples stay in the
 figures (they are what the machine did), so nothing is hidden.
+
+Where. The passes run in measure/interleave.py; this module is arithmetic
+on records only (the plan, the exact merge, the blocks read back), so the
+sheets and comparisons that read a record's blocks need nothing of the
+side that measures.
 """
 
 from __future__ import annotations

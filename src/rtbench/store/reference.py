@@ -140,7 +140,7 @@ def varying_fields(variants: list[Variant]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def sheets() -> tuple[Sheet, ...]:
-    text = resources.files("rtbench").joinpath(f"{_DIR}/sheets.toml").read_text("utf-8")
+    text = resources.files("rtbench.store").joinpath(f"{_DIR}/sheets.toml").read_text("utf-8")
     return tuple(Sheet(**entry) for entry in tomllib.loads(text)["sheet"])
 
 
@@ -161,5 +161,5 @@ _READABLE = {"value column 2 (unlabelled)": "second figure (its column has no la
 
 @lru_cache(maxsize=None)
 def _rows(file: str) -> list[Row]:
-    text = resources.files("rtbench").joinpath(f"{_DIR}/{file}").read_text("utf-8")
+    text = resources.files("rtbench.store").joinpath(f"{_DIR}/{file}").read_text("utf-8")
     return [Row(**r) for r in csv.DictReader(io.StringIO(text))]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rtbench.records import COUNT_UNITS
+from rtbench.store.records import COUNT_UNITS
 
 MIN_SAMPLES_FOR_TEST = 9  # below this a rank test has no power (Google Benchmark's rule)
 

@@ -112,7 +112,7 @@ def load(path: Path | None = None) -> Catalog:
     NN-*.toml) or a single TOML file holding everything.
     """
     if path is None:
-        root = resources.files("rtbench").joinpath("data/catalog")
+        root = resources.files("rtbench.store").joinpath("data/catalog")
         texts = [(f.name, f.read_text("utf-8")) for f in sorted(root.iterdir(), key=_order)
                  if f.name.endswith(".toml")]
     elif Path(path).is_dir():
