@@ -129,7 +129,7 @@ def test_interrupt_rows_come_from_the_hardware_timer(full):
 
 def test_sheet_says_the_unit_and_the_target(full, tmp_path):
     env = full[0]
-    from rtbench import report
+    from rtbench.sheets import datasheet as report
     from rtbench.store.db import Store
 
     with Store(tmp_path / "x.db") as store:

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from rtbench import report
+from rtbench.sheets import datasheet as report
 from rtbench.store import catalog
 from synth import full_run
 
@@ -198,7 +198,8 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     import synth
-    from rtbench import kernelsheet, sysreport
+    from rtbench import kernelsheet
+    from rtbench.sheets import system as sysreport
 
     cat = catalog.load()
     ids = [m.id for m in cat.metrics if not sysreport.is_system(m.service)]

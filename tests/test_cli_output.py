@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rtbench import pages
 from rtbench.cli import main
+from rtbench.sheets import pages
 from rtbench.store import catalog
 from synth import latency, record, run, store
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from rtbench import export
 from rtbench.cli import main
+from rtbench.sheets import export
 from rtbench.store import catalog
 from rtbench.store.db import Store
 from synth import full_run, record, run, store

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from rtbench import advice, plots, report
+from rtbench.sheets import advice, plots, datasheet as report
 from rtbench.store import catalog, stats
 from synth import full_run, record, run
 

@@ -10,8 +10,9 @@ import json
 import pytest
 
 import synth
-from rtbench import kernelsheet, sysreport
+from rtbench import kernelsheet
 from rtbench.cli import main
+from rtbench.sheets import system as sysreport
 from rtbench.store import catalog
 
 CAT = catalog.load()

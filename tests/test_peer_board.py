@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 
 from procs import children
-from rtbench import compare, pages, peers, peers_board, views
+from rtbench import compare, peers, peers_board
 from rtbench.cli import main
 from rtbench.importers import rtosbench
+from rtbench.sheets import pages, views
 from rtbench.store import catalog
 from rtbench.store.db import Run, Store
 

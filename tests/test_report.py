@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from rtbench import report
+from rtbench.sheets import datasheet as report
 from rtbench.store import catalog
 from rtbench.store.db import Run
 

@@ -121,6 +121,8 @@ def test_sigterm_to_the_helper_puts_things_back(state_dir):
 
 
 def test_the_sheet_says_throttling_was_lifted_for_the_run():
+    from rtbench.store import host as tuning  # what the sheet says of tuning: the host record
+
     host = {"rt_throttling": "950000 µs of every 1000000 µs (sched_rt_runtime_us / sched_rt_period_us)",
             "tuning": {"done": True, "rt_runtime": "lifted", "irqs_moved": ["10", "11"],
                        "irqs_left": ["0"]}}
@@ -136,7 +138,7 @@ def test_the_sheet_says_throttling_was_lifted_for_the_run():
 
 
 def test_the_first_page_badge_reads_the_run_not_the_moment_before_it():
-    from rtbench import firstpage
+    from rtbench.sheets import firstpage
 
     host = {"rt_throttling": "950000 µs of every 1000000 µs",
             "tuning": {"done": True, "rt_runtime": "lifted", "irqs_moved": [], "irqs_left": []}}

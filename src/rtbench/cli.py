@@ -22,7 +22,7 @@ from rich.table import Table
 import rtbench
 from rtbench import coverage as coverage_mod
 from rtbench import harness
-from rtbench import report
+from rtbench.sheets import datasheet
 from rtbench.errors import RtbenchError
 from rtbench.process import lifetime
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
@@ -322,7 +322,7 @@ def show_command(run: str, db: Path | None) -> int:
     """Print the data sheet of a stored RUN (an id or `latest`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    text = report.render_markdown(stored, catalog_mod.load())
+    text = datasheet.render_markdown(stored, catalog_mod.load())
     console = Console(highlight=False)
     if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
         from rich.markdown import Markdown
@@ -357,14 +357,14 @@ def _emit(text: str, output: Path | None) -> None:
         raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
                                                      if output.name else "no file name"))
     try:
-        report.atomic_write(output, text)
+        datasheet.atomic_write(output, text)
     except OSError as exc:
         raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
 
 
 def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
-    from rtbench import pages
+    from rtbench.sheets import pages
 
     if fmt == "json":
         _emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
@@ -395,12 +395,12 @@ def _output_options(formats: tuple[str, ...]):
 @_output_options(("md", "html", "csv", "json"))
 def report_command(run: str, fmt: str | None, output: Path | None, db: Path | None) -> int:
     """Render the data sheet of a stored RUN (an id or `latest`)."""
-    from rtbench import export
+    from rtbench.sheets import export
 
     fmt = _pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    render = {"md": report.render_markdown, "html": report.render_html,
+    render = {"md": datasheet.render_markdown, "html": datasheet.render_html,
               "csv": export.to_csv, "json": export.to_json}[fmt]
     _emit(render(stored, catalog_mod.load()), output)
     return 0
@@ -448,7 +448,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
     column per kernel, its configuration, Thread-Metric beside it. Ends with
     a summary line."""
-    from rtbench import compare, kernelsheet, peers, views
+    from rtbench import compare, kernelsheet, peers
+    from rtbench.sheets import views
     from rtbench.store import reference
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
@@ -494,7 +495,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str,
                   output: Path | None) -> int:
     """Run against run (same kernel, same unit or not: the verdicts say)."""
-    from rtbench import compare, views
+    from rtbench import compare
+    from rtbench.sheets import views
 
     cmp = compare.compare_runs(stored, cat, threshold, limits)
     data = compare.to_jsonable(cmp) | {"summary": views.summary_line(cmp, gate),
@@ -519,7 +521,7 @@ def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, 
 def history_command(metric: str, profile: str | None, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
     """Show METRIC (a metric id) across the stored runs."""
-    from rtbench import views
+    from rtbench.sheets import views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     cat = catalog_mod.load()
@@ -555,7 +557,7 @@ def hist_command(metric: str, run: str, profile: str | None, width: str | None, 
                  all_rows: bool, db: Path | None) -> int:
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
     a bucket per line, then the summary with the overflow count."""
-    from rtbench import hist
+    from rtbench.sheets import hist
     from rtbench.store.records import MetricRecord
 
     with Store(db, create=False) as store:
@@ -582,7 +584,7 @@ def hist_command(metric: str, run: str, profile: str | None, width: str | None, 
 @_output_options(("text", "md", "html", "json"))
 def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
     """List the stored runs with their label and environment."""
-    from rtbench import views
+    from rtbench.sheets import views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     with Store(db, create=False) as store:
@@ -658,7 +660,7 @@ def _import_harness_log(files: list[Path], label: str, db: Path | None) -> int:
 
 
 def _import_results(files: list[Path], label: str, db: Path | None) -> int:
-    from rtbench import export
+    from rtbench.sheets import export
 
     # Every file checked whole before the database is opened; then read
     # again, record by record, into one transaction per file.
@@ -720,7 +722,7 @@ def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
     from dataclasses import asdict
 
-    from rtbench import views
+    from rtbench.sheets import views
     from rtbench.store import reference
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")

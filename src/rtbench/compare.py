@@ -34,13 +34,15 @@ import fnmatch
 import re
 from typing import Any
 
-from rtbench import coverage, sysreport
+from rtbench import coverage
 from rtbench.errors import RtbenchError
-from rtbench.report import core_clock_phrase, items
+from rtbench.sheets import system
+from rtbench.sheets.configuration import core_clock_phrase
 from rtbench.store import blocks as blocks_mod
 from rtbench.store import reference, stats
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
+from rtbench.store.items import items
 from rtbench.store.records import MetricRecord, Session
 
 ALPHA = 0.01  # significance level of the rank test
@@ -710,7 +712,7 @@ def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0)
     stat = "p50" if m.has("p50") else "mean" if m.has("mean") else None
     if stat is None:
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="")
-    mb_s = sysreport.mb_per_s(rec, stat)
+    mb_s = system.mb_per_s(rec, stat)
     if m.is_count:  # instructions (an emulator): beside their cycles, never as a time
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], None, stat,
                       ours_count=m.count(stat), ours_unit=m.unit)

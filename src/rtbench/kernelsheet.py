@@ -35,10 +35,11 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench import peers_threadmetric as tm
-from rtbench import sysreport
-from rtbench.report import items, template_env
+from rtbench.sheets import system
+from rtbench.sheets.templating import template_env
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.items import items
 from rtbench.store.records import MetricRecord, Session
 
 STATS = ("min", "p50", "p99", "max")
@@ -220,7 +221,7 @@ def _sections(columns: list[Column], catalog: Catalog,
     not_measured = 0
     for mid in ids:
         it = next(t[mid][0] for t in per_col if mid in t)
-        if sysreport.is_system(it.service) or it.meta is None:
+        if system.is_system(it.service) or it.meta is None:
             continue  # the System part and imported figures: not kernel rows
         cells = [_cell(t[mid][1], t[mid][2]) if mid in t else _cell(None, False)
                  for t in per_col]
@@ -426,7 +427,7 @@ def fmt(v: float | None, unit: str) -> str:
     if v is None:
         return "—"
     if unit == "ns":
-        return sysreport.fmt_time(v)
+        return system.fmt_time(v)
     return f"{v:,.0f}" if float(v).is_integer() or abs(v) >= 100 else f"{v:.1f}"
 
 
@@ -475,7 +476,7 @@ FAIR_TEXT = (
 
 def page(sheet: KernelSheet):
     """The terminal rendering (and the blocks every format shares)."""
-    from rtbench.pages import Page, Table
+    from rtbench.sheets.pages import Page, Table
 
     cols = sheet.columns
     p = Page(sheet.title, "Columns are kernels: each row is one catalogue metric, measured by "
@@ -516,7 +517,7 @@ def _flat(t):
 
 
 def section_table(sheet: KernelSheet, s: Section):
-    from rtbench.pages import Table
+    from rtbench.sheets.pages import Table
 
     headers, align, groups = ["metric"], "l", [("", 1)]
     for i, c in enumerate(sheet.columns):
@@ -550,7 +551,7 @@ TM_TEXT = (
 
 
 def peer_table(sheet: KernelSheet):
-    from rtbench.pages import Table
+    from rtbench.sheets.pages import Table
 
     ratios = len(sheet.columns) > 1
     headers, align, groups = ["test"], "l", [("", 1)]
@@ -595,7 +596,7 @@ def flat_headers(t) -> list[str]:
 
 
 def _colours(sheet: KernelSheet) -> list[str]:
-    from rtbench.plots import COLOURS
+    from rtbench.sheets.plots import COLOURS
 
     return [COLOURS[i % len(COLOURS)] for i in range(len(sheet.columns))]
 
@@ -603,7 +604,7 @@ def _colours(sheet: KernelSheet) -> list[str]:
 def _plots(sheet: KernelSheet) -> dict[str, list[Markup]]:
     """Section name -> one plot per unit: each kernel's distribution of
     every row of the section side by side."""
-    from rtbench import plots
+    from rtbench.sheets import plots
 
     colours = _colours(sheet)
     out: dict[str, list[Markup]] = {}

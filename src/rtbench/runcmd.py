@@ -18,12 +18,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rtbench import (external, firstpage, load, outdir, peers, peers_board, peers_threadmetric,
-                     placement, report, sysinfo, sysreport, targets, tuning)
+from rtbench import (external, load, outdir, peers, peers_board, peers_threadmetric, placement,
+                     sysinfo, targets, tuning)
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.interleave import Interleaved
 from rtbench.process import lifetime, locks
 from rtbench.runner import HarnessUsageError, RunOptions
+from rtbench.sheets import firstpage, datasheet, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store
@@ -346,7 +347,7 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
     cat = catalog_mod.load()
     stored = store.get_run(run_id)
     try:
-        paths = report.write_outputs(stored, cat, out)
+        paths = datasheet.write_outputs(stored, cat, out)
     except OSError as exc:
         click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
                    f"cannot be written into {out}: {exc.strerror or exc}", err=True)
@@ -411,7 +412,7 @@ def _progress(console: Console) -> Progress:
 def _metric_line(rec: dict) -> str:
     m = MetricRecord(rec)
     if m.ok:  # the unit per figure: System metrics run from ~1 ns (a load) to ms (fork)
-        t = {k: sysreport.fmt_time(m.ns(k)) if m.is_time else f"{m.value(k):,.0f} {m.unit}"
+        t = {k: system.fmt_time(m.ns(k)) if m.is_time else f"{m.value(k):,.0f} {m.unit}"
              for k in ("p50", "p99", "max")}
         n, secs = blocks.window(rec)  # the max's window: n samples in so long
         window = f" [dim]({n:,} in {blocks.fmt_seconds(secs)})[/dim]" if n and secs else ""

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import rtbench
+from rtbench.store.host import cpu_list
 
 _PKG_DIR = Path(rtbench.__file__).resolve().parent
 
@@ -232,20 +233,6 @@ def hypervisor() -> str:
                  product):
         hints.append(f"DMI: {product}")
     return "; ".join(hints)
-
-
-def cpu_list(text: str | None) -> list[int]:
-    """A kernel CPU list ("0-3,6") as numbers; [] for an empty one."""
-    out: list[int] = []
-    for part in (text or "").strip().split(","):
-        if not part:
-            continue
-        lo, _, hi = part.partition("-")
-        try:
-            out.extend(range(int(lo), int(hi or lo) + 1))
-        except ValueError:
-            return out
-    return out
 
 
 def isolated_cpus() -> dict:

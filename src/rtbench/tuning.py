@@ -21,6 +21,9 @@ helper that was killed outright leaves a holder that is dead: the next
 helper sees that, and if no live holder is left it restores the saved
 values first, so a SIGKILLed helper costs one run's change, never a
 permanent one.
+
+What the sheet says of it (the run's host record, `tuning`) is read back in
+store/host.py.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Iterator
+
+from rtbench.store.host import cpu_list
 
 RT_RUNTIME = Path("/proc/sys/kernel/sched_rt_runtime_us")
 IRQ_DIR = Path("/proc/irq")
@@ -117,8 +122,6 @@ def current() -> dict:
 
 
 def _cpus(text: str) -> set[int]:
-    from rtbench.sysinfo import cpu_list
-
     return set(cpu_list(text))
 
 
@@ -208,34 +211,6 @@ def main(argv: list[str]) -> None:
         _hold(int(argv[1]))
     else:
         sys.exit("usage: python -m rtbench.tuning hold CPU")
-
-
-# ---- what the sheet says ------------------------------------------------------------
-
-def throttling(host: dict) -> str:
-    """RT throttling as it was while the run measured. The host facts read
-    `rt_throttling` before the run; a run that lifted it says so."""
-    before = host.get("rt_throttling", "unknown")
-    if (host.get("tuning") or {}).get("rt_runtime") == "lifted":
-        return f"off for the run (rtbench set sched_rt_runtime_us = -1 and put it back; before: {before})"
-    return before
-
-
-def irq_steering(host: dict) -> str:
-    """What was done with the interrupts that could land on the benchmark CPU."""
-    t = host.get("tuning")
-    if not t:
-        return "not recorded"
-    if not t.get("done"):
-        return f"left as they were ({t.get('why', 'unknown')})"
-    moved, left = t.get("irqs_moved") or [], t.get("irqs_left") or []
-    if not moved and not left:
-        return "none could land on the benchmark CPU"
-    text = f"{len(moved)} steered off the benchmark CPU for the run, put back after"
-    if left:
-        text += (f"; {len(left)} stayed (managed by the kernel or per-CPU): "
-                 + ", ".join(left[:12]) + (" …" if len(left) > 12 else ""))
-    return text
 
 
 # ---- rtbench's side ---------------------------------------------------------------

@@ -13,7 +13,7 @@ Kinds: `zephyr` (latency_measure console output), `rt-tests` (cyclictest,
 ptsematest, pmqtest, svsematest, sigwaittest; see rtbench.importers.rttests,
 which `rtbench run --with-peers` uses directly), `lmbench` (lat_*/bw_*
 outputs and results files), `rtbench` (a results.json, imported by
-rtbench.export, not here) and `harness` (the harness's own JSON lines
+rtbench.sheets.export, not here) and `harness` (the harness's own JSON lines
 captured from a board's console: rtbench.importers.harness_log).
 """
 

@@ -46,7 +46,7 @@ class Catalog:
     # not rtbench's to measure (e.g. the TI guide's device-driver tables)
     not_applicable_sections: tuple[tuple[str, str, str], ...] = ()
     # (group, metric ids): the key measurements of a sheet's first page, in
-    # the vendors' order (services.toml [[first_page]]; rtbench.firstpage)
+    # the vendors' order (services.toml [[first_page]]; rtbench.sheets.firstpage)
     first_page: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property

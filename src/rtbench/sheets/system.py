@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from rtbench.sheets.units import fmt_scaled
 from rtbench.store.catalog import Metric
 from rtbench.store.records import MetricRecord
 
@@ -69,8 +70,6 @@ def mb_per_s(rec: dict, stat: str) -> float | None:
 def figures(rec: dict, div: float = 1e3) -> dict[str, str]:
     """The cells of one ok record in the System tables: times in the
     table's unit (ns divided by `div`), a score in its own unit."""
-    from rtbench.firstpage import fmt_scaled
-
     cells = {k: BLANK for k, _h in COLUMNS}
     cells["n"] = str(rec["n"]) if rec.get("n") is not None else BLANK
     m = MetricRecord(rec)
@@ -147,7 +146,7 @@ def curve_svg(curve: Curve, marks: list[tuple[str, int]], prefix: str) -> str:
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
-    from rtbench import plots
+    from rtbench.sheets import plots
 
     xs = [p[0] for p in curve.points]
     with matplotlib.rc_context(plots.RC):

@@ -1,10 +1,13 @@
 """Exports of a stored run (CSV, JSON) and reading a results file back for
 `rtbench import`.
 
-JSON is the results envelope (rtbench.report.envelope), described by the
-JSON Schema in rtbench/schema/results.schema.json (docs/results-schema.json
-is the same file). CSV has one row per metric and profile; its columns are
-CSV_COLUMNS, documented in docs/reports.md.
+JSON is the results envelope (`envelope`), described by the JSON Schema in
+schema/results.schema.json (docs/results-schema.json is the same file).
+CSV has one row per metric and profile; its columns are CSV_COLUMNS,
+documented in docs/reports.md.
+
+The reader stays beside the writer: `rtbench import FILE` reads back what
+`envelope` wrote (upgrading schema 1), so one module owns the format.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import rtbench
 from rtbench.errors import RtbenchError
-from rtbench.report import ENVELOPE_SCHEMA, envelope, items
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.items import items
 from rtbench.store.records import MetricRecord, figure_problem, strict_json
 
 CSV_SCHEMA = 1
@@ -39,6 +43,26 @@ CSV_COLUMNS = (
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
 _CYCLE_STATS = ("min", "p50", "p99", "max")
+ENVELOPE_SCHEMA = 2  # docs/results-schema.json
+
+
+def envelope(run: Run, catalog: Catalog) -> dict[str, Any]:
+    """The results file (docs/results-schema.json, schema_version 2)."""
+    its = items(run, catalog)
+    return {
+        "schema_version": ENVELOPE_SCHEMA,
+        "rtbench_version": rtbench.__version__,
+        # a live run's file is a snapshot: incomplete (the schema knows no "running")
+        "run": {"id": run.id, "uuid": run.uuid, "label": run.label,
+                "status": "incomplete" if run.status == "running" else run.status,
+                "started": run.started, "finished": run.finished, "argv": run.argv,
+                "profiles": run.profiles, "imported_from": run.imported_from},
+        "host": run.host,
+        "session": run.session,
+        "metrics": [{**rec, "profile": p} for it in its for p, rec in it.records.items()
+                    if rec is not None],
+        "not_measured": [{"id": mid, "profile": p} for mid, p in run.pending_keys()],
+    }
 
 
 class ResultsFileError(RtbenchError):
@@ -99,7 +123,8 @@ def _num(v: float) -> str:
 
 @lru_cache(maxsize=None)
 def results_schema() -> dict:
-    text = resources.files("rtbench").joinpath("schema/results.schema.json").read_text("utf-8")
+    schema = resources.files("rtbench.sheets").joinpath("schema/results.schema.json")
+    text = schema.read_text("utf-8")
     return json.loads(text)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from markupsafe import Markup
 
 import rtbench
+from rtbench.sheets.templating import template_env
 
 
 @dataclass
@@ -69,8 +70,6 @@ class Page:
 
 def render(page: Page, fmt: str) -> str:
     """Markdown or HTML text of the page."""
-    from rtbench.report import template_env
-
     name = {"md": "page.md.j2", "html": "page.html.j2"}[fmt]
     blocks = [Block("svg", svg=Markup(b.svg)) if b.kind == "svg" else
               Block("figures", items=[f | {"svg": Markup(f["svg"])} for f in b.items],

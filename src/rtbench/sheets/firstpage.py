@@ -12,18 +12,20 @@ for, built once here and laid out by the Markdown and HTML templates and by
   figures (host: real-time policy, preemption model, VM, isolated CPUs,
   load, RT throttling; board: the emulator, the unit, the kernel's
   configuration);
-* the advice of rtbench.advice.
+* the advice of rtbench.sheets.advice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtbench import advice as advice_mod
-from rtbench import sysreport
+from rtbench.sheets import advice as advice_mod
+from rtbench.sheets import system
+from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.store import blocks
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.host import cpu_list, throttling
 from rtbench.store.records import MetricRecord
 
 WORST_SHOWN = 5
@@ -97,38 +99,6 @@ class FirstPage:
         return self.scale[0]
 
 
-# ---- units: one per column ----
-
-TIME_SCALES = (("ns", 1.0), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))
-
-
-def time_scale(values: list[float]) -> tuple[str, float]:
-    """The unit a column of times (ns) reads best in: the largest unit in
-    which the column's middle value is at least 1."""
-    shown = sorted(abs(v) for v in values if v is not None)
-    if not shown:
-        return ("µs", 1e3)
-    mid = shown[len(shown) // 2]
-    best = TIME_SCALES[0]
-    for label, div in TIME_SCALES:
-        if mid >= div:
-            best = (label, div)
-    return best
-
-
-def fmt_scaled(v: float | None, div: float) -> str:
-    """Four significant digits at most, never more than three decimals;
-    thousands grouped ("33,031")."""
-    if v is None:
-        return "—"
-    x = v / div
-    if float(x).is_integer() and div == 1.0:
-        return f"{int(x):,}"
-    a = abs(x)
-    decimals = 3 if a < 10 else 2 if a < 100 else 1 if a < 1000 else 0
-    return f"{x:,.{decimals}f}"
-
-
 # ---- the model ----
 
 def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = None
@@ -195,7 +165,7 @@ def _flags(advice: list[advice_mod.Advice]) -> dict[str, str]:
 
 def _is_kernel(catalog: Catalog, mid: str) -> bool:
     meta = catalog.get(mid)
-    return meta is not None and not sysreport.is_system(meta.service)
+    return meta is not None and not system.is_system(meta.service)
 
 
 def _title(catalog: Catalog, mid: str) -> str:
@@ -238,8 +208,6 @@ def host_badges(f: advice_mod.Facts) -> list[Badge]:
 
 def throttling_badge(h: dict) -> Badge:
     """RT throttling while the run measured (a run as root lifts it)."""
-    from rtbench.tuning import throttling
-
     thr = throttling(h)
     return Badge("RT throttling", "off" if thr.startswith("off") else
                  "unknown" if thr == "unknown" else "on",
@@ -248,8 +216,6 @@ def throttling_badge(h: dict) -> Badge:
 
 
 def _isolation_badge(h: dict, cpu: int | None) -> Badge:
-    from rtbench.sysinfo import cpu_list
-
     iso = h.get("isolated_cpus")
     if iso is None:
         return Badge("Isolated CPUs", "unknown", "unknown", "not recorded (an older run)")

@@ -340,7 +340,7 @@ def self_checks(f: Facts) -> list[SelfCheck]:
 
 
 def _fmt(m: MetricRecord, stat: str) -> str:
-    from rtbench.plots import fmt_value
+    from rtbench.sheets.plots import fmt_value
 
     v = m.value(stat)
     return "—" if v is None else fmt_value(v, m.base_unit)

@@ -1,13 +1,14 @@
-"""Pages (rtbench.pages) for the commands beside the data sheet: compare,
+"""Pages (rtbench.sheets.pages) for the commands beside the data sheet: compare,
 history, runs and reference list."""
 
 from __future__ import annotations
 
-from rtbench import sysreport
 from rtbench.compare import ALPHA, RefComparison, RunComparison
-from rtbench.pages import Page, Table
-from rtbench.plots import UNIT_SHORT
-from rtbench.report import figure_cell, fmt_count, fmt_us
+from rtbench.sheets import system
+from rtbench.sheets.datasheet import figure_cell, fmt_count, fmt_us
+from rtbench.sheets.pages import Page, Table
+from rtbench.sheets.plots import UNIT_SHORT
+from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.store import reference
 from rtbench.store.db import HistoryPoint, Run, RunSummary
 from rtbench.store.records import MetricRecord
@@ -48,8 +49,6 @@ def _change(ch) -> str:
 
 def _scale(cmp: RunComparison) -> tuple[str, float]:
     """One unit for the table's medians (times), as the data sheet chooses it."""
-    from rtbench.firstpage import time_scale
-
     return time_scale([c.p50 for r in cmp.rows for c in r.cells
                        if c.unit == "ns" and c.p50 is not None])
 
@@ -57,8 +56,6 @@ def _scale(cmp: RunComparison) -> tuple[str, float]:
 def _value(c, div: float) -> str:
     """A run's median in the table's unit, a count in its own, else what the
     source gave ("— (mean 4.99)", "812 MB/s"); never a median made up."""
-    from rtbench.firstpage import fmt_scaled
-
     if c.status != "ok":
         return c.status
     if c.p50 is not None:
@@ -143,7 +140,7 @@ def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> 
 
 
 def _limits(page: Page, cmp: RunComparison) -> None:
-    from rtbench.plots import fmt_value
+    from rtbench.sheets.plots import fmt_value
 
     failed = cmp.limit_failures
     page.h2(f"Limits ({len(failed)} exceeded of {len(cmp.limits)} checks)")
@@ -163,8 +160,8 @@ def _limits(page: Page, cmp: RunComparison) -> None:
 def _distribution_plots(page: Page, cmp: RunComparison) -> None:
     """Per metric, the runs' distributions overlaid (1 − CDF on log axes:
     the tail is where runs differ), the verdicts under each plot."""
-    from rtbench import plots
     from rtbench.compare import STAT_NAMES, TAIL_STATS
+    from rtbench.sheets import plots
 
     colours = [plots.COLOURS[i % len(plots.COLOURS)] for i in range(len(cmp.runs))]
     figures = []
@@ -221,14 +218,14 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
 
 
 def limit_value(c) -> str:
-    from rtbench.plots import fmt_value
+    from rtbench.sheets.plots import fmt_value
 
     return f"{fmt_value(c.value, c.limit.unit)}" if c.value is not None else "no value"
 
 
 def regression_line(row, run: Run, first: Run, cell, stat: str = "p50") -> str:
     from rtbench.compare import STAT_NAMES
-    from rtbench.plots import fmt_value
+    from rtbench.sheets.plots import fmt_value
 
     ch = cell.changes.get(stat)
     if ch is None:
@@ -274,7 +271,7 @@ def _ours(r) -> str:
     if r.ours_count is not None:
         return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}" + (
             " (mean)" if r.ours_stat == "mean" else "")
-    parts = [] if r.ours_ns is None else [sysreport.fmt_time(r.ours_ns)]
+    parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
     text = " = ".join(parts) or "—"
@@ -431,7 +428,7 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
 
 
 def _history_plot(points: list[HistoryPoint]) -> str:
-    from rtbench import plots
+    from rtbench.sheets import plots
 
     runs = list(dict.fromkeys(p.run.id for p in points))
     profiles = list(dict.fromkeys(p.profile for p in points))

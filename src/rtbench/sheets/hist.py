@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rtbench.errors import RtbenchError
-from rtbench.plots import UNIT_SHORT
+from rtbench.sheets.plots import UNIT_SHORT
+from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.store.records import MetricRecord
 from rtbench.store.stats import grouped
 
@@ -97,8 +98,6 @@ def make(rec: dict, width: float | None = None, buckets: int = BUCKETS,
 
 def _display_unit(m: MetricRecord, typical: float) -> tuple[str, float]:
     """The unit the body of the distribution reads best in (the sheet's rule)."""
-    from rtbench.firstpage import time_scale
-
     if not m.is_time:
         return UNIT_SHORT.get(m.base_unit, m.base_unit), 1.0
     return time_scale([typical])
@@ -108,8 +107,6 @@ def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
     """cyclictest's layout: `# Histogram`, one `bound count` line per
     bucket (from the first to the last non-empty, or all with `all_rows`),
     then the summary with the overflow count."""
-    from rtbench.firstpage import fmt_scaled
-
     m = MetricRecord(rec)
     nonzero = [i for i, c in enumerate(h.counts) if c]
     first, last = (0, len(h.counts) - 1) if all_rows or not nonzero else (nonzero[0], nonzero[-1])
