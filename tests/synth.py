@@ -173,9 +173,9 @@ def board_run(ids: list[str], kernel: str, seed: int = 1, scale: float = 1.0,
 
 def thread_metric_run(counts: dict[str, int], kernel: str, run_id: int, linked_to: int,
                       checks: dict[str, str] | None = None) -> Run:
-    """Thread-Metric's peer records (rtbench.peers_threadmetric) of these
+    """Thread-Metric's peer records (rtbench.peers.threadmetric) of these
     median counts, three periods each."""
-    from rtbench import peers_threadmetric as tm
+    from rtbench.peers import threadmetric as tm
 
     metrics = []
     for t in tm.TESTS:

@@ -1,4 +1,4 @@
-"""Standard programs (rtbench.external): parsing real captured outputs, fake
+"""Standard programs (rtbench.peers.programs): parsing real captured outputs, fake
 programs on PATH, the unsupported path, and that nothing is ever invented."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import external
+from rtbench.peers import programs as external
 from rtbench.cli import main
 from rtbench.store import catalog
 

@@ -1,4 +1,4 @@
-"""rtos-benchmark beside rtbench on QEMU's AN385 (rtbench.peers_board):
+"""rtos-benchmark beside rtbench on QEMU's AN385 (rtbench.peers.rtosbench):
 the comparison page in instructions (from the real capture, no emulator),
 the peer's failure modes as records, and the whole thing end to end under
 QEMU: `rtbench run --target mps2-an385 --kernel freertos --with-peers`.
@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 
 from procs import children
-from rtbench import compare, peers, peers_board
+from rtbench import compare
 from rtbench.cli import main
 from rtbench.importers import rtosbench
+from rtbench.peers import linked as peers, rtosbench as peers_board
 from rtbench.sheets import pages, views
 from rtbench.store import catalog
 from rtbench.store.db import Run, Store

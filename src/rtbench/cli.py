@@ -22,10 +22,10 @@ from rich.table import Table
 import rtbench
 from rtbench import coverage as coverage_mod
 from rtbench import harness
-from rtbench.sheets import datasheet
 from rtbench.errors import RtbenchError
 from rtbench.process import lifetime
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
+from rtbench.sheets import datasheet
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store
 from rtbench.store.records import strict_json
@@ -185,11 +185,12 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
     harness), or (--coverage) how it covers the vendors' sheets."""
     cat = catalog_mod.load()
     if coverage or rows:
-        from rtbench import external, targets
+        from rtbench import targets
+        from rtbench.peers import programs
         from rtbench.targets import kernels
 
         columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
-                                    **external.support()}}
+                                    **programs.support()}}
         notes = []
         for board in targets.BOARDS:
             for name, spec in kernels.SPECS.items():
@@ -448,7 +449,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
     column per kernel, its configuration, Thread-Metric beside it. Ends with
     a summary line."""
-    from rtbench import compare, kernelsheet, peers
+    from rtbench import compare, kernelsheet
+    from rtbench.peers import linked
     from rtbench.sheets import views
     from rtbench.store import reference
 
@@ -467,9 +469,9 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
             # `rtbench run --with-peers && rtbench compare latest`: latest is the
             # peers' run, stored last; compare the run they were measured beside
             stored = [store.get_run(stored[0].linked_to)]
-        beside = (peers.linked_runs(store, stored[0].id)
+        beside = (linked.linked_runs(store, stored[0].id)
                   if not sheet and len(stored) == 1 and not wanted else [])
-        linked = {} if sheet or wanted else {r.id: peers.linked_runs(store, r.id)
+        linked = {} if sheet or wanted else {r.id: linked.linked_runs(store, r.id)
                                              for r in stored}
     if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "

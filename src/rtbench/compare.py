@@ -36,6 +36,7 @@ from typing import Any
 
 from rtbench import coverage
 from rtbench.errors import RtbenchError
+from rtbench.peers import rtosbench, rttests
 from rtbench.sheets import system
 from rtbench.sheets.configuration import core_clock_phrase
 from rtbench.store import blocks as blocks_mod
@@ -853,9 +854,6 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
     """Every peer figure beside rtbench's for the same catalogue metric, each
     side in its own unit (ns for rt-tests on Linux, instructions for
     rtos-benchmark on an emulated board, as rtbench's there)."""
-    from rtbench import peers as peers_mod
-    from rtbench import peers_board
-
     ours = {}
     for rec in run.metrics:  # the first profile that has it (rt unless the run had none)
         ours.setdefault(rec["id"], rec)
@@ -872,12 +870,12 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 src.get("label", program), src.get("command", ""),
                 rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
                 (mine["status"] if mine else "none"), o_unit, o_stats, (mine or {}).get("n"),
-                peers_mod.why(rec)))
-            fam = peers_mod.family(rec)
+                _why(rec)))
+            fam = _family(rec)
             if fam not in families:
                 families.append(fam)
                 if fam == "rtos-benchmark":
-                    methods.append(peers_board.method(pr.session, run.session))
+                    methods.append(rtosbench.method(pr.session, run.session))
     return PeerComparison(run, peer_runs, rows, families, methods)
 
 
@@ -892,3 +890,17 @@ def _stats(rec: dict | None) -> tuple[str, dict[str, float | None]]:
 def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]:
     return {k: (v if unit == "ns" else None) for k, v in stats.items()}
 
+
+def _why(rec: dict) -> str:
+    """Why this peer record's figure differs from rtbench's for its metric:
+    per rt-tests program, per rtos-benchmark row (each peer's WHY)."""
+    src = rec.get("source") or {}
+    if src.get("tool") == "rtos-benchmark":
+        return rtosbench.WHY.get(src.get("label", ""), "")
+    return rttests.WHY.get(src.get("tool", rec["id"]), "")
+
+
+def _family(rec: dict) -> str:
+    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
+    tool = (rec.get("source") or {}).get("tool", "")
+    return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"

@@ -34,7 +34,7 @@ from typing import Any
 from markupsafe import Markup
 
 import rtbench
-from rtbench import peers_threadmetric as tm
+from rtbench.peers import threadmetric as tm
 from rtbench.sheets import system
 from rtbench.sheets.templating import template_env
 from rtbench.store.catalog import Catalog

@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rtbench import (external, load, outdir, peers, peers_board, peers_threadmetric, placement,
-                     sysinfo, targets, tuning)
+from rtbench import load, outdir, placement, sysinfo, targets, tuning
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.interleave import Interleaved
+from rtbench.peers import programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
 from rtbench.runner import HarnessUsageError, RunOptions
 from rtbench.sheets import firstpage, datasheet, system
@@ -71,8 +71,8 @@ class RunRequest:
     argv: list[str]
     profiles: list[str] = field(default_factory=lambda: ["rt"])
     load: bool = False
-    programs: bool = True  # run the standard programs (rtbench.external) after the harness
-    with_peers: bool = False  # then rt-tests as a linked run (rtbench.peers)
+    programs: bool = True  # run the standard programs (peers/programs.py) after the harness
+    with_peers: bool = False  # then rt-tests as a linked run (rtbench.peers.rttests)
     quick: bool = False
     target: str = targets.HOST  # where to measure (rtbench.targets)
     kernel: str | None = None   # the RTOS on a board target (--kernel)
@@ -116,16 +116,16 @@ def execute(req: RunRequest, console: Console) -> int:
 
 def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[str]) -> int:
     _check_target_options(req, target)
-    programs = external.program_ids(cat, ids)  # measured by standard programs, not the harness
-    ids = [i for i in ids if i not in programs]
+    prog_ids = programs.program_ids(cat, ids)  # measured by standard programs, not the harness
+    ids = [i for i in ids if i not in prog_ids]
     _check_numbers(req, target)
     with console.status(f"preparing the harness for {target.name} (first use builds it)…"):
         target.prepare()
         ids, not_applicable = _check_registry(target, ids)
     if not target.supports_programs:
-        not_applicable += programs
-        programs = []
-    if not ids and not programs:
+        not_applicable += prog_ids
+        prog_ids = []
+    if not ids and not prog_ids:
         raise RtbenchError(f"none of the selected metrics has code on {target.name} "
                            f"({len(not_applicable)} not applicable there)")
     # A board is measured on itself: no host CPU to lock or keep rtbench off.
@@ -140,7 +140,7 @@ def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[s
         run = _start(req, ids, target, not_applicable, run_uuid)
         with run.store:
             return _measure(req, target, ids, run.store, run.id, run.out, run.created, console,
-                            cpu, programs if req.programs else [])
+                            cpu, prog_ids if req.programs else [])
 
 
 @dataclass
@@ -226,7 +226,7 @@ def _check_registry(target: Target, ids: list[str]) -> tuple[list[str], list[str
 
 def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_id: int,
              out: Path, created: outdir.CreatedDirs, console: Console, cpu: int | None,
-             programs: list[str] = ()) -> int:
+             prog_ids: list[str] = ()) -> int:
     """Measure, then store the run's end and write its sheet. An interrupt
     (Ctrl-C, SIGTERM, SIGHUP, a closed stdout) anywhere while measuring
     keeps what was stored and marks the run incomplete; while the end is
@@ -245,7 +245,7 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     try:
         with tune as tuned:
             status, error = _measure_tuned(req, target, ids, cpu, store, run_id, console,
-                                           watch, programs)
+                                           watch, prog_ids)
     except KeyboardInterrupt:  # what was measured is kept
         status = "incomplete"
     except HarnessUsageError:
@@ -266,19 +266,19 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
 
 def _measure_tuned(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
                    store: Store, run_id: int, console: Console,
-                   watch: sysinfo.RunWatch | None, programs: list[str]
+                   watch: sysinfo.RunWatch | None, prog_ids: list[str]
                    ) -> tuple[str, Exception | None]:
     """The harness, then the standard programs and the peers."""
     status, error = _measure_harness(req, target, ids, cpu, store, run_id, console, watch)
-    if programs and status != "incomplete":  # standard programs (docs/reports.md)
-        external.run(programs, external.Context(cpu, req.quick, req.profiles[0]),
+    if prog_ids and status != "incomplete":  # standard programs (docs/reports.md)
+        programs.run(prog_ids, programs.Context(cpu, req.quick, req.profiles[0]),
                      lambda rec: (store.add_metric(run_id, rec),
-                                  console.print(external.line(rec), soft_wrap=True)))
+                                  console.print(programs.line(rec), soft_wrap=True)))
     if req.with_peers and status != "incomplete":
         say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
         if target.name == targets.HOST:  # rt-tests beside the Linux run
             pinned = "--no-pin" not in PROFILES[req.profiles[0]]
-            peers.beside(store, run_id, catalog_mod.load(), peers.Context(
+            rttests.beside(store, run_id, catalog_mod.load(), rttests.Context(
                 cpu if pinned else None, req.no_rt or not pinned, req.quick, req.profiles[0]),
                 say)
         else:
@@ -293,13 +293,13 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     the kernels it has a port for (FreeRTOS), told when its sources are
     missing."""
     on_threadx = target.kernel.name == "threadx"
-    if on_threadx or peers_threadmetric.sources(target) is not None:
-        peers_threadmetric.beside(store, run_id, target, say)
+    if on_threadx or threadmetric.sources(target) is not None:
+        threadmetric.beside(store, run_id, target, say)
     else:
         say("peer Thread-Metric: not run (its sources come with a ThreadX checkout: "
             "set RTBENCH_THREADX_SRC)")
-    if target.kernel.name in peers_board.KERNELS:
-        peers_board.beside(store, run_id, catalog_mod.load(), target, peers_board.Context(
+    if target.kernel.name in rtosbench.KERNELS:
+        rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
             req.peer_src, req.samples, req.profiles[0]), say)
 
 

@@ -1,6 +1,6 @@
 """rtos-benchmark console output (zephyrproject-rtos/rtos-benchmark,
 `bench_all`): `rtbench import rtos-benchmark FILE…`, and the reader
-`rtbench run --with-peers` uses on a board target (rtbench.peers_board).
+`rtbench run --with-peers` uses on a board target (rtbench.peers.rtosbench).
 
     from rtbench.importers import rtosbench
     result = rtosbench.parse(Path("console.txt"))          # a file

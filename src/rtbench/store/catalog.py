@@ -32,7 +32,7 @@ class Metric:
     # "x": number, "x_unit": "bytes"}; the report plots the series' points.
     curve: dict | None = None
     # Who measures it: "harness" (rtbench-harness registers it) or "external"
-    # (a standard program rtbench runs, rtbench.external; not in the registry).
+    # (a standard program rtbench runs, rtbench.peers.programs; not in the registry).
     measured_by: str = "harness"
 
 

@@ -341,7 +341,7 @@ class Session:
     @property
     def source(self) -> dict[str, Any] | None:
         """What an imported run was read from (`rtbench import KIND`), or what
-        a peer run ran (`--with-peers` on a board: rtbench.peers_board), else None."""
+        a peer run ran (`--with-peers` on a board: rtbench.peers.rtosbench), else None."""
         return self.raw.get("source") if self.raw.get("origin") in ("import", "peer") else None
 
     @property

@@ -8,7 +8,7 @@ FreeRTOSConfig.h and board code of the harness image) and booted in the
 same QEMU with the same `-icount`, bounded by a host-side timeout. Its
 console output is read by rtbench.importers.rtosbench; the records become
 `"origin": "peer"` with `source.command` and are stored as a run linked
-to the rtbench run (rtbench.peers.store_run), so `rtbench compare RUN`
+to the rtbench run (linked.py), so `rtbench compare RUN`
 shows both figures, in instructions, with why their definitions differ
 (WHY, below).
 
@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import external, harness
+from rtbench import harness
 from rtbench.errors import RtbenchError
 from rtbench.importers import rtosbench
+from rtbench.peers import programs
+from rtbench.peers.linked import line, store_run
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
 
@@ -96,7 +98,7 @@ def measure(target, catalog: Catalog, ctx: Context) -> tuple[list[dict], dict | 
     argv = qemu.boot_command(target.name, image)
     command = shlex.join(argv)
     try:
-        code, text = external.execute(argv, None, TIMEOUT_S)
+        code, text = programs.execute(argv, None, TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return failed("failed", f"the rtos-benchmark image did not finish in {TIMEOUT_S:g} s "
                                 "(QEMU killed)", command=command)
@@ -132,21 +134,19 @@ def beside(store: Store, run_id: int, catalog: Catalog, target, ctx: Context,
            say: Callable[[str], None]) -> int:
     """Measure the peer and store it as a run linked to `run_id`; the peer
     run's id."""
-    from rtbench import peers
-
     say(f"peer rtos-benchmark: building and running {KERNELS.get(target.kernel.name, '')} "
         f"on {target.name}…")
     recs, session = measure(target, catalog, ctx)
     for rec in recs:
         if rec["status"] != "ok" or rec.get("mapped", True):
-            say(peers.line(rec))
+            say(line(rec))
     unmapped = [r for r in recs if r["status"] == "ok" and r.get("mapped") is False]
     if unmapped:
         say(f"  peer rtos-benchmark: {len(unmapped)} more figures rtbench has no metric for "
             "(kept as rtosbench:<name>)")
     run = store.get_run(run_id)
-    peer_id = peers.store_run(store, run_id, recs, run.host, run.argv,
-                              label=f"rtos-benchmark beside run {run_id}", session=session)
+    peer_id = store_run(store, run_id, recs, run.host, run.argv,
+                        label=f"rtos-benchmark beside run {run_id}", session=session)
     say(f"peers: run {peer_id}, linked to run {run_id} (rtbench compare {run_id})")
     return peer_id
 

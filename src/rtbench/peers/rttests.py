@@ -15,33 +15,29 @@ program wrote, else its stdout); its records become `"origin": "peer"`
 with `source.command`. They are stored as a run of their own (origin
 "peer") linked to the rtbench run (`runs.linked_to`), so `rtbench compare
 RUN` shows rtbench's figure and the peers' for the same metric side by
-side. A peer that is not installed is an `unsupported` record and a line on
-the console, never an error.
-
-The store has the `linked_to` column but no call that sets or reads it: the
-two small queries here (`link`, `linked_runs`) are that adapter.
+side (linked.py). A peer that is not installed is an `unsupported` record
+and a line on the console, never an error. The programs run as the
+standard programs do (programs.py: bounded, in their own session).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import resource
 import shlex
 import subprocess
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import external
 from rtbench.errors import RtbenchError
 from rtbench.importers import rttests
 from rtbench.importers.base import vendor_index
+from rtbench.peers import programs
+from rtbench.peers.linked import line, store_run
 from rtbench.process import lifetime
 from rtbench.store.catalog import Catalog
-from rtbench.store.db import Run, Store
-from rtbench.store.records import MetricRecord
+from rtbench.store.db import Store
 
 PACKAGE = "Debian package rt-tests"
 FIFO_BASE = 40  # harness/ports/posix/posix_port.h: rtbench priority p runs at FIFO 40 + p
@@ -122,7 +118,7 @@ def _id(program: str, index: dict) -> dict:
 def run_peer(peer: Peer, ctx: Context, rt: bool, why_not_rt: str, catalog: Catalog,
              index: dict) -> dict:
     base = {"type": "metric", "origin": "peer", "profile": ctx.profile, **_id(peer.program, index)}
-    prog = external.Program("rt-tests " + peer.program, peer.program, PACKAGE, ())
+    prog = programs.Program("rt-tests " + peer.program, peer.program, PACKAGE, ())
     missing = prog.unavailable()
     if missing:
         return {**base, "status": "unsupported", "reason": missing,
@@ -133,7 +129,7 @@ def run_peer(peer: Peer, ctx: Context, rt: bool, why_not_rt: str, catalog: Catal
         command = shlex.join(argv[:-1])  # the scratch --json path says nothing
         source = {"tool": peer.program, "command": command}
         try:
-            code, text = external.execute(argv, None, TIMEOUT_S)
+            code, text = programs.execute(argv, None, TIMEOUT_S)
         except subprocess.TimeoutExpired:
             return {**base, "status": "failed", "source": source,
                     "reason": f"{peer.program} did not finish in {TIMEOUT_S:g} s (killed)"}
@@ -190,69 +186,7 @@ def beside(store: Store, run_id: int, catalog: Catalog, ctx: Context,
     return peer_id if recs else None
 
 
-def store_run(store: Store, run_id: int, records: list[dict], host: dict,
-              argv: list[str], label: str | None = None, session: dict | None = None) -> int:
-    """Store `records` as a complete peer run linked to run `run_id`."""
-    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    peer_id = store.import_records(records, origin="peer", source=f"rtbench run {run_id}",
-                                   imported_at=now, uuid=str(uuid.uuid4()), started=now,
-                                   label=label or f"rt-tests beside run {run_id}", argv=argv,
-                                   host=host, session=session)
-    link(store, peer_id, run_id)
-    return peer_id
-
-
-def link(store: Store, peer_id: int, run_id: int) -> None:
-    with store.conn:
-        store.conn.execute("UPDATE runs SET linked_to = ? WHERE id = ?", (run_id, peer_id))
-
-
-def linked_runs(store: Store, run_id: int) -> list[Run]:
-    """The peer runs measured beside run `run_id`, oldest first."""
-    rows = store.conn.execute("SELECT id FROM runs WHERE linked_to = ? ORDER BY id",
-                              (run_id,)).fetchall()
-    return [store.get_run(r[0]) for r in rows]
-
-
-def line(rec: dict) -> str:
-    """The console line of a peer record (rich markup)."""
-    from rich.markup import escape
-
-    src = rec.get("source", {})
-    name = src.get("label") if src.get("label") not in (None, src.get("tool")) else None
-    label = escape(name or src.get("tool", rec["id"]))  # rtos-benchmark: its row's name
-    if rec["status"] != "ok":
-        colour = "yellow" if rec["status"] == "unsupported" else "red"
-        return (f"  peer {label:<27} [{colour}]{rec['status']:<11}[/{colour}] "
-                f"{escape(rec['reason'])}")
-    m = MetricRecord(rec)
-    if m.is_time:
-        figs = ", ".join(f"{k} {m.value(k) / 1e3:.4g} µs" for k in ("p50", "mean", "p99", "max")
-                         if m.has(k))
-    else:  # a count (instructions under -icount): its own unit, never µs
-        figs = ", ".join(f"{k} {m.value(k):,.0f} {m.unit}"
-                         for k in ("min", "p50", "mean", "p99", "max") if m.has(k))
-    return f"  peer {label:<27} [green]ok[/green]          {figs}  [dim]→ {escape(rec['id'])}[/dim]"
-
-
-# ---- why a peer's figure differs from rtbench's (shown by `rtbench compare RUN`) ----
-
-def why(rec: dict) -> str:
-    """Why this peer record's figure differs from rtbench's for its metric:
-    per rt-tests program (WHY below), per rtos-benchmark row (peers_board.WHY)."""
-    src = rec.get("source") or {}
-    if src.get("tool") == "rtos-benchmark":
-        from rtbench import peers_board
-
-        return peers_board.WHY.get(src.get("label", ""), "")
-    return WHY.get(src.get("tool", rec["id"]), "")
-
-
-def family(rec: dict) -> str:
-    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
-    tool = (rec.get("source") or {}).get("tool", "")
-    return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"
-
+# ---- why each program's figure differs from rtbench's (shown by `rtbench compare RUN`) ----
 
 WHY = {
     "cyclictest": "The same measurement as sys.timer.wakeup.idle (one SCHED_FIFO thread "

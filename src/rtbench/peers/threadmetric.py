@@ -20,26 +20,26 @@ Each test becomes one record of the shared contract (docs/records.md,
 printed (`stats_given`), and every period's total in `source.periods`.
 A test Thread-Metric's own check rejects keeps its counts, with the check's
 words in the note. The records are stored as a peer run linked to the
-rtbench run (peers.link), which `rtbench compare` shows beside the kernel
+rtbench run (linked.py), which `rtbench compare` shows beside the kernel
 (rtbench.kernelsheet): there each count is also read as instructions per
 count and set beside the rtbench rows whose operations one count performs.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 import shlex
 import statistics
 import subprocess
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import external, harness, peers
+from rtbench import harness
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.peers import programs
+from rtbench.peers.linked import store_run
 from rtbench.store.db import Store
 
 TOOL = "Thread-Metric"
@@ -265,7 +265,7 @@ def _run(test: Test, argv: list[str], base: dict, kernel) -> dict:
     command = shlex.join([*argv[:-1], Path(argv[-1]).name])  # the cache path says nothing
     rec = {**base, "id": f"{KEY}:{test.key}", "source": {**base["source"], "command": command}}
     try:
-        code, text = external.execute(argv, None, TIMEOUT_S)
+        code, text = programs.execute(argv, None, TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return {**rec, "status": "failed",
                 "reason": f"the image did not end within {TIMEOUT_S:g} s (killed)"}
@@ -310,12 +310,8 @@ def beside(store: Store, run_id: int, target, say: Callable[[str], None]) -> int
     finally:
         if recs:
             run = store.get_run(run_id)
-            now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-            peer_id = store.import_records(recs, origin="peer", source=f"rtbench run {run_id}",
-                                           imported_at=now, uuid=str(uuid.uuid4()), started=now,
-                                           label=f"Thread-Metric beside run {run_id}",
-                                           argv=run.argv, host=run.host)
-            peers.link(store, peer_id, run_id)
+            peer_id = store_run(store, run_id, recs, run.host, run.argv,
+                                label=f"Thread-Metric beside run {run_id}")
             say(f"peers: run {peer_id}, linked to run {run_id} (rtbench compare {run_id})")
             return peer_id
     return None
