@@ -198,7 +198,7 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     import synth
-    from rtbench import kernelsheet
+    from rtbench.compare import kernels as kernelsheet
     from rtbench.sheets import system as sysreport
 
     cat = catalog.load()

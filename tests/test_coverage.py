@@ -1,6 +1,6 @@
 """The catalogue against the vendors' published sheets (issue 3's coverage rule)."""
 
-from rtbench import coverage
+from rtbench.compare import coverage
 from rtbench.store import catalog, reference
 
 

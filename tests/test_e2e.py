@@ -172,7 +172,7 @@ def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
 
 def test_coverage_with_the_real_port(real):
     """Every kernel row is measured or unsupported on this port, with a reason."""
-    from rtbench import coverage
+    from rtbench.compare import coverage
     cat = catalog.load()
     for sheet in coverage.compute(cat, harness.registry_support(real)):
         assert sheet.count(coverage.MISSING) == 0, sheet.sheet.name

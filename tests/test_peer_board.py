@@ -26,7 +26,8 @@ from rtbench import compare
 from rtbench.cli import main
 from rtbench.importers import rtosbench
 from rtbench.peers import linked as peers, rtosbench as peers_board
-from rtbench.sheets import pages, views
+from rtbench.compare import views
+from rtbench.sheets import pages
 from rtbench.store import catalog
 from rtbench.store.db import Run, Store
 

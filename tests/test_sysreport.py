@@ -82,7 +82,7 @@ def test_ti_rows_line_up_in_their_units():
     """`compare --ref ti-am654x`: a bandwidth against MB/s (ratio theirs/ours, so
     above 1 still means slower), a per-load latency against ns."""
     from rtbench import compare
-    from rtbench.sheets import views
+    from rtbench.compare import views
     from rtbench.store import reference
 
     cat = Catalog(

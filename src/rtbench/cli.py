@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 import rtbench
-from rtbench import coverage as coverage_mod
+from rtbench.compare import coverage as coverage_mod
 from rtbench import harness
 from rtbench.errors import RtbenchError
 from rtbench.process import lifetime
@@ -449,9 +449,9 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
     column per kernel, its configuration, Thread-Metric beside it. Ends with
     a summary line."""
-    from rtbench import compare, kernelsheet
+    from rtbench import compare
+    from rtbench.compare import kernels, views
     from rtbench.peers import linked
-    from rtbench.sheets import views
     from rtbench.store import reference
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
@@ -476,12 +476,12 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "one run and --ref NAME, or one run and limits (--limit)")
-    if linked and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
-        ks = kernelsheet.build(stored, cat, linked)
+    if linked and kernels.applies(stored, linked):  # kernels side by side: no verdict
+        ks = kernels.build(stored, cat, linked)
         if fmt in ("md", "html"):
-            _emit(kernelsheet.render(ks, fmt), output)
+            _emit(kernels.render(ks, fmt), output)
         else:
-            _emit_page(kernelsheet.page(ks), fmt, output, kernelsheet.to_jsonable(ks))
+            _emit_page(kernels.page(ks), fmt, output, kernels.to_jsonable(ks))
         return 0
     if beside:  # one run and its peers: the same metrics side by side
         peer_cmp = compare.compare_peers(stored[0], beside, cat)
@@ -498,7 +498,7 @@ def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, 
                   output: Path | None) -> int:
     """Run against run (same kernel, same unit or not: the verdicts say)."""
     from rtbench import compare
-    from rtbench.sheets import views
+    from rtbench.compare import views
 
     cmp = compare.compare_runs(stored, cat, threshold, limits)
     data = compare.to_jsonable(cmp) | {"summary": views.summary_line(cmp, gate),

@@ -153,7 +153,7 @@ def beside(store: Store, run_id: int, catalog: Catalog, target, ctx: Context,
 
 def method(session: dict | None, ours_session: dict | None) -> str:
     """How rtos-benchmark measured, beside how rtbench did: one paragraph for
-    the comparison page (rtbench.compare.compare_peers)."""
+    the comparison page (rtbench.compare.peers)."""
     src = (session or {}).get("source") or {}
     ts = (ours_session or {}).get("ts") or {}
     empty = src.get("empty_window")

@@ -21,7 +21,7 @@ printed (`stats_given`), and every period's total in `source.periods`.
 A test Thread-Metric's own check rejects keeps its counts, with the check's
 words in the note. The records are stored as a peer run linked to the
 rtbench run (linked.py), which `rtbench compare` shows beside the kernel
-(rtbench.kernelsheet): there each count is also read as instructions per
+(rtbench.compare.kernels): there each count is also read as instructions per
 count and set beside the rtbench rows whose operations one count performs.
 """
 

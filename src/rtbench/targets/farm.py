@@ -186,10 +186,11 @@ def compare_places(db: Path | None, runs: dict[str, int], out: Path, console: Co
     """The places' runs side by side: `rtbench compare RUN...`, printed and
     written to OUT/compare.md.
 
-    Hook: the kernel/board comparison sheet (issue 16, rtbench.kernelsheet)
+    Hook: the kernel/board comparison sheet (issue 16, rtbench.compare.kernels)
     takes this place once it lands; it gets the same runs, keyed by place."""
     from rtbench import compare
-    from rtbench.sheets import pages, datasheet, views
+    from rtbench.compare import views
+    from rtbench.sheets import datasheet, pages
     from rtbench.store import catalog
     from rtbench.store.db import Store
 

@@ -4,15 +4,15 @@ sheet whose columns are kernels.
 
 `rtbench compare A B ...` comes here when its runs measured different
 kernels or targets (`applies`); runs of one kernel keep the run-against-run
-comparison (rtbench.compare). The model (`build`) holds:
+comparison (runs.py). The model (`build`) holds:
 
 * each kernel's configuration, from its session record's target facts
   (kernel version, port, asserts, tick, heap, task allocation, interrupt
   masking...) and its run (compiler and flags, emulator, unit, samples),
   with a fairness table that says which of the settings that must be equal
-  are (after Thread-Metric's porting rules: the same tick, no debug checks,
-  the same compiler, the same board and counter, each kernel's options
-  listed);
+  are (fairness.py, after Thread-Metric's porting rules: the same tick, no
+  debug checks, the same compiler, the same board and counter, each
+  kernel's options listed);
 * the catalogue's kernel rows, section by section, each kernel's min /
   median / max in its own unit and the ratio of its median to the first
   kernel's in the same unit (never across units: instructions on the
@@ -23,7 +23,7 @@ comparison (rtbench.compare). The model (`build`) holds:
 
 Renderings: the terminal (a pages.Page), Markdown and HTML (templates
 kernelsheet.md.j2 / kernelsheet.html.j2, the HTML with a plot per section
-of each kernel's distribution side by side), JSON (compare.to_jsonable).
+of each kernel's distribution side by side), JSON (jsonable.py).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from typing import Any
 from markupsafe import Markup
 
 import rtbench
+from rtbench.compare import fairness
 from rtbench.peers import threadmetric as tm
 from rtbench.sheets import system
 from rtbench.sheets.templating import template_env
@@ -116,16 +117,6 @@ class Section:
 
 
 @dataclass
-class Check:
-    """A setting a fair comparison needs equal (or off) in every kernel."""
-
-    what: str
-    values: list[str]
-    fair: bool
-    why: str = ""
-
-
-@dataclass
 class PeerCell:
     status: str
     reason: str = ""
@@ -147,7 +138,7 @@ class PeerRow:
 class KernelSheet:
     columns: list[Column]
     config: list[tuple[str, list[str]]]
-    checks: list[Check]
+    checks: list[fairness.Check]
     sections: list[Section]
     peer_rows: list[PeerRow]
     warnings: list[str]
@@ -186,8 +177,9 @@ def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> Ke
     for i, c in enumerate(columns):
         base.setdefault(c.unit, i)
     sections, not_measured = _sections(columns, catalog, base)
-    return KernelSheet(columns, _config(columns), _checks(columns), sections,
-                       _peer_rows(columns, base), _warnings(columns), not_measured, base)
+    return KernelSheet(columns, fairness.config(columns), fairness.checks(columns), sections,
+                       _peer_rows(columns, base), fairness.warnings(columns), not_measured,
+                       base)
 
 
 def _profile(run: Run) -> str:
@@ -238,134 +230,6 @@ def _sections(columns: list[Column], catalog: Catalog,
         by_service.setdefault(it.service, []).append(Row(mid, it.title, cells))
     names = [s for s in catalog.services if s in by_service]
     return [Section(s, by_service[s]) for s in names], not_measured
-
-
-# ---- configuration and fairness ----
-
-# (label, fact key) in the order a reader compares them; a kernel without
-# the fact shows "—". Facts no row names follow under their own key.
-FACT_ROWS = (
-    ("Kernel port", "kernel_port"),
-    ("Asserts / parameter checks", "asserts"),
-    ("Tick (Hz)", "tick_hz"),
-    ("Preemption", "preemption"),
-    ("Time slicing", "time_slicing"),
-    ("Timer task / thread", "timer_task_priority"),
-    ("Interrupt masking", "interrupt_masking"),
-    ("Heap", "heap"),
-    ("Task allocation", "task_allocation"),
-    ("Stack filling", "stack_filling"),
-)
-_SHOWN_ELSEWHERE = {"kernel", "board", "cpu", "icount_shift", "irq_switch_at_exit"}
-
-
-def _compiler(run: Run) -> str:
-    s = run.session or {}
-    if "compiler" not in s:
-        return "—"
-    return f"{s['compiler']}, {s.get('cflags', '').strip()} ({s.get('build_type', '?')})"
-
-
-def _samples(run: Run) -> str:
-    cfg = Session(run.session or {}).config
-    return (f"{cfg.get('samples', '?')} samples, {cfg.get('warmup', '?')} warm-up, "
-            f"budget {cfg.get('budget_ms', '?')} ms")
-
-
-def _unit(c: Column) -> str:
-    s = Session(c.run.session or {})
-    if s.is_count:
-        return s.unit
-    return f"time (ns; counter {s.ts.get('source', '?')})"
-
-
-def _target(c: Column) -> str:
-    h = c.run.host
-    if h.get("target_kind"):
-        return f"{h.get('board', c.target)}; {h.get('emulator', '?')}, -icount {h.get('icount', '?')}"
-    return f"this host: {h.get('cpu_model', '?')}, {h.get('preemption', '?')}"
-
-
-def _image(c: Column) -> str:
-    size = c.run.host.get("image_size") or {}
-    if not size:
-        return "—"
-    return f"text {size['text']:,} B, data {size['data']:,} B, bss {size['bss']:,} B"
-
-
-def _config(columns: list[Column]) -> list[tuple[str, list[str]]]:
-    rows: list[tuple[str, list[str]]] = [
-        ("Kernel", [c.facts.get("kernel") or c.title for c in columns]),
-        ("Target", [_target(c) for c in columns]),
-        ("CPU", [c.facts.get("cpu") or c.run.host.get("cpu_model", "—") for c in columns]),
-        ("Unit", [_unit(c) for c in columns]),
-        ("Compiler and flags", [_compiler(c.run) for c in columns]),
-        ("Scheduling", [(c.run.session or {}).get("rt", {}).get("policy", "—") for c in columns]),
-    ]
-    for label, key in FACT_ROWS:
-        values = [c.facts.get(key, "—") for c in columns]
-        if key == "preemption":
-            values = [v if v != "—" or c.run.host.get("target_kind") else
-                      c.run.host.get("preemption", "—") for v, c in zip(values, columns)]
-        rows.append((label, values))
-    named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
-    extra = list(dict.fromkeys(k for c in columns for k in c.facts if k not in named))
-    rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
-             for k in extra]
-    rows += [
-        ("Samples per metric", [_samples(c.run) for c in columns]),
-        ("Image size", [_image(c) for c in columns]),
-        ("Harness source", [c.run.host.get("harness_source_hash", "—") for c in columns]),
-        ("Run", [f"{c.run.id} ({c.run.started}, {c.run.status})"
-                 + (f", “{c.run.label}”" if c.run.label else "") for c in columns]),
-    ]
-    return rows
-
-
-def _same(what: str, values: list[str], why: str = "") -> Check:
-    return Check(what, values, len(set(values)) <= 1, why)
-
-
-def _checks(columns: list[Column]) -> list[Check]:
-    """The settings that must agree for the figures to compare kernels and
-    nothing else (Thread-Metric's porting rules: a stated tick, no services
-    as macros, the kernel's options listed; here also the same harness,
-    compiler, board, unit and sample counts)."""
-    boards = [c for c in columns if c.run.host.get("target_kind")]
-    checks = [
-        _same("the same harness sources (scenarios, core, counter read)",
-              [c.run.host.get("harness_source_hash", "?") for c in columns]),
-        _same("the same unit", [c.unit for c in columns],
-              "instructions (an emulator's count) and times never share a ratio"),
-        _same("the same samples, warm-up and budget", [_samples(c.run) for c in columns]),
-    ]
-    if len(boards) > 1:
-        checks += [
-            _same("the same board, emulator and -icount", [_target(c) for c in boards]),
-            _same("the same compiler and flags", [_compiler(c.run) for c in boards]),
-            _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
-            Check("every kernel's debug checks off (vendors publish that way)",
-                  [c.facts.get("asserts", "?") for c in boards],
-                  all(c.facts.get("asserts", "").startswith("off") for c in boards)),
-            Check("time slicing off (equal-priority tasks switch only when they yield or block)",
-                  [c.facts.get("time_slicing", "?") for c in boards],
-                  all(c.facts.get("time_slicing", "").startswith("off") for c in boards)),
-            _same("the same stack filling on task create",
-                  [c.facts.get("stack_filling", "?").split(" ")[0] for c in boards]),
-        ]
-    return checks
-
-
-def _warnings(columns: list[Column]) -> list[str]:
-    out = []
-    if len({c.unit for c in columns}) > 1:
-        out.append("Different units: " + ", ".join(f"{c.title} in {c.unit}" for c in columns)
-                   + ". Instructions counted under an emulator are not times; they stand "
-                   "side by side, and ratios are only taken between kernels of one unit.")
-    for c in columns:
-        if c.run.status != "complete":
-            out.append(f"{c.label}: the run is {c.run.status}; its missing rows say so.")
-    return out
 
 
 # ---- Thread-Metric beside the kernels ----
@@ -460,18 +324,6 @@ def ratio_header(sheet: KernelSheet, col_index: int) -> str:
     return f"× {sheet.columns[sheet.ratio_base[col.unit]].short}"
 
 
-FAIR_TEXT = (
-    "A fair comparison measures every kernel with the same harness (the same scenarios, the "
-    "same counter read with its cost subtracted, the same samples) on the same board under the "
-    "same emulator, built by the same compiler with the same flags, each kernel built as its "
-    "vendor publishes figures (debug checks off, its own defaults elsewhere), and lists every "
-    "option that changes a figure: after Thread-Metric's porting rules (a stated tick, "
-    "services called rather than inlined as macros, the kernel's options listed). The "
-    "configuration below puts the kernels' options side by side; the table under it says "
-    "which of the settings that must be equal are equal for these runs. Where a port builds a "
-    "service its kernel lacks, or a kernel has none, the row's note says so.")
-
-
 # ---- renderings ----
 
 def page(sheet: KernelSheet):
@@ -484,7 +336,7 @@ def page(sheet: KernelSheet):
     for w in sheet.warnings:
         p.warning(w)
     p.h2("Configuration")
-    p.p(FAIR_TEXT)
+    p.p(fairness.FAIR_TEXT)
     p.table(Table(["", *(c.label for c in cols)], [[k, *v] for k, v in sheet.config]))
     p.table(Table(["must be equal", "equal?", *(c.title for c in cols)],
                   [[ch.what, "yes" if ch.fair else "NO" + (f" ({ch.why})" if ch.why else ""),
@@ -579,7 +431,7 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
     name = {"md": "kernelsheet.md.j2", "html": "kernelsheet.html.j2"}[fmt_]
     plots = _plots(sheet) if fmt_ == "html" else {}
     return template_env().get_template(name).render(
-        sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=FAIR_TEXT,
+        sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=fairness.FAIR_TEXT,
         tm_text=TM_TEXT, section_table=section_table, peer_table=peer_table, plots=plots,
         colours=_colours(sheet), flat=flat_headers)
 
@@ -623,6 +475,6 @@ def _plots(sheet: KernelSheet) -> dict[str, list[Markup]]:
 
 
 def to_jsonable(sheet: KernelSheet) -> Any:
-    from rtbench.compare import to_jsonable as plain
+    from rtbench.compare.jsonable import to_jsonable as plain
 
     return plain(sheet)
