@@ -88,7 +88,7 @@ _BUILT: dict[str, Path] = {}
 
 def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if "exe" not in _BUILT:
-        from rtbench import harness
+        from rtbench.targets import harness
 
         cache = tmp_path_factory.getbasetemp() / "real-cache"
         cache.mkdir(exist_ok=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import harness
 from rtbench.cli import main
 from rtbench.store import catalog
+from rtbench.targets import harness
 
 from procs import children
 

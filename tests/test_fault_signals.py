@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from faults import SIGNALS, Leftovers, intact, spawn, stored, wait_for
-from rtbench import harness
 from rtbench.process import locks
+from rtbench.targets import harness
 
 pytestmark = pytest.mark.usefixtures("fake")
 

@@ -21,7 +21,6 @@ from rich.table import Table
 
 import rtbench
 from rtbench.compare import coverage as coverage_mod
-from rtbench import harness
 from rtbench.errors import RtbenchError
 from rtbench.process import lifetime
 from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
@@ -29,6 +28,7 @@ from rtbench.sheets import datasheet
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store
 from rtbench.store.records import strict_json
+from rtbench.targets import harness
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
 QUICK = {"samples": 1000, "warmup": 50, "budget_ms": 500}

@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from rtbench import sysinfo
 from rtbench.runner import Outcome, RunOptions, Runner
 from rtbench.store import blocks
+from rtbench.targets import sysinfo
 from rtbench.targets.base import Target
 
 Record = dict[str, Any]

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rtbench import load, outdir, placement, sysinfo, targets, tuning
+from rtbench import load, outdir, placement, targets, tuning
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.interleave import Interleaved
 from rtbench.peers import programs, rtosbench, rttests, threadmetric
@@ -30,6 +30,7 @@ from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store
 from rtbench.store.records import MetricRecord
 from rtbench.targets import Target, farm
+from rtbench.targets import sysinfo
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
 

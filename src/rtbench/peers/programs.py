@@ -154,7 +154,7 @@ def _hackbench(metric_id: str) -> Parser:
 def _timerlat_kernel() -> str | None:
     """The timerlat tracer is the kernel's: without it there is nothing to
     run (and nothing is faked in its place)."""
-    from rtbench import sysinfo
+    from rtbench.targets import sysinfo
 
     found = sysinfo.timerlat()
     if found["available"] is False:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import harness
 from rtbench.errors import RtbenchError
 from rtbench.importers import rtosbench
 from rtbench.peers import programs
 from rtbench.peers.linked import line, store_run
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
+from rtbench.targets import harness
 
 PEER = "rtos-benchmark"  # harness/peers/<PEER>
 SRC_ENV = "RTBENCH_RTOS_BENCHMARK_SRC"

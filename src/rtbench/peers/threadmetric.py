@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from rtbench import harness
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.peers import programs
 from rtbench.peers.linked import store_run
 from rtbench.store.db import Store
+from rtbench.targets import harness
 
 TOOL = "Thread-Metric"
 KEY = "thread-metric"

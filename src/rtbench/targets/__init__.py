@@ -1,12 +1,22 @@
 """Targets: where the harness runs. The run path talks to a target that
-builds, starts, restarts and yields records; the orchestrator (runner,
-runcmd), the store and the reports never know which one they serve.
+builds, starts, restarts and yields records; the orchestrator (measure),
+the store and the sheets never know which one they serve.
 
-* `host`: this machine, the POSIX port as a local process (targets/host.py).
+* `host`: this machine, the POSIX port as a local process (host.py).
 * `mps2-an385`, `mps2-an386`: QEMU's Cortex-M3 and Cortex-M4F boards with an
-  RTOS port (targets/qemu.py), records read from the UART.
+  RTOS port (qemu.py), records read from the UART; the kernels a board
+  carries and where their sources are (kernels.py).
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
-  (targets/labgrid.py): powered, flashed and read through labgrid's drivers.
+  (labgrid.py, labplace.py, emuboard.py): powered, flashed and read
+  through labgrid's drivers.
+
+Every target's image comes from harness.py, which finds, builds (cached
+by a hash of the sources) and queries the C harness, for the host, a
+board, or a peer built like the harness image (peers/). sysinfo.py is
+what a target says of the machine it runs on: the host's facts for its
+data sheet, the runner host of a board.
+
+May import: rtbench.store, rtbench.process, rtbench.errors.
 """
 
 from __future__ import annotations

@@ -298,7 +298,7 @@ def own_cpu_seconds() -> float:
 def other_harnesses(exclude: set[int] | None = None) -> list[dict]:
     """Other rtbench harnesses measuring on this machine now: their pid and
     the CPUs their tasks are pinned to (a task allowed on one CPU only)."""
-    from rtbench import harness
+    from rtbench.targets import harness
 
     out = []
     own = exclude or set()

@@ -19,7 +19,7 @@ from rtbench.errors import HarnessError
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
-_PKG_DIR = Path(__file__).resolve().parent
+_PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
 
 
 def source_dir() -> Path:
