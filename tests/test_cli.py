@@ -216,5 +216,5 @@ def test_load_runs_beside_and_is_gone_afterwards(fake, isolated):
     assert main(["run", "--quick", "--only", "method.null", "--load", "--db", "r.db",
                  "--out", "o"]) == 0
     left = [p for p in Path("/proc").glob("[0-9]*/cmdline")
-            if b"rtbench.load" in p.read_bytes()]
+            if b"rtbench.measure.load" in p.read_bytes()]
     assert left == []

@@ -17,8 +17,8 @@ import pytest
 
 from conftest import tree
 from faults import Leftovers, intact, one_line_error, spawn, stored, wait_for
-from rtbench import outdir, runcmd
 from rtbench.cli import main
+from rtbench.measure import outdir, run as runcmd
 
 
 def _leftovers(tmp_path: Path) -> Leftovers:

@@ -7,7 +7,7 @@ blocks, the canary and replicates work."""
 import numpy as np
 import pytest
 
-from rtbench.runcmd import _metric_line
+from rtbench.measure.run import _metric_line
 from rtbench.sheets import firstpage, datasheet as report
 from rtbench.store import blocks, catalog
 from synth import blocked_record, record, run

@@ -22,8 +22,8 @@ from rich.table import Table
 import rtbench
 from rtbench.compare import coverage as coverage_mod
 from rtbench.errors import RtbenchError
+from rtbench.measure.run import RunRequest, execute, parse_profiles, now_utc
 from rtbench.process import lifetime
-from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
 from rtbench.sheets import datasheet
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from rtbench.runner import Outcome, RunOptions, Runner
+from rtbench.measure.runner import Outcome, RunOptions, Runner
 from rtbench.store import blocks
 from rtbench.targets import sysinfo
 from rtbench.targets.base import Target

@@ -18,18 +18,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rtbench import load, outdir, placement, targets, tuning
+from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.interleave import Interleaved
+from rtbench.measure import farm
+from rtbench.measure import load, outdir, placement, tuning
+from rtbench.measure.interleave import Interleaved
+from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
-from rtbench.runner import HarnessUsageError, RunOptions
 from rtbench.sheets import firstpage, datasheet, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store
 from rtbench.store.records import MetricRecord
-from rtbench.targets import Target, farm
+from rtbench.targets import Target
 from rtbench.targets import sysinfo
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
@@ -81,7 +83,7 @@ class RunRequest:
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
-    tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (rtbench.tuning)
+    tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (tuning.py)
     blocks: int | None = None    # blocks per metric (rtbench.store.blocks); None: target's default
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
 
@@ -241,7 +243,7 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     status, error = "complete", None
     # the host's conditions while it measures (a board's counts do not depend on them)
     watch = sysinfo.RunWatch(cpu) if target.supports_cpu else None
-    tuned: dict = {}  # what rtbench.tuning changed for the run (as root), put back after it
+    tuned: dict = {}  # what rtbench.measure.tuning changed for the run (as root), put back after it
     tune = tuning.held(cpu, req.tune) if cpu is not None else contextlib.nullcontext({})
     try:
         with tune as tuned:

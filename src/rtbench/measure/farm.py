@@ -23,8 +23,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from rtbench import outdir
 from rtbench.errors import RtbenchError
+from rtbench.measure import outdir
 
 EXIT_INTERRUPTED = 130
 

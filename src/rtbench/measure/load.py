@@ -46,8 +46,8 @@ def background(benchmark_cpu: int) -> Iterator[str]:
         for cpu in cpus:
             for role in ("sweep", "ping"):
                 procs.append(lifetime.popen(
-                    [sys.executable, "-m", "rtbench.load", role, str(cpu), str(os.getpid())],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
+                    [sys.executable, "-m", "rtbench.measure.load", role, str(cpu),
+                     str(os.getpid())], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         yield f"{DESCRIPTION}; CPUs {','.join(map(str, cpus))}"
     finally:
         for p in procs:

@@ -8,7 +8,7 @@ back afterwards (issue 13, item 7):
   `/proc/irq/N/smp_affinity_list` set to the other CPUs; the kernel's
   managed interrupts refuse and stay).
 
-A helper process holds the changes: `python -m rtbench.tuning hold CPU`,
+A helper process holds the changes: `python -m rtbench.measure.tuning hold CPU`,
 started through rtbench.process.lifetime (its own session, watched by the guard).
 It applies them, prints one line (`ready {json}`: what it changed and what
 it could not) and waits; when its stdin closes (rtbench ended, however) or
@@ -210,7 +210,7 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["hold"] and len(argv) == 2:
         _hold(int(argv[1]))
     else:
-        sys.exit("usage: python -m rtbench.tuning hold CPU")
+        sys.exit("usage: python -m rtbench.measure.tuning hold CPU")
 
 
 # ---- rtbench's side ---------------------------------------------------------------
@@ -235,7 +235,7 @@ def held(cpu: int, asked: bool = True) -> Iterator[dict]:
     if why is not None:
         yield {"done": False, "why": why}
         return
-    proc = lifetime.popen([sys.executable, "-m", "rtbench.tuning", "hold", str(cpu)],
+    proc = lifetime.popen([sys.executable, "-m", "rtbench.measure.tuning", "hold", str(cpu)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True)
     try:
