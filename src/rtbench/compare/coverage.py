@@ -8,11 +8,16 @@ this port:
                no metric that claims it has code on this target (a board's
                port has no System part: an operating system's services)
   missing      nothing claims it: a gap in the catalogue
+
+`print_tables` lays the coverage of each target out for `rtbench list
+--coverage [--rows]` (the targets say what they support).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from rich.table import Table
 
 from rtbench.store import reference
 from rtbench.store.catalog import Catalog
@@ -109,3 +114,41 @@ def unknown_names(cat: Catalog) -> list[tuple[str, str, str]]:
         if not any(sec.startswith(prefix) for sec in sections.get(vk, ())):
             bad.append(("[not_applicable]", vk, f"section {prefix}"))
     return bad
+
+
+def print_tables(console, cat: Catalog, columns: dict[str, dict], rows: bool,
+                 note: str = "") -> None:
+    """A table of every sheet's rows measured / unsupported / n/a / missing
+    per target (`columns`: target -> what it supports; the first is this
+    host), the note on columns left out, and with `rows` every row of
+    every sheet per target with what answers it."""
+    per_target = {name: {c.sheet.name: c for c in compute(
+        cat, support, kernel_only=False, absent_is_na=n > 0)}
+        for n, (name, support) in enumerate(columns.items())}
+    first = next(iter(per_target.values()))
+    table = Table(title="Coverage of the vendors' data sheets (distinct rows; ti-am654x is "
+                        "a system sheet, the others kernel sheets): measured / unsupported / "
+                        "n/a / missing per target")
+    table.add_column("sheet")
+    table.add_column("rows", justify="right")
+    for name in per_target:
+        table.add_column(name, justify="right")
+    statuses = (MEASURED, UNSUPPORTED, NA, MISSING)
+    for sheet_name, c in first.items():
+        table.add_row(c.sheet.name, str(len(c.rows)),
+                      *(" / ".join(str(t[sheet_name].count(s)) for s in statuses)
+                        for t in per_target.values()))
+    console.print(table)
+    if note:
+        console.print(f"[yellow]{note}[/yellow]", soft_wrap=True)
+    if not rows:
+        return
+    for name, sheets in per_target.items():
+        for c in sheets.values():
+            detail = Table(title=f"{c.sheet.title} — {name}", show_lines=False)
+            for col in ("row", "status", "answered by / why"):
+                detail.add_column(col, overflow="fold")
+            for r in c.rows:
+                detail.add_row(r.key, r.status,
+                               ", ".join(r.metrics) + (f" ({r.why})" if r.why else ""))
+            console.print(detail)

@@ -7,7 +7,6 @@ leaves nothing behind: no run row, no output directory.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import uuid
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from rtbench.process import lifetime, locks
 from rtbench.sheets import firstpage, datasheet, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
-from rtbench.store.db import Store
+from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
 from rtbench.targets import Target
 from rtbench.targets import sysinfo
@@ -95,10 +94,6 @@ class RunRequest:
             if target.supports_cpu else 1
         n = self.blocks if self.blocks is not None else default
         return blocks.plan(self.samples, self.warmup, self.budget_ms, n, self.duration_s)
-
-
-def now_utc() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def execute(req: RunRequest, console: Console) -> int:

@@ -9,17 +9,16 @@ two small queries here (`link`, `linked_runs`) are that adapter.
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 
-from rtbench.store.db import Run, Store
+from rtbench.store.db import Run, Store, now_utc
 from rtbench.store.records import MetricRecord
 
 
 def store_run(store: Store, run_id: int, records: list[dict], host: dict,
               argv: list[str], label: str | None = None, session: dict | None = None) -> int:
     """Store `records` as a complete peer run linked to run `run_id`."""
-    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    now = now_utc()
     peer_id = store.import_records(records, origin="peer", source=f"rtbench run {run_id}",
                                    imported_at=now, uuid=str(uuid.uuid4()), started=now,
                                    label=label or f"rt-tests beside run {run_id}", argv=argv,

@@ -23,12 +23,12 @@ import types
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.store.catalog import Catalog
-from rtbench.store.db import DEFAULT_PROFILE, Run
+from rtbench.store.db import DEFAULT_PROFILE, Run, Store, now_utc
 from rtbench.store.items import items
 from rtbench.store.records import MetricRecord, figure_problem, strict_json
 
@@ -194,6 +194,25 @@ class ResultsFile:
             if key == "metrics":
                 for rec in value:
                     yield rec if "profile" in rec else {**rec, "profile": DEFAULT_PROFILE}
+
+
+def import_files(files: list[Path], label: str, db: Path | None,
+                 say: Callable[[str], None]) -> None:
+    """`rtbench import FILE…`: every file checked whole before the database
+    is opened; then read again, record by record, into one transaction per
+    file (`say` reports each run as it lands)."""
+    results = [ResultsFile(f) for f in files]
+    for r in results:
+        r.check()
+    with Store(db) as store:
+        for file, r in zip(files, results):
+            env = r.head
+            if label:
+                env["run"]["label"] = label
+            host = (env.get("host") or {}).get("hostname") or "unknown host"
+            source = f"{file.resolve()} (run {env['run']['id']} on {host})"
+            run_id = store.import_run(env, source, now_utc(), metrics=r.metrics())
+            say(f"imported {file} as run {run_id} ({r.count} metric records)")
 
 
 def load_results(path: Path) -> dict:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from rtbench.errors import RtbenchError
 from rtbench.sheets.plots import UNIT_SHORT
 from rtbench.sheets.units import fmt_scaled, time_scale
+from rtbench.store.catalog import did_you_mean
+from rtbench.store.db import Store
 from rtbench.store.records import MetricRecord
 from rtbench.store.stats import grouped
 
@@ -139,3 +142,25 @@ def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
         lines.append(f"# of which beyond the source's own histogram: {h.source_overflow:09d} "
                      "(its Histogram Overflows, counted at its max)")
     return "\n".join(lines) + "\n"
+
+
+def of_run(db: Path | None, metric: str, run: str, profile: str | None, width: str | None,
+           buckets: int, all_rows: bool) -> str:
+    """`rtbench hist METRIC RUN`: the text, from the store."""
+    with Store(db, create=False) as store:
+        stored = store.get_run(run)
+    recs = [r for r in stored.metrics if r["id"] == metric
+            and (profile is None or r.get("profile", "rt") == profile)]
+    if not recs:
+        ids = {r["id"] for r in stored.metrics}
+        raise RtbenchError(f"run {stored.id} has no metric {metric!r}"
+                           + (f" in profile {profile!r}" if profile and metric in ids else
+                              did_you_mean(metric, sorted(ids))))
+    rec = recs[0]
+    m = MetricRecord(rec)
+    if not m.ok:
+        raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
+    h = make(rec, parse_width(width, m.base_unit), buckets)
+    title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
+             f"{m.n} samples")
+    return render(rec, h, title, all_rows)

@@ -5,10 +5,15 @@ reference list. The comparisons' pages are compare/views.py.
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from pathlib import Path
+
+from rtbench.errors import RtbenchError
 from rtbench.sheets.datasheet import figure_cell
 from rtbench.sheets.pages import Page, Table
+from rtbench.store import catalog as catalog_mod
 from rtbench.store import reference
-from rtbench.store.db import HistoryPoint, Run, RunSummary
+from rtbench.store.db import HistoryPoint, Run, RunSummary, Store
 from rtbench.store.records import MetricRecord
 
 
@@ -17,6 +22,27 @@ def run_name(run: Run) -> str:
 
 
 # ---- history METRIC ----
+
+def history_from(db: Path | None, metric: str, profile: str | None,
+                 html: bool) -> tuple[Page, list[dict]]:
+    """`rtbench history METRIC`: its page and its JSON, from the store."""
+    cat = catalog_mod.load()
+    with Store(db, create=False) as store:
+        if cat.get(metric) is None and metric not in store.metric_ids():
+            raise RtbenchError(f"no metric {metric!r}: not in the catalogue and in no "
+                               "stored run" + (catalog_mod.did_you_mean(
+                                   metric, [*cat.ids, *store.metric_ids()])
+                                   or " (see `rtbench list`)"))
+        points = store.history(metric, profile)
+    meta = cat.get(metric)
+    page = history(metric, meta.title if meta else metric, points, html)
+    if not points:
+        page.p(f"No stored run measured {metric}" + (f" under profile {profile}." if profile
+                                                       else "."))
+    data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
+             "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
+    return page, data
+
 
 def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) -> Page:
     page = Page(f"rtbench history: {title}", f"{metric_id}, every stored run, oldest first; µs.")
@@ -50,6 +76,18 @@ def _history_plot(points: list[HistoryPoint]) -> str:
 
 
 # ---- runs ----
+
+def runs_from(db: Path | None) -> tuple[Page, list[dict]]:
+    """`rtbench runs`: its page and its JSON, from the store."""
+    with Store(db, create=False) as store:
+        summaries = store.summaries()
+        path = str(store.path)
+    data = [{"id": s.run.id, "uuid": s.run.uuid, "started": s.run.started,
+             "finished": s.run.finished, "status": s.run.status, "label": s.run.label,
+             "profiles": s.profiles, "counts": s.counts, "host": s.run.host,
+             "imported_from": s.run.imported_from} for s in summaries]
+    return runs_page(summaries, path), data
+
 
 def runs_page(summaries: list[RunSummary], db: str) -> Page:
     page = Page("rtbench runs", f"Database {db}")
@@ -96,6 +134,12 @@ def _origin(r: Run) -> str:
 
 
 # ---- reference list ----
+
+def reference_list() -> tuple[Page, list[dict]]:
+    """`rtbench reference list`: its page and its JSON."""
+    data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]
+    return reference_page(), data
+
 
 def _base_platform(v: reference.Variant) -> str:
     """DSP/BIOS names its platforms "TMS320C54x (Near)": the part without the config."""

@@ -14,6 +14,7 @@ to it.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import sqlite3
@@ -101,6 +102,11 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 SCHEMA_VERSION = len(MIGRATIONS)
 DEFAULT_PROFILE = "rt"  # the profile of records that name none
 BUSY_TIMEOUT_S = 30.0  # how long a writer waits for another one (concurrent runs)
+
+
+def now_utc() -> str:
+    """A run's timestamps (started, finished, imported): UTC, to the second."""
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def default_path() -> Path:

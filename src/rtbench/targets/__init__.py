@@ -22,6 +22,7 @@ May import: rtbench.store, rtbench.process, rtbench.errors.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
@@ -30,6 +31,7 @@ HOST = "host"
 BOARDS = ("mps2-an385", "mps2-an386")
 LABGRID = "labgrid"
 NAMES = (HOST, *BOARDS, LABGRID)
+HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
@@ -69,4 +71,31 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
-__all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "Instance", "Target", "make"]
+def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
+             ) -> tuple[dict[str, dict[str, tuple[bool, str]]], list[str]]:
+    """What each target has code for (metric id -> (supported, why not)),
+    by column of `rtbench list --coverage`: this host's harness (built if
+    need be), then each board with each kernel whose checkout is given
+    (or named by its environment variable); and why a column is left out
+    (no sources, no emulator)."""
+    from rtbench.targets import harness as harness_mod
+    from rtbench.targets import kernels
+
+    columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
+    notes: list[str] = []
+    for board in BOARDS:
+        for name, spec in kernels.SPECS.items():
+            src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
+            try:
+                target = make(board, name, src)
+                target.prepare()
+                columns[f"{spec.title} ({board})"] = target.registry()
+            except RtbenchError as exc:
+                why = f"{spec.title} columns left out: {exc}"
+                if why not in notes:
+                    notes.append(why)
+    return columns, notes
+
+
+__all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "HOST_COLUMN", "Instance", "Target", "make",
+           "supports"]

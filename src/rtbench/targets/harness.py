@@ -15,7 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
-from rtbench.errors import HarnessError
+from rtbench.errors import HarnessError, RtbenchError
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
@@ -251,3 +251,14 @@ def registry_support(exe: Path, timeout: float = 60) -> dict[str, tuple[bool, st
         if rec and rec["type"] == "registry":
             out[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
     return out
+
+
+def built_support(explicit: Path | None = None) -> dict[str, tuple[bool, str]]:
+    """What the harness already built here says of each metric (never a
+    build just to list: `rtbench list`); {} when none is built or it
+    cannot say."""
+    try:
+        exe = executable(explicit) if explicit or is_built() else None
+        return registry_support(exe) if exe else {}
+    except (RtbenchError, OSError):
+        return {}
