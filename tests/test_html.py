@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from rtbench.sheets import advice, plots, datasheet as report
+from rtbench.sheets import advice, datasheet as report, plots
 from rtbench.store import catalog, stats
 from synth import full_run, record, run
 

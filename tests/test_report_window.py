@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rtbench.measure.run import _metric_line
-from rtbench.sheets import firstpage, datasheet as report
+from rtbench.sheets import datasheet as report, firstpage
 from rtbench.store import blocks, catalog
 from synth import blocked_record, record, run
 

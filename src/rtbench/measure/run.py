@@ -19,19 +19,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.measure import farm
-from rtbench.measure import load, outdir, placement, tuning
+from rtbench.measure import farm, load, outdir, placement, tuning
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
-from rtbench.sheets import firstpage, datasheet, system
+from rtbench.sheets import datasheet, firstpage, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
-from rtbench.targets import Target
-from rtbench.targets import sysinfo
+from rtbench.targets import Target, sysinfo
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
 

@@ -46,8 +46,7 @@ from typing import Any
 
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.targets import harness, sysinfo
-from rtbench.targets import kernels, labplace
+from rtbench.targets import harness, kernels, labplace, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
 
