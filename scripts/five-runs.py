@@ -68,9 +68,9 @@ def main() -> int:
 
 def report(db: Path, runs: int, walls: list[float]) -> None:
     sys.path.insert(0, str(ROOT / "src"))
-    from rtbench import catalog
-    from rtbench.records import MetricRecord
-    from rtbench.store import Store
+    from rtbench.store import catalog
+    from rtbench.store.db import Store
+    from rtbench.store.records import MetricRecord
 
     cat = catalog.load()
     with Store(db) as store:

@@ -18,7 +18,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Never touch the real user's cache, database or working directory."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
-    # rtbench.tuning changes machine-wide settings as root: only the tests of
+    # rtbench.measure.tuning changes machine-wide settings as root: only the tests of
     # it ask for that (they delete this)
     monkeypatch.setenv("RTBENCH_NO_TUNE", "1")
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
@@ -88,7 +88,7 @@ _BUILT: dict[str, Path] = {}
 
 def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if "exe" not in _BUILT:
-        from rtbench import harness
+        from rtbench.targets import harness
 
         cache = tmp_path_factory.getbasetemp() / "real-cache"
         cache.mkdir(exist_ok=True)

@@ -22,7 +22,7 @@ import time
 import tomllib
 from pathlib import Path
 
-CATALOG = Path(__file__).resolve().parents[1] / "src" / "rtbench" / "data" / "catalog"
+CATALOG = Path(__file__).resolve().parents[1] / "src" / "rtbench" / "store" / "data" / "catalog"
 HZ = 2_600_000_000
 OVERHEAD = 26
 

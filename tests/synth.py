@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from rtbench.store import Run
+from rtbench.store.db import Run
 
 HZ = 2_600_000_000
 OVERHEAD = 26
@@ -95,7 +95,7 @@ def full_run(ids: list[str], profiles=("rt",), seed: int = 1, scale: float = 1.0
 
 def store(db, r: Run) -> int:
     """Put a synthetic run into a database the way `rtbench run` does."""
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(db) as s:
         keys = [(m["id"], m.get("profile", "rt")) for m in r.metrics] + r.pending_keys()
@@ -173,9 +173,9 @@ def board_run(ids: list[str], kernel: str, seed: int = 1, scale: float = 1.0,
 
 def thread_metric_run(counts: dict[str, int], kernel: str, run_id: int, linked_to: int,
                       checks: dict[str, str] | None = None) -> Run:
-    """Thread-Metric's peer records (rtbench.peers_threadmetric) of these
+    """Thread-Metric's peer records (rtbench.peers.threadmetric) of these
     median counts, three periods each."""
-    from rtbench import peers_threadmetric as tm
+    from rtbench.peers import threadmetric as tm
 
     metrics = []
     for t in tm.TESTS:
@@ -193,7 +193,7 @@ def thread_metric_run(counts: dict[str, int], kernel: str, run_id: int, linked_t
     return r
 
 
-# ---- blocks (rtbench.blocks): one block's record as the harness writes it ----
+# ---- blocks (rtbench.store.blocks): one block's record as the harness writes it ----
 
 QS = {"p50": 50000, "p90": 90000, "p99": 99000, "p999": 99900}
 
@@ -243,7 +243,7 @@ def blocked_record(mid: str, parts, overhead: int = OVERHEAD, canaries=None, hz:
                    run_overhead: int | None = None) -> dict:
     """The merged record of a metric measured in blocks: `parts` holds each
     block's samples in ticks after overhead, `canaries` each block's canary."""
-    from rtbench import blocks
+    from rtbench.store import blocks
 
     acc = blocks.Accumulator()
     for k, part in enumerate(parts):

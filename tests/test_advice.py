@@ -3,7 +3,8 @@ to do, and stays silent on a clean run (and on a board, for host checks)."""
 
 import numpy as np
 
-from rtbench import advice, catalog, firstpage
+from rtbench.sheets import advice, firstpage
+from rtbench.store import catalog
 from synth import HZ, latency, record, run
 
 

@@ -1,4 +1,4 @@
-"""rtbench.blocks: a run cut into blocks and merged back exactly.
+"""rtbench.store.blocks: a run cut into blocks and merged back exactly.
 
 Each block's record is made here the way the harness writes one (figures
 net of the block's own overhead, the histogram in raw ticks with
@@ -16,7 +16,7 @@ import statistics
 import numpy as np
 import pytest
 
-from rtbench import blocks
+from rtbench.store import blocks
 from synth import QS, block_record, buckets, nearest_rank
 
 

@@ -18,8 +18,8 @@ import sys
 import pytest
 
 from conftest import kernel_env
-from rtbench import catalog
 from rtbench.cli import main
+from rtbench.store import catalog
 from procs import qemu_children
 
 BOARD = ["--target", "mps2-an385", "--kernel", "freertos"]
@@ -129,8 +129,8 @@ def test_interrupt_rows_come_from_the_hardware_timer(full):
 
 def test_sheet_says_the_unit_and_the_target(full, tmp_path):
     env = full[0]
-    from rtbench import report
-    from rtbench.store import Store
+    from rtbench.sheets import datasheet as report
+    from rtbench.store.db import Store
 
     with Store(tmp_path / "x.db") as store:
         run_id = store.import_run(env, "test", "now")
@@ -217,7 +217,7 @@ def test_a_console_log_from_a_board_imports_as_the_same_sheet(board, isolated, f
     lines.append(json.dumps({"type": "begin", "id": env["metrics"][5]["id"]}))  # cut here
     (isolated / "board.log").write_text("\r\n".join(lines) + "\r\n")
     assert main(["import", "harness", "board.log", "--db", "r.db"]) == 0
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(isolated / "r.db") as store:
         run = store.get_run("latest")
@@ -242,7 +242,7 @@ def test_coverage_has_a_column_per_kernel(board, capsys):
 
 
 def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, capsys):
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(isolated / "r.db") as store:
         store.import_run(full[0], "test", "now")
@@ -255,7 +255,7 @@ def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, caps
 def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
     """Instructions beside times: the kernel sheet puts them side by side,
     never a ratio or a verdict."""
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(isolated / "r.db") as store:
         store.import_run(full[0], "test", "now")

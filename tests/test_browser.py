@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from rtbench import catalog, report
+from rtbench.sheets import datasheet as report
+from rtbench.store import catalog
 from synth import full_run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -197,7 +198,8 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     import synth
-    from rtbench import kernelsheet, sysreport
+    from rtbench.compare import kernels as kernelsheet
+    from rtbench.sheets import system as sysreport
 
     cat = catalog.load()
     ids = [m.id for m in cat.metrics if not sysreport.is_system(m.service)]

@@ -1,7 +1,7 @@
 import pytest
 
-from rtbench import catalog
-from rtbench.catalog import CatalogError
+from rtbench.store import catalog
+from rtbench.store.catalog import CatalogError
 
 
 @pytest.fixture(scope="module")

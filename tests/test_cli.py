@@ -120,7 +120,7 @@ def test_show_renders_stored_run(fake, isolated, capsys):
 def test_show_unknown_run(ref, isolated, capsys):
     # No database yet for "latest": still a one-line error, and none is created.
     if ref != "latest":
-        from rtbench.store import Store
+        from rtbench.store.db import Store
         Store(isolated / "r.db").close()
     assert main(["show", ref, "--db", "r.db"]) == 2
     err = capsys.readouterr().err
@@ -216,5 +216,5 @@ def test_load_runs_beside_and_is_gone_afterwards(fake, isolated):
     assert main(["run", "--quick", "--only", "method.null", "--load", "--db", "r.db",
                  "--out", "o"]) == 0
     left = [p for p in Path("/proc").glob("[0-9]*/cmdline")
-            if b"rtbench.load" in p.read_bytes()]
+            if b"rtbench.measure.load" in p.read_bytes()]
     assert left == []

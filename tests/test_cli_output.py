@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from rtbench import catalog, pages
 from rtbench.cli import main
+from rtbench.sheets import pages
+from rtbench.store import catalog
 from synth import latency, record, run, store
 
 DATA = Path(__file__).parent / "data" / "import" / "rt-tests"

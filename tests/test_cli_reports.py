@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from rtbench import catalog
 from rtbench.cli import main
-from rtbench.store import SCHEMA_VERSION, Store
+from rtbench.store import catalog
+from rtbench.store.db import SCHEMA_VERSION, Store
 from synth import full_run, store
 
 IDS = ["method.null", "sem.give.no_waiter", "sem.give.wake_ctx.thread"]

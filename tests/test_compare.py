@@ -6,8 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from rtbench import catalog, compare, reference
+from rtbench import compare
 from rtbench.cli import main
+from rtbench.store import catalog, reference
 from synth import HZ, latency, record, run, store
 
 IDS = ["sem.give.no_waiter", "sem.take.block_ctx.thread", "sem.give.wake_ctx.thread",

@@ -9,7 +9,7 @@
   (xsig.*) beside a vendor's interrupt row; the irq.* rows are unsupported.
 
 Two kinds of runs. Synthetic runs, measured in blocks and merged by
-rtbench.blocks (tests/synth.py), whose every block is drawn from a known
+rtbench.store.blocks (tests/synth.py), whose every block is drawn from a known
 distribution, host episodes included (a block the canary marks slow):
 they check the 5 % claims deterministically. Real runs of the real harness
 (short: a few metrics, 20 blocks of 100 samples, as a default run cuts), with the harness's test
@@ -43,8 +43,9 @@ import shutil
 import numpy as np
 import pytest
 
-from rtbench import catalog, compare
+from rtbench import compare
 from rtbench.cli import main
+from rtbench.store import catalog
 from synth import blocked_record, run, store
 
 real_harness = pytest.mark.skipif(
@@ -278,7 +279,7 @@ def test_an_injected_busy_wait_is_reported(runs, capsys):
 def test_the_busy_wait_is_in_every_block(runs):
     """The hook is passed to every pass, so every block of the slowed run
     is slower than the plain runs' typical block (no block escaped it)."""
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(runs) as s:
         recs = {rid: {m["id"]: m for m in s.get_run(rid).metrics} for rid in (1, 2, 3)}

@@ -13,13 +13,13 @@ import time
 
 import pytest
 
-from rtbench.store import Store
+from rtbench.store.db import Store
 
 # A stand-in for `rtbench run`'s write pattern: create the run with its
 # pending rows, commit one (histogram-sized) record at a time, finish.
 WRITER = r"""
 import sys, time
-from rtbench.store import Store
+from rtbench.store.db import Store
 db, uuid, n, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 hist = {"buckets": [[j, j + 1, 1] for j in range(400)]}
 with Store(db) as s:
@@ -35,7 +35,7 @@ with Store(db) as s:
 # `rtbench import` of a large file: one transaction.
 IMPORTER = r"""
 import sys
-from rtbench.store import Store
+from rtbench.store.db import Store
 n = int(sys.argv[2])
 env = {"run": {"uuid": "big", "started": "t", "status": "complete", "label": ""},
        "session": None, "host": {},

@@ -1,6 +1,7 @@
 """The catalogue against the vendors' published sheets (issue 3's coverage rule)."""
 
-from rtbench import catalog, coverage, reference
+from rtbench.compare import coverage
+from rtbench.store import catalog, reference
 
 
 def test_every_vendor_name_is_a_real_reference_row():

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog, harness
 from rtbench.cli import main
+from rtbench.store import catalog
+from rtbench.targets import harness
 
 from procs import children
 
@@ -45,7 +46,7 @@ def test_quick_run(real, isolated, capsys):
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
     assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
-    # --quick in all, cut into 6 blocks (rtbench.blocks)
+    # --quick in all, cut into 6 blocks (rtbench.store.blocks)
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
                                  "profile": "rt", "cold": False, "blocks": 6,
                                  "block_samples": 167, "block_warmup": 10,
@@ -171,7 +172,7 @@ def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
 
 def test_coverage_with_the_real_port(real):
     """Every kernel row is measured or unsupported on this port, with a reason."""
-    from rtbench import coverage
+    from rtbench.compare import coverage
     cat = catalog.load()
     for sheet in coverage.compute(cat, harness.registry_support(real)):
         assert sheet.count(coverage.MISSING) == 0, sheet.sheet.name

@@ -8,9 +8,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from rtbench import catalog, export
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.sheets import export
+from rtbench.store import catalog
+from rtbench.store.db import Store
 from synth import full_run, record, run, store
 
 ROOT = Path(__file__).resolve().parents[1]

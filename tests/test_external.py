@@ -1,4 +1,4 @@
-"""Standard programs (rtbench.external): parsing real captured outputs, fake
+"""Standard programs (rtbench.peers.programs): parsing real captured outputs, fake
 programs on PATH, the unsupported path, and that nothing is ever invented."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog, external
+from rtbench.peers import programs as external
 from rtbench.cli import main
+from rtbench.store import catalog
 
 DATA = Path(__file__).parent / "data" / "external"
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")

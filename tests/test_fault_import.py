@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from faults import SRC, intact, one_line_error
-from rtbench import catalog, export
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.sheets import export
+from rtbench.store import catalog
+from rtbench.store.db import Store
 from synth import full_run, store
 
 

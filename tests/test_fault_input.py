@@ -17,8 +17,8 @@ import pytest
 
 from conftest import tree
 from faults import Leftovers, intact, one_line_error, spawn, stored, wait_for
-from rtbench import outdir, runcmd
 from rtbench.cli import main
+from rtbench.measure import outdir, run as runcmd
 
 
 def _leftovers(tmp_path: Path) -> Leftovers:
@@ -177,7 +177,7 @@ def test_a_second_run_on_the_same_cpu_waits_and_says_so(fake, isolated, tmp_path
     assert (rc1, rc2) == (0, 0), (err1, err2)
     assert "is in use by another rtbench run" in out2 and "is free: measuring" in out2
     # every harness instance of both runs (a run measures in several passes,
-    # rtbench.blocks): none overlaps another
+    # rtbench.store.blocks): none overlaps another
     got = sorted(tuple(map(float, ln.split())) for ln in spans.read_text().splitlines())
     assert len(got) >= 2
     for (_s, end), (start, _e) in zip(got, got[1:]):

@@ -3,7 +3,7 @@
 SIGINT, SIGTERM and SIGHUP end a run the way Ctrl-C does (the run kept,
 marked incomplete, its sheet written; exit 130, 143, 129); SIGKILL of
 rtbench still takes the harness, its helpers and the standard programs
-down (rtbench.lifetime's guard); a closed stdout stops the run like
+down (rtbench.process.lifetime's guard); a closed stdout stops the run like
 SIGPIPE. Each time nothing is left behind: no process, temporary
 directory, message queue, shared-memory object or System V IPC object
 (tests/faults.py, Leftovers).
@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from faults import SIGNALS, Leftovers, intact, spawn, stored, wait_for
-from rtbench import harness, locks
+from rtbench.process import locks
+from rtbench.targets import harness
 
 pytestmark = pytest.mark.usefixtures("fake")
 
@@ -79,7 +80,7 @@ def test_sigkill_of_rtbench_takes_the_harness_down(isolated, left):
     r.finish()
     left.check()  # the fake harness is gone, though nobody stopped it in order
     assert intact(isolated / "r.db") == [(1, "running")]  # nobody could finish it
-    from rtbench.store import Store
+    from rtbench.store.db import Store
     with Store(isolated / "r.db", create=False) as s:
         assert s.get_run(1).status == "incomplete"  # its process is gone: not "running"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from faults import Leftovers, intact, one_line_error, spawn
-from rtbench.store import Store
+from rtbench.store.db import Store
 
 ONLY = ("method.null,sem.give.no_waiter,sem.give.wake_ctx.process,"
         "sys.bw.mem.rd.16m")  # a forked task, and 16 MiB buffers mapped after start-up

@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from rtbench import harness
 from rtbench.errors import HarnessError
+from rtbench.targets import harness
 
 needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None,
                                  reason="cmake and a C compiler are needed")

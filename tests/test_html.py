@@ -6,7 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from rtbench import advice, catalog, plots, report, stats
+from rtbench.sheets import advice, datasheet as report, plots
+from rtbench.store import catalog, stats
 from synth import full_run, record, run
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog
 from rtbench.cli import main
 from rtbench.importers import ImportFormatError, read_files, rttests
-from rtbench.store import Store
+from rtbench.store import catalog
+from rtbench.store.db import Store
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 RT = DATA / "rt-tests"

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rtbench import catalog
 from rtbench.importers import base, lmbench, rtosbench, rttests, zephyr
 from rtbench.importers.base import ImportFormatError, Source
-from rtbench.records import STATS
+from rtbench.store import catalog
+from rtbench.store.records import STATS
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 FIXTURES = {

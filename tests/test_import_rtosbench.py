@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog
 from rtbench.cli import main
 from rtbench.importers import ImportFormatError, rtosbench
-from rtbench.store import Store
+from rtbench.store import catalog
+from rtbench.store.db import Store
 
 CAPTURE = (Path(__file__).resolve().parent / "data" / "import" / "rtos-benchmark"
            / "bench_all-freertos-mps2-an385.txt")

@@ -1,4 +1,4 @@
-"""The kernel comparison sheet (rtbench.kernelsheet) on synthetic runs: a
+"""The kernel comparison sheet (rtbench.compare.kernels) on synthetic runs: a
 column per kernel with its configuration and the fairness checks, ratios
 only within one unit, Thread-Metric's counts beside the kernels, and
 `rtbench compare` sending runs of different kernels there (and runs of
@@ -10,8 +10,10 @@ import json
 import pytest
 
 import synth
-from rtbench import catalog, kernelsheet, sysreport
+from rtbench.compare import kernels as kernelsheet
 from rtbench.cli import main
+from rtbench.sheets import system as sysreport
+from rtbench.store import catalog
 
 CAT = catalog.load()
 KERNEL_IDS = [m.id for m in CAT.metrics if not sysreport.is_system(m.service)]

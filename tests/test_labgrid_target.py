@@ -25,7 +25,7 @@ from conftest import freertos_src
 from lab import Lab, free_ports
 from procs import children
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.store.db import Store
 
 ONLY = "method.null,method.busywait,sched.yield.ctx.thread,sem.give.no_waiter,sem.take.available"
 LABGRID = ["--target", "labgrid"]
@@ -150,7 +150,7 @@ def test_two_places_at_once_land_in_one_database(lab, board, isolated):
 
 
 def test_a_tag_names_every_place_that_carries_it(lab):
-    from rtbench.targets import farm
+    from rtbench.measure import farm
 
     assert farm.expand("rack=a", lab.env) == ["emu-1", "emu-2"]
     assert farm.expand("emu-2,rack=b,emu-2", lab.env) == ["emu-2", "emu-mute"]

@@ -1,4 +1,4 @@
-"""rtos-benchmark beside rtbench on QEMU's AN385 (rtbench.peers_board):
+"""rtos-benchmark beside rtbench on QEMU's AN385 (rtbench.peers.rtosbench):
 the comparison page in instructions (from the real capture, no emulator),
 the peer's failure modes as records, and the whole thing end to end under
 QEMU: `rtbench run --target mps2-an385 --kernel freertos --with-peers`.
@@ -22,10 +22,14 @@ from pathlib import Path
 import pytest
 
 from procs import children
-from rtbench import catalog, compare, pages, peers, peers_board, views
+from rtbench import compare
 from rtbench.cli import main
 from rtbench.importers import rtosbench
-from rtbench.store import Run, Store
+from rtbench.peers import linked as peers, rtosbench as peers_board
+from rtbench.compare import views
+from rtbench.sheets import pages
+from rtbench.store import catalog
+from rtbench.store.db import Run, Store
 
 SHARED = Path("/work/shared/third_party")
 KERNEL = Path(os.environ.get("RTBENCH_FREERTOS_SRC") or SHARED / "FreeRTOS-Kernel")

@@ -1,4 +1,4 @@
-"""`rtbench run --with-peers` (rtbench.peers) with fake rt-tests programs on
+"""`rtbench run --with-peers` (rtbench.peers.rttests) with fake rt-tests programs on
 PATH printing the real outputs of tests/data/import/rt-tests/."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rtbench import catalog, peers
 from rtbench.cli import main
-from rtbench.store import Store
+from rtbench.peers import rttests as peers
+from rtbench.store import catalog
+from rtbench.store.db import Store
 
 DATA = Path(__file__).parent / "data" / "import" / "rt-tests"
 OUTPUTS = {  # program -> (stdout capture, --json capture or None)
@@ -104,6 +105,8 @@ def test_output_it_cannot_read_is_a_failed_record(fakes, tmp_path):
 
 
 def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, capsys):
+    from rtbench.peers import linked as peers  # the linked run is every peer's (peers/linked.py)
+
     assert main(["run", "--quick", "--only", "sys.timer.wakeup.idle", "--no-programs",
                  "--with-peers", "--db", "r.db", "--out", "o"]) == 0
     out = capsys.readouterr().out

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from rtbench import records
-from rtbench.records import MetricRecord, RecordError
+from rtbench.store import records
+from rtbench.store.records import MetricRecord, RecordError
 
 OK = {"type": "metric", "id": "a", "status": "ok", "reason": "", "unit": "ticks",
       "tick_hz": 2_000_000_000, "n": 10, "min": -4, "max": 200, "mean": 10.5, "stddev": 1,

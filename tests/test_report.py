@@ -2,8 +2,9 @@ import json
 
 import pytest
 
-from rtbench import catalog, report
-from rtbench.store import Run
+from rtbench.sheets import datasheet as report
+from rtbench.store import catalog
+from rtbench.store.db import Run
 
 HZ = 1_000_000_000  # 1 tick = 1 ns keeps the expected numbers readable
 

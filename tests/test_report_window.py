@@ -7,8 +7,9 @@ blocks, the canary and replicates work."""
 import numpy as np
 import pytest
 
-from rtbench import blocks, catalog, firstpage, report
-from rtbench.runcmd import _metric_line
+from rtbench.measure.run import _metric_line
+from rtbench.sheets import datasheet as report, firstpage
+from rtbench.store import blocks, catalog
 from synth import blocked_record, record, run
 
 IDS = ("sched.yield.ctx.thread", "sem.give.wake_ctx.thread", "sem.take.block_ctx.thread")

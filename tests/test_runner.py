@@ -3,10 +3,10 @@
 import pytest
 
 from conftest import invocations
-from rtbench import runner as runner_mod
 from rtbench.errors import HarnessError
-from rtbench.records import RecordError
-from rtbench.runner import HarnessUsageError, RunOptions, Runner
+from rtbench.measure import runner as runner_mod
+from rtbench.measure.runner import HarnessUsageError, RunOptions, Runner
+from rtbench.store.records import RecordError
 
 IDS = ["method.null", "sem.give.no_waiter", "sem.take.available", "mutex.lock.uncontended"]
 

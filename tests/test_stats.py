@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu
 
-from rtbench import stats
+from rtbench.store import stats
 from synth import HZ, OVERHEAD, buckets, record
 
 

@@ -2,8 +2,8 @@ import sqlite3
 
 import pytest
 
-from rtbench.records import failed_record
-from rtbench.store import SCHEMA_VERSION, Store, StoreError
+from rtbench.store.db import SCHEMA_VERSION, Store, StoreError
+from rtbench.store.records import failed_record
 
 SESSION = {"type": "session", "schema": 1, "ts": {"hz_measured": 1e9}, "rt": {"realtime": True}}
 
@@ -88,7 +88,7 @@ def test_delete_run(tmp_path):
 
 def _v1_database(path):
     """A database as rtbench 0.1.0 (schema 1) left it, with one run."""
-    from rtbench.store import _v1
+    from rtbench.store.db import _v1
 
     conn = sqlite3.connect(path)
     with conn:

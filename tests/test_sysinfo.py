@@ -1,4 +1,4 @@
-from rtbench import sysinfo
+from rtbench.targets import sysinfo
 
 
 NOTHING = {"config": {}, "cmdline": "", "debugfs": ""}  # no source beyond uname -v

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from rtbench import advice, report, sysreport
-from rtbench.catalog import Catalog, Metric
+from rtbench.sheets import advice, datasheet as report, system as sysreport
+from rtbench.store.catalog import Catalog, Metric
 
 import synth
 
@@ -81,7 +81,9 @@ def test_sheet_has_a_system_part_with_the_curve_and_cache_marks():
 def test_ti_rows_line_up_in_their_units():
     """`compare --ref ti-am654x`: a bandwidth against MB/s (ratio theirs/ours, so
     above 1 still means slower), a per-load latency against ns."""
-    from rtbench import compare, reference, views
+    from rtbench import compare
+    from rtbench.compare import views
+    from rtbench.store import reference
 
     cat = Catalog(
         services=("System: bandwidth", "System: memory latency"),

@@ -1,4 +1,4 @@
-"""Thread-Metric as a peer (rtbench.peers_threadmetric): its reports read
+"""Thread-Metric as a peer (rtbench.peers.threadmetric): its reports read
 from captured console output, and end to end on the emulated board: built
 from the ThreadX checkout, run on ThreadX and FreeRTOS beside an rtbench
 run (`--with-peers`), stored as a linked peer run and shown by `rtbench
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import kernel_env
-from rtbench import peers_threadmetric as tm
+from rtbench.peers import threadmetric as tm
 from rtbench.cli import main
 from rtbench.errors import RtbenchError
 from procs import qemu_children
@@ -98,7 +98,7 @@ def with_peers(board_cache, tmp_path_factory):
 
 
 def peer_records(work: Path, run_id: int) -> dict[str, dict]:
-    from rtbench.store import Store
+    from rtbench.store.db import Store
 
     with Store(work / "r.db") as store:
         run = store.get_run(run_id)

@@ -1,4 +1,4 @@
-"""rtbench.tuning: what a run changes on the machine as root, and that it is
+"""rtbench.measure.tuning: what a run changes on the machine as root, and that it is
 put back however the run ends (issue 13, item 7). The machine-wide tests
 need root; what the sheet says of it does not."""
 
@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from rtbench import lifetime, tuning
+from rtbench.measure import tuning
+from rtbench.process import lifetime
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="tuning changes machine-wide settings: root only")
 
@@ -70,7 +71,7 @@ def test_held_lifts_throttling_steers_irqs_and_puts_them_back(state_dir, before)
 @root_only
 def test_a_killed_helper_costs_one_run_never_a_permanent_change(state_dir, before):
     cpu = _benchmark_cpu()
-    proc = lifetime.popen([sys.executable, "-m", "rtbench.tuning", "hold", str(cpu)],
+    proc = lifetime.popen([sys.executable, "-m", "rtbench.measure.tuning", "hold", str(cpu)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True)
     try:
@@ -106,7 +107,7 @@ def test_two_runs_at_once_the_last_one_out_restores(state_dir, before):
 def test_sigterm_to_the_helper_puts_things_back(state_dir):
     cpu = _benchmark_cpu()
     before = tuning.current()
-    proc = subprocess.Popen([sys.executable, "-m", "rtbench.tuning", "hold", str(cpu)],
+    proc = subprocess.Popen([sys.executable, "-m", "rtbench.measure.tuning", "hold", str(cpu)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     try:
@@ -120,6 +121,8 @@ def test_sigterm_to_the_helper_puts_things_back(state_dir):
 
 
 def test_the_sheet_says_throttling_was_lifted_for_the_run():
+    from rtbench.store import host as tuning  # what the sheet says of tuning: the host record
+
     host = {"rt_throttling": "950000 µs of every 1000000 µs (sched_rt_runtime_us / sched_rt_period_us)",
             "tuning": {"done": True, "rt_runtime": "lifted", "irqs_moved": ["10", "11"],
                        "irqs_left": ["0"]}}
@@ -135,7 +138,7 @@ def test_the_sheet_says_throttling_was_lifted_for_the_run():
 
 
 def test_the_first_page_badge_reads_the_run_not_the_moment_before_it():
-    from rtbench import firstpage
+    from rtbench.sheets import firstpage
 
     host = {"rt_throttling": "950000 µs of every 1000000 µs",
             "tuning": {"done": True, "rt_runtime": "lifted", "irqs_moved": [], "irqs_left": []}}

@@ -1,6 +1,9 @@
 """Command line: `rtbench run | list | show | report | compare | history |
-runs | import | reference list`.
+hist | runs | import | reference list`.
 
+Thin: each command parses its options and calls one function of the stage
+that owns it (measure, sheets, compare, importers, targets); here only
+where its output goes (stdout, `-o FILE`, the format) and the exit status.
 Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 (click's usage errors and ours alike), no traceback.
 """
@@ -8,7 +11,6 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 from __future__ import annotations
 
 import io
-import json
 import math
 import signal
 import sqlite3
@@ -17,18 +19,15 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 import rtbench
-from rtbench import catalog as catalog_mod
-from rtbench import coverage as coverage_mod
-from rtbench import harness
-from rtbench import lifetime
-from rtbench import report
 from rtbench.errors import RtbenchError
-from rtbench.records import strict_json
-from rtbench.runcmd import RunRequest, execute, parse_profiles, now_utc
-from rtbench.store import Store
+from rtbench.measure.run import RunRequest, execute, parse_profiles
+from rtbench.process import lifetime
+from rtbench.sheets import datasheet
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.db import Store
+from rtbench.store.records import strict_json
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
 QUICK = {"samples": 1000, "warmup": 50, "budget_ms": 500}
@@ -160,7 +159,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
-    # stops as if interrupted and is kept (rtbench.lifetime.ConsoleOut).
+    # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).
     return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 
@@ -183,136 +182,31 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
                  kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
     """Show the metric catalogue (id, title, status on this machine's
     harness), or (--coverage) how it covers the vendors' sheets."""
+    from rtbench import targets
+    from rtbench.compare import coverage as coverage_mod
+    from rtbench.peers import programs
+    from rtbench.sheets import listing
+    from rtbench.targets import harness
+
     cat = catalog_mod.load()
     if coverage or rows:
-        from rtbench import external, targets
-        from rtbench.targets import kernels
-
-        columns = {"Linux (host)": {**harness.registry_support(harness.executable(harness_path)),
-                                    **external.support()}}
-        notes = []
-        for board in targets.BOARDS:
-            for name, spec in kernels.SPECS.items():
-                src = next((d for d in kernel_src if kernels.is_checkout(name, d)), None)
-                support, why = _board_support(name, src, board)
-                if support is not None:
-                    columns[f"{spec.title} ({board})"] = support
-                elif why not in notes:
-                    notes.append(why)
-        _print_coverage(cat, columns, rows, "; ".join(notes))
+        columns, notes = targets.supports(harness_path, kernel_src)
+        columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
+        coverage_mod.print_tables(Console(highlight=False), cat, columns, rows,
+                                  "; ".join(notes))
         return 0
-    services = list(cat.services)
-    if service is not None:
-        chosen = [s for s in services if s.lower() == service.lower()]
-        if not chosen:
-            raise RtbenchError(f"unknown service {service!r}"
-                               + (catalog_mod.did_you_mean(service, services)
-                                  or f" (one of: {', '.join(services)})"))
-        services = chosen
+    services = listing.services(cat, service)
     metrics = [m for s in services for m in cat.by_service(s)]
     if fmt == "json":
-        from dataclasses import asdict
-
-        click.echo(json.dumps([asdict(m) for m in metrics], indent=2, ensure_ascii=False))
+        click.echo(listing.as_json(metrics))
         return 0
-    status = _host_status(harness_path)
+    support = harness.built_support(harness_path)
     console = Console(highlight=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)  # files and pipes: rows on one line
-    if long_:
-        table = Table(title="rtbench metrics", show_lines=True)
-        for col in ("id", "title", "definition", "vendor names"):
-            table.add_column(col, overflow="fold", no_wrap=(col == "id"),
-                             min_width=max(len(m.id) for m in metrics) if col == "id" else None)
-        for m in metrics:
-            vendors = "\n".join(f"{v}: {'; '.join(names)}"
-                                 for v, names in m.vendor.items() if names)
-            table.add_row(m.id, f"{m.title}\n[dim]{m.service}[/dim]",
-                          f"{m.definition}\n[dim]Clock starts: {m.clock_start}. Stops: "
-                          f"{m.clock_stop}.[/dim]", vendors or "—")
-        console.print(table)
-        return 0
-    table = Table(title=f"rtbench metrics ({len(metrics)}; --long for definitions)",
-                  box=None, header_style="bold", pad_edge=False)
-    table.add_column("id", no_wrap=True, min_width=max(len(m.id) for m in metrics))
-    table.add_column("title", overflow="fold")
-    table.add_column("status on this host", overflow="fold")
-    for s in services:
-        table.add_row(f"[bold]{s}[/bold]", "", "")
-        for m in cat.by_service(s):
-            table.add_row(m.id, m.title, status(m))
-    console.print(table)
+    console.print(listing.long_table(metrics) if long_ else
+                  listing.table(cat, services, support))
     return 0
-
-
-def _host_status(harness_path: Path | None):
-    """A metric's status on this host: what the harness already built says
-    (never a build just to list), or who measures it."""
-    try:
-        exe = harness.executable(harness_path) if harness_path or harness.is_built() else None
-        support = harness.registry_support(exe) if exe else {}
-    except (RtbenchError, OSError):
-        support = {}
-
-    def status(m) -> str:
-        if m.measured_by == "external":
-            return "standard program"
-        if m.id not in support:
-            return "?" if not support else "not in this harness"
-        ok, why = support[m.id]
-        return "supported" if ok else f"unsupported: {why}"
-    return status
-
-
-def _board_support(kernel: str, src: Path | None,
-                   board: str = "mps2-an385") -> tuple[dict | None, str]:
-    """The registry of the kernel's image on an emulated board, or why not
-    (no sources given, no emulator): the coverage table says so."""
-    from rtbench import targets
-    from rtbench.targets import kernels
-
-    try:
-        target = targets.make(board, kernel, src)
-        target.prepare()
-        return target.registry(), ""
-    except RtbenchError as exc:
-        return None, f"{kernels.SPECS[kernel].title} columns left out: {exc}"
-
-
-def _print_coverage(cat: catalog_mod.Catalog, columns: dict[str, dict], rows: bool,
-                    note: str = "") -> None:
-    console = Console(highlight=False)
-    per_target = {name: {c.sheet.name: c for c in coverage_mod.compute(
-        cat, support, kernel_only=False, absent_is_na=n > 0)}
-        for n, (name, support) in enumerate(columns.items())}
-    first = next(iter(per_target.values()))
-    table = Table(title="Coverage of the vendors' data sheets (distinct rows; ti-am654x is "
-                        "a system sheet, the others kernel sheets): measured / unsupported / "
-                        "n/a / missing per target")
-    table.add_column("sheet")
-    table.add_column("rows", justify="right")
-    for name in per_target:
-        table.add_column(name, justify="right")
-    statuses = (coverage_mod.MEASURED, coverage_mod.UNSUPPORTED, coverage_mod.NA,
-                coverage_mod.MISSING)
-    for sheet_name, c in first.items():
-        table.add_row(c.sheet.name, str(len(c.rows)),
-                      *(" / ".join(str(t[sheet_name].count(s)) for s in statuses)
-                        for t in per_target.values()))
-    console.print(table)
-    if note:
-        console.print(f"[yellow]{note}[/yellow]", soft_wrap=True)
-    if not rows:
-        return
-    for name, sheets in per_target.items():
-        for c in sheets.values():
-            detail = Table(title=f"{c.sheet.title} — {name}", show_lines=False)
-            for col in ("row", "status", "answered by / why"):
-                detail.add_column(col, overflow="fold")
-            for r in c.rows:
-                detail.add_row(r.key, r.status,
-                               ", ".join(r.metrics) + (f" ({r.why})" if r.why else ""))
-            console.print(detail)
 
 
 @cli.command("show")
@@ -322,7 +216,7 @@ def show_command(run: str, db: Path | None) -> int:
     """Print the data sheet of a stored RUN (an id or `latest`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    text = report.render_markdown(stored, catalog_mod.load())
+    text = datasheet.render_markdown(stored, catalog_mod.load())
     console = Console(highlight=False)
     if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
         from rich.markdown import Markdown
@@ -357,14 +251,14 @@ def _emit(text: str, output: Path | None) -> None:
         raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
                                                      if output.name else "no file name"))
     try:
-        report.atomic_write(output, text)
+        datasheet.atomic_write(output, text)
     except OSError as exc:
         raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
 
 
 def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
-    from rtbench import pages
+    from rtbench.sheets import pages
 
     if fmt == "json":
         _emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
@@ -395,28 +289,15 @@ def _output_options(formats: tuple[str, ...]):
 @_output_options(("md", "html", "csv", "json"))
 def report_command(run: str, fmt: str | None, output: Path | None, db: Path | None) -> int:
     """Render the data sheet of a stored RUN (an id or `latest`)."""
-    from rtbench import export
+    from rtbench.sheets import export
 
     fmt = _pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
     with Store(db, create=False) as store:
         stored = store.get_run(run)
-    render = {"md": report.render_markdown, "html": report.render_html,
+    render = {"md": datasheet.render_markdown, "html": datasheet.render_html,
               "csv": export.to_csv, "json": export.to_json}[fmt]
     _emit(render(stored, catalog_mod.load()), output)
     return 0
-
-
-def _fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
-    """--fail-on p50,p99,max (p99.9 or p999, median): the statistics whose
-    slow-down fails the command; --fail-on-regression is --fail-on p50."""
-    from rtbench.compare import LIMIT_STATS
-
-    names = [t.strip().lower() for t in (text or "").split(",") if t.strip()]
-    bad = [n for n in names if n not in LIMIT_STATS]
-    if bad:
-        raise RtbenchError(f"--fail-on: unknown statistic {bad[0]!r} (of: p50, p99, p99.9, max)")
-    stats = [LIMIT_STATS[n] for n in names] + (["p50"] if fail_on_regression else [])
-    return tuple(dict.fromkeys(stats))
 
 
 @cli.command("compare")
@@ -448,67 +329,20 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
     column per kernel, its configuration, Thread-Metric beside it. Ends with
     a summary line."""
-    from rtbench import compare, kernelsheet, peers, reference, views
+    from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
-    gate = _fail_on(fail_on, fail_on_regression)
-    cat = catalog_mod.load()
-    wanted = [compare.parse_limit(t, catalog=cat) for t in limits]
-    if limits_file is not None:
-        wanted += compare.load_limits(limits_file, cat)
-    sheet = reference.get(ref_name) if ref_name else None
-    if sheet and len(runs) != 1:
-        raise RtbenchError("--ref compares exactly one run with a reference sheet")
-    with Store(db, create=False) as store:
-        stored = [store.get_run(r) for r in runs]
-        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
-            # `rtbench run --with-peers && rtbench compare latest`: latest is the
-            # peers' run, stored last; compare the run they were measured beside
-            stored = [store.get_run(stored[0].linked_to)]
-        beside = (peers.linked_runs(store, stored[0].id)
-                  if not sheet and len(stored) == 1 and not wanted else [])
-        linked = {} if sheet or wanted else {r.id: peers.linked_runs(store, r.id)
-                                             for r in stored}
-    if not sheet and len(stored) < 2 and not beside and not wanted:
-        raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
-                           "one run and --ref NAME, or one run and limits (--limit)")
-    if linked and kernelsheet.applies(stored, linked):  # kernels side by side: no verdict
-        ks = kernelsheet.build(stored, cat, linked)
-        if fmt in ("md", "html"):
-            _emit(kernelsheet.render(ks, fmt), output)
-        else:
-            _emit_page(kernelsheet.page(ks), fmt, output, kernelsheet.to_jsonable(ks))
-        return 0
-    if beside:  # one run and its peers: the same metrics side by side
-        peer_cmp = compare.compare_peers(stored[0], beside, cat)
-        _emit_page(views.peer_comparison(peer_cmp), fmt, output, compare.to_jsonable(peer_cmp))
-        return 0
-    if sheet:
-        ref_cmp = compare.compare_reference(stored[0], sheet, cat)
-        _emit_page(views.ref_comparison(ref_cmp), fmt, output, compare.to_jsonable(ref_cmp))
-        return 0
-    return _compare_runs(stored, cat, threshold, gate, wanted, fmt, output)
-
-
-def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str,
-                  output: Path | None) -> int:
-    """Run against run (same kernel, same unit or not: the verdicts say)."""
-    from rtbench import compare, views
-
-    cmp = compare.compare_runs(stored, cat, threshold, limits)
-    data = compare.to_jsonable(cmp) | {"summary": views.summary_line(cmp, gate),
-                                       "fail_on": list(gate)}
-    _emit_page(views.run_comparison(cmp, gate, fmt == "html"), fmt, output, data)
-    failing = cmp.regressions(gate) if gate else []
-    for row, i, stat in failing:
-        click.echo("rtbench: regression: " + views.regression_line(
-            row, cmp.runs[i], cmp.runs[0], row.cells[i], stat), err=True)
-    for c in cmp.limit_failures:
-        click.echo(f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
-                   f"{c.run.id}: " + (c.why or views.limit_value(c)), err=True)
-    if output is not None or fmt != "text":  # the summary is the last line a CI log shows
-        click.echo(views.summary_line(cmp, gate), err=True)
-    return EXIT_REGRESSION if failing or cmp.limit_failures else 0
+    gate = command.fail_on(fail_on, fail_on_regression)
+    out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db)
+    if out.text is not None:
+        _emit(out.text, output)
+    else:
+        _emit_page(out.page, fmt, output, out.data)
+    for line in out.problems:
+        click.echo(line, err=True)
+    if out.summary and (output is not None or fmt != "text"):
+        click.echo(out.summary, err=True)  # the summary is the last line a CI log shows
+    return EXIT_REGRESSION if out.failed else 0
 
 
 @cli.command("history")
@@ -518,24 +352,10 @@ def _compare_runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, 
 def history_command(metric: str, profile: str | None, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
     """Show METRIC (a metric id) across the stored runs."""
-    from rtbench import views
+    from rtbench.sheets import views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
-    cat = catalog_mod.load()
-    with Store(db, create=False) as store:
-        if cat.get(metric) is None and metric not in store.metric_ids():
-            raise RtbenchError(f"no metric {metric!r}: not in the catalogue and in no "
-                               "stored run" + (catalog_mod.did_you_mean(
-                                   metric, [*cat.ids, *store.metric_ids()])
-                                   or " (see `rtbench list`)"))
-        points = store.history(metric, profile)
-    meta = cat.get(metric)
-    page = views.history(metric, meta.title if meta else metric, points, fmt == "html")
-    if not points:
-        page.p(f"No stored run measured {metric}" + (f" under profile {profile}." if profile
-                                                       else "."))
-    data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
-             "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
+    page, data = views.history_from(db, metric, profile, fmt == "html")
     _emit_page(page, fmt, output, data)
     return 0
 
@@ -554,26 +374,9 @@ def hist_command(metric: str, run: str, profile: str | None, width: str | None, 
                  all_rows: bool, db: Path | None) -> int:
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
     a bucket per line, then the summary with the overflow count."""
-    from rtbench import hist
-    from rtbench.records import MetricRecord
+    from rtbench.sheets import hist
 
-    with Store(db, create=False) as store:
-        stored = store.get_run(run)
-    recs = [r for r in stored.metrics if r["id"] == metric
-            and (profile is None or r.get("profile", "rt") == profile)]
-    if not recs:
-        ids = {r["id"] for r in stored.metrics}
-        raise RtbenchError(f"run {stored.id} has no metric {metric!r}"
-                           + (f" in profile {profile!r}" if profile and metric in ids else
-                              catalog_mod.did_you_mean(metric, sorted(ids))))
-    rec = recs[0]
-    m = MetricRecord(rec)
-    if not m.ok:
-        raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
-    h = hist.make(rec, hist.parse_width(width, m.base_unit), buckets)
-    title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
-             f"{m.n} samples")
-    click.echo(hist.render(rec, h, title, all_rows), nl=False)
+    click.echo(hist.of_run(db, metric, run, profile, width, buckets, all_rows), nl=False)
     return 0
 
 
@@ -581,17 +384,11 @@ def hist_command(metric: str, run: str, profile: str | None, width: str | None, 
 @_output_options(("text", "md", "html", "json"))
 def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
     """List the stored runs with their label and environment."""
-    from rtbench import views
+    from rtbench.sheets import views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
-    with Store(db, create=False) as store:
-        summaries = store.summaries()
-        path = str(store.path)
-    data = [{"id": s.run.id, "uuid": s.run.uuid, "started": s.run.started,
-             "finished": s.run.finished, "status": s.run.status, "label": s.run.label,
-             "profiles": s.profiles, "counts": s.counts, "host": s.run.host,
-             "imported_from": s.run.imported_from} for s in summaries]
-    _emit_page(views.runs_page(summaries, path), fmt, output, data)
+    page, data = views.runs_from(db)
+    _emit_page(page, fmt, output, data)
     return 0
 
 
@@ -622,86 +419,17 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
                            "or a single results.json)")
     if program is not None and kind != "rt-tests":
         raise RtbenchError("--program is for rt-tests imports only")
-    if kind == "rtbench":
-        return _import_results(files, label, db)
+    if kind == "rtbench":  # rtbench's own format, read back beside its writer
+        from rtbench.sheets import export
+
+        export.import_files(files, label, db, click.echo)
+        return 0
+    from rtbench.importers import command
+
     if kind == "harness":
-        return _import_harness_log(files, label, db)
-    return _import_foreign(kind, files, label, program, db)
-
-
-def _import_harness_log(files: list[Path], label: str, db: Path | None) -> int:
-    """A board's console log of the harness: stored as a measured run."""
-    import uuid
-
-    from rtbench.importers import harness_log
-    from rtbench.importers.base import Source
-
-    logs = []
-    for f in files:  # every file read and checked before the database
-        if not f.is_file():
-            raise RtbenchError(f"cannot read {f}: " + ("not a file" if f.exists()
-                                                       else "no such file"))
-        logs.append(harness_log.read(Source(str(f), path=f)))
-    with Store(db) as store:
-        for f, log in zip(files, logs):
-            when = now_utc()
-            run_id = store.import_records(
-                log.metrics, origin="harness", imported_at=when, uuid=str(uuid.uuid4()),
-                source=f"harness log: {f.resolve()}", started=when, label=label,
-                argv=["rtbench", "import", "harness", str(f)], host=log.host(str(f)),
-                session=log.session, status="complete" if log.complete else "incomplete")
-            click.echo(f"imported {f} as run {run_id} ({len(log.metrics)} metric records"
-                       + ("" if log.complete else "; the log has no end record: incomplete")
-                       + ")")
-    return 0
-
-
-def _import_results(files: list[Path], label: str, db: Path | None) -> int:
-    from rtbench import export
-
-    # Every file checked whole before the database is opened; then read
-    # again, record by record, into one transaction per file.
-    results = [export.ResultsFile(f) for f in files]
-    for r in results:
-        r.check()
-    with Store(db) as store:
-        for file, r in zip(files, results):
-            env = r.head
-            if label:
-                env["run"]["label"] = label
-            host = (env.get("host") or {}).get("hostname") or "unknown host"
-            source = f"{file.resolve()} (run {env['run']['id']} on {host})"
-            run_id = store.import_run(env, source, now_utc(), metrics=r.metrics())
-            click.echo(f"imported {file} as run {run_id} ({r.count} metric records)")
-    return 0
-
-
-def _import_foreign(kind: str, files: list[Path], label: str, program: str | None,
-                    db: Path | None) -> int:
-    import uuid
-
-    from rtbench.importers import read_files
-
-    for f in files:
-        if not f.is_file():
-            raise RtbenchError(f"cannot read {f}: " + ("not a file" if f.exists()
-                                                       else "no such file"))
-    imported = read_files(kind, files, catalog_mod.load(), program)  # before the database
-    when = now_utc()
-    with Store(db) as store:
-        run_id = store.import_records(
-            imported.records, origin=kind, imported_at=when, uuid=str(uuid.uuid4()),
-            source=f"{kind}: " + ", ".join(str(f.resolve()) for f in files),
-            started=imported.started or when, label=label,
-            argv=["rtbench", "import", kind, *map(str, files)],
-            host=imported.host, session=imported.session)
-    mapped = len(imported.records) - len(imported.unmapped)
-    click.echo(f"imported {len(imported.records)} figures from {len(files)} file(s) as run "
-               f"{run_id}: {mapped} answer an rtbench metric, {len(imported.unmapped)} kept "
-               "without one")
-    for rec in imported.unmapped:
-        why = f" (another variant of {rec['variant_of']})" if rec.get("variant_of") else ""
-        click.echo(f"  no rtbench metric: {rec['source']['label']}{why}")
+        command.harness_logs(files, label, db, click.echo)
+    else:
+        command.foreign(kind, files, label, program, db, click.echo)
     return 0
 
 
@@ -717,13 +445,11 @@ def reference_group() -> None:
               help="Write to FILE (its suffix picks the format) instead of stdout.")
 def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
-    from dataclasses import asdict
-
-    from rtbench import reference, views
+    from rtbench.sheets import views
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
-    data = [asdict(s) | {"rows": len(s.rows())} for s in reference.sheets()]
-    _emit_page(views.reference_page(), fmt, output, data)
+    page, data = views.reference_list()
+    _emit_page(page, fmt, output, data)
     return 0
 
 

@@ -7,14 +7,20 @@ file (rtbench.importers.base.Figure) and what the file says about itself;
 key: `zephyr`, `rttests`, `lmbench`) and builds the records of one run,
 following docs/records.md, "Records from other sources". Every reader
 raises ImportFormatError ("FILE:LINE: reason") and nothing else for a file
-it cannot read.
+it cannot read; command.py stores what was read as a run.
 
 Kinds: `zephyr` (latency_measure console output), `rt-tests` (cyclictest,
 ptsematest, pmqtest, svsematest, sigwaittest; see rtbench.importers.rttests,
-which `rtbench run --with-peers` uses directly), `lmbench` (lat_*/bw_*
-outputs and results files), `rtbench` (a results.json, imported by
-rtbench.export, not here) and `harness` (the harness's own JSON lines
-captured from a board's console: rtbench.importers.harness_log).
+which the rt-tests peer uses directly), `lmbench` (lat_*/bw_* outputs and
+results files), `rtos-benchmark` (its console output; the rtos-benchmark
+peer reads it too), `rtbench` (a results.json, read back beside its writer
+in rtbench.sheets.export, not here) and `harness` (the harness's own JSON
+lines captured from a board's console: rtbench.importers.harness_log).
+
+A new tool's outputs: a module with `read`, its vendor names in the
+catalogue, its kind in KINDS.
+
+May import: rtbench.store, rtbench.errors.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtbench.catalog import Catalog
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
-from rtbench.records import STATS, figure_problem
+from rtbench.store.catalog import Catalog
+from rtbench.store.records import STATS, figure_problem
 
 KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness")
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from rtbench.catalog import Catalog
 from rtbench.errors import RtbenchError
-from rtbench.records import STATS
+from rtbench.store.catalog import Catalog
+from rtbench.store.records import STATS
 
 TICK_HZ = 1_000_000_000  # imported times are in ns: ticks at 1 GHz
 MAX_LINE = 65536  # characters; a longer line is not any tool's output

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rtbench import records
 from rtbench.importers.base import ImportFormatError, Source
+from rtbench.store import records
 
 
 @dataclass

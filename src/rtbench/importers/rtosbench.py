@@ -1,6 +1,6 @@
 """rtos-benchmark console output (zephyrproject-rtos/rtos-benchmark,
 `bench_all`): `rtbench import rtos-benchmark FILE…`, and the reader
-`rtbench run --with-peers` uses on a board target (rtbench.peers_board).
+`rtbench run --with-peers` uses on a board target (rtbench.peers.rtosbench).
 
     from rtbench.importers import rtosbench
     result = rtosbench.parse(Path("console.txt"))          # a file
@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench import catalog as catalog_mod
-from rtbench.catalog import Catalog
 from rtbench.importers.base import (Figure, ImportFormatError, Source, check_unique, integer,
                                     map_figures, source_of)
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.catalog import Catalog
 
 TOOL = "rtos-benchmark"
 TOOL_KEY = "rtosbench"

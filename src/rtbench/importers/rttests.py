@@ -51,10 +51,10 @@ from typing import Any
 
 import numpy as np
 
-from rtbench import catalog as catalog_mod
-from rtbench.catalog import Catalog
 from rtbench.importers.base import (Figure, ImportFormatError, Source, integer, map_figures,
                                     number, source_of)
+from rtbench.store import catalog as catalog_mod
+from rtbench.store.catalog import Catalog
 
 TOOL_KEY = "rttests"
 PROGRAMS = ("cyclictest", "ptsematest", "pmqtest", "svsematest", "sigwaittest")

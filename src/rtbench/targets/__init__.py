@@ -1,17 +1,28 @@
 """Targets: where the harness runs. The run path talks to a target that
-builds, starts, restarts and yields records; the orchestrator (runner,
-runcmd), the store and the reports never know which one they serve.
+builds, starts, restarts and yields records; the orchestrator (measure),
+the store and the sheets never know which one they serve.
 
-* `host`: this machine, the POSIX port as a local process (targets/host.py).
+* `host`: this machine, the POSIX port as a local process (host.py).
 * `mps2-an385`, `mps2-an386`: QEMU's Cortex-M3 and Cortex-M4F boards with an
-  RTOS port (targets/qemu.py), records read from the UART.
+  RTOS port (qemu.py), records read from the UART; the kernels a board
+  carries and where their sources are (kernels.py).
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
-  (targets/labgrid.py): powered, flashed and read through labgrid's drivers.
+  (labgrid.py, labplace.py, emuboard.py): powered, flashed and read
+  through labgrid's drivers.
+
+Every target's image comes from harness.py, which finds, builds (cached
+by a hash of the sources) and queries the C harness, for the host, a
+board, or a peer built like the harness image (peers/). sysinfo.py is
+what a target says of the machine it runs on: the host's facts for its
+data sheet, the runner host of a board.
+
+May import: rtbench.store, rtbench.process, rtbench.errors.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
@@ -20,6 +31,7 @@ HOST = "host"
 BOARDS = ("mps2-an385", "mps2-an386")
 LABGRID = "labgrid"
 NAMES = (HOST, *BOARDS, LABGRID)
+HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
@@ -59,4 +71,31 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
-__all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "Instance", "Target", "make"]
+def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
+             ) -> tuple[dict[str, dict[str, tuple[bool, str]]], list[str]]:
+    """What each target has code for (metric id -> (supported, why not)),
+    by column of `rtbench list --coverage`: this host's harness (built if
+    need be), then each board with each kernel whose checkout is given
+    (or named by its environment variable); and why a column is left out
+    (no sources, no emulator)."""
+    from rtbench.targets import harness as harness_mod
+    from rtbench.targets import kernels
+
+    columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
+    notes: list[str] = []
+    for board in BOARDS:
+        for name, spec in kernels.SPECS.items():
+            src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
+            try:
+                target = make(board, name, src)
+                target.prepare()
+                columns[f"{spec.title} ({board})"] = target.registry()
+            except RtbenchError as exc:
+                why = f"{spec.title} columns left out: {exc}"
+                if why not in notes:
+                    notes.append(why)
+    return columns, notes
+
+
+__all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "HOST_COLUMN", "Instance", "Target", "make",
+           "supports"]

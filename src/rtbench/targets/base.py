@@ -7,13 +7,13 @@ import subprocess
 from abc import ABC, abstractmethod
 from typing import Any
 
-from rtbench import lifetime
+from rtbench.process import lifetime
 
 
 class Instance:
     """One started harness: a process whose stdout carries the records (a
     local harness, or an emulator relaying the board's UART), started with
-    rtbench.lifetime.popen: its own session, so a terminal's Ctrl-C reaches
+    rtbench.process.lifetime.popen: its own session, so a terminal's Ctrl-C reaches
     rtbench only, watched by the guard, so it dies with rtbench however
     rtbench dies; `kill` takes down whatever it started."""
 
@@ -32,7 +32,7 @@ class Instance:
         return self.proc.wait(timeout=timeout)
 
     def kill(self) -> int:
-        """Kill the whole process group and reap (rtbench.lifetime: the guard
+        """Kill the whole process group and reap (rtbench.process.lifetime: the guard
         forgets it); the exit status."""
         return lifetime.end(self.proc)
 

@@ -7,8 +7,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from rtbench import harness, lifetime, sysinfo
 from rtbench.errors import HarnessError
+from rtbench.process import lifetime
+from rtbench.targets import harness, sysinfo
 from rtbench.targets.base import Instance, Target
 
 

@@ -45,9 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import rtbench
-from rtbench import harness, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.targets import kernels, labplace
+from rtbench.targets import harness, kernels, labplace, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
 
@@ -327,7 +326,7 @@ class LabgridTarget(Target):
     def _list(self) -> dict[str, tuple[bool, str]]:
         """`--list` on the board: its registry. A console that stays silent
         after power-on is a one-line error."""
-        from rtbench import records
+        from rtbench.store import records
 
         limit = float(self._setting("console_timeout", CONSOLE_TIMEOUT))
         inst = self.start(["--list"])

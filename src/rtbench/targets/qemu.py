@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import rtbench
-from rtbench import harness, lifetime, records, sysinfo
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
+from rtbench.store import records
+from rtbench.targets import harness, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.kernels import Kernel
 

@@ -1,0 +1,102 @@
+"""`rtbench compare RUN…`: which comparison the runs get, and its page.
+
+Runs of different kernels (or one run with Thread-Metric beside it) get
+the kernel sheet, one run measured `--with-peers` the peers beside it, one
+run and `--ref NAME` the vendor's sheet beside it; otherwise run against
+run with its verdicts, gates (`--fail-on`) and limits. The command line
+(cli.py) chooses where the outcome goes and the exit status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtbench.compare import jsonable, kernels, views
+from rtbench.compare.peers import compare_peers
+from rtbench.compare.runs import LIMIT_STATS, compare_runs, load_limits, parse_limit
+from rtbench.compare.vendors import compare_reference
+from rtbench.errors import RtbenchError
+from rtbench.peers.linked import linked_runs
+from rtbench.sheets.pages import Page
+from rtbench.store import catalog as catalog_mod
+from rtbench.store import reference
+from rtbench.store.db import Store
+
+
+@dataclass
+class Outcome:
+    """What the comparison shows: its page (or, for the kernel sheet in
+    Markdown or HTML, that sheet's own text) and its JSON; the regressions
+    and exceeded limits (lines for stderr, after it); the summary line a
+    CI log should end on; whether a gate or a limit failed."""
+
+    page: Page | None
+    data: Any
+    text: str | None = None
+    problems: list[str] = field(default_factory=list)
+    summary: str | None = None
+    failed: bool = False
+
+
+def fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
+    """--fail-on p50,p99,max (p99.9 or p999, median): the statistics whose
+    slow-down fails the command; --fail-on-regression is --fail-on p50."""
+    names = [t.strip().lower() for t in (text or "").split(",") if t.strip()]
+    bad = [n for n in names if n not in LIMIT_STATS]
+    if bad:
+        raise RtbenchError(f"--fail-on: unknown statistic {bad[0]!r} (of: p50, p99, p99.9, max)")
+    stats = [LIMIT_STATS[n] for n in names] + (["p50"] if fail_on_regression else [])
+    return tuple(dict.fromkeys(stats))
+
+
+def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
+            gate: tuple[str, ...], limits: tuple[str, ...], limits_file: Path | None, fmt: str,
+            db: Path | None) -> Outcome:
+    """The comparison RUNS get (ids or `latest`), in format `fmt`."""
+    cat = catalog_mod.load()
+    wanted = [parse_limit(t, catalog=cat) for t in limits]
+    if limits_file is not None:
+        wanted += load_limits(limits_file, cat)
+    sheet = reference.get(ref_name) if ref_name else None
+    if sheet and len(runs) != 1:
+        raise RtbenchError("--ref compares exactly one run with a reference sheet")
+    with Store(db, create=False) as store:
+        stored = [store.get_run(r) for r in runs]
+        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
+            # `rtbench run --with-peers && rtbench compare latest`: latest is the
+            # peers' run, stored last; compare the run they were measured beside
+            stored = [store.get_run(stored[0].linked_to)]
+        beside = (linked_runs(store, stored[0].id)
+                  if not sheet and len(stored) == 1 and not wanted else [])
+        linked = {} if sheet or wanted else {r.id: linked_runs(store, r.id) for r in stored}
+    if not sheet and len(stored) < 2 and not beside and not wanted:
+        raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
+                           "one run and --ref NAME, or one run and limits (--limit)")
+    if linked and kernels.applies(stored, linked):  # kernels side by side: no verdict
+        ks = kernels.build(stored, cat, linked)
+        if fmt in ("md", "html"):
+            return Outcome(None, None, kernels.render(ks, fmt))
+        return Outcome(kernels.page(ks), kernels.to_jsonable(ks))
+    if beside:  # one run and its peers: the same metrics side by side
+        peer_cmp = compare_peers(stored[0], beside, cat)
+        return Outcome(views.peer_comparison(peer_cmp), jsonable.to_jsonable(peer_cmp))
+    if sheet:
+        ref_cmp = compare_reference(stored[0], sheet, cat)
+        return Outcome(views.ref_comparison(ref_cmp), jsonable.to_jsonable(ref_cmp))
+    return _runs(stored, cat, threshold, gate, wanted, fmt)
+
+
+def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str) -> Outcome:
+    """Run against run (same kernel, same unit or not: the verdicts say)."""
+    cmp = compare_runs(stored, cat, threshold, limits)
+    summary = views.summary_line(cmp, gate)
+    data = jsonable.to_jsonable(cmp) | {"summary": summary, "fail_on": list(gate)}
+    failing = cmp.regressions(gate) if gate else []
+    problems = ["rtbench: regression: " + views.regression_line(
+        row, cmp.runs[i], cmp.runs[0], row.cells[i], stat) for row, i, stat in failing]
+    problems += [f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
+                 f"{c.run.id}: " + (c.why or views.limit_value(c)) for c in cmp.limit_failures]
+    return Outcome(views.run_comparison(cmp, gate, fmt == "html"), data, None, problems, summary,
+                   bool(failing or cmp.limit_failures))

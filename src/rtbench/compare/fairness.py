@@ -1,0 +1,164 @@
+"""What must be equal for a comparison of kernels to compare kernels and
+nothing else, after Thread-Metric's porting rules (a stated tick, no debug
+checks, services called rather than inlined, the kernel's options
+listed): the kernels' configuration side by side, the checks of the
+settings that must agree, and the warnings of the kernel sheet.
+
+Each function takes the kernel sheet's columns (kernels.Column: a run,
+its title, target, unit and configuration facts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rtbench.store.db import Run
+from rtbench.store.records import Session
+
+
+@dataclass
+class Check:
+    """A setting a fair comparison needs equal (or off) in every kernel."""
+
+    what: str
+    values: list[str]
+    fair: bool
+    why: str = ""
+
+
+# (label, fact key) in the order a reader compares them; a kernel without
+# the fact shows "—". Facts no row names follow under their own key.
+FACT_ROWS = (
+    ("Kernel port", "kernel_port"),
+    ("Asserts / parameter checks", "asserts"),
+    ("Tick (Hz)", "tick_hz"),
+    ("Preemption", "preemption"),
+    ("Time slicing", "time_slicing"),
+    ("Timer task / thread", "timer_task_priority"),
+    ("Interrupt masking", "interrupt_masking"),
+    ("Heap", "heap"),
+    ("Task allocation", "task_allocation"),
+    ("Stack filling", "stack_filling"),
+)
+_SHOWN_ELSEWHERE = {"kernel", "board", "cpu", "icount_shift", "irq_switch_at_exit"}
+
+
+def _compiler(run: Run) -> str:
+    s = run.session or {}
+    if "compiler" not in s:
+        return "—"
+    return f"{s['compiler']}, {s.get('cflags', '').strip()} ({s.get('build_type', '?')})"
+
+
+def _samples(run: Run) -> str:
+    cfg = Session(run.session or {}).config
+    return (f"{cfg.get('samples', '?')} samples, {cfg.get('warmup', '?')} warm-up, "
+            f"budget {cfg.get('budget_ms', '?')} ms")
+
+
+def _unit(c) -> str:
+    s = Session(c.run.session or {})
+    if s.is_count:
+        return s.unit
+    return f"time (ns; counter {s.ts.get('source', '?')})"
+
+
+def _target(c) -> str:
+    h = c.run.host
+    if h.get("target_kind"):
+        return f"{h.get('board', c.target)}; {h.get('emulator', '?')}, -icount {h.get('icount', '?')}"
+    return f"this host: {h.get('cpu_model', '?')}, {h.get('preemption', '?')}"
+
+
+def _image(c) -> str:
+    size = c.run.host.get("image_size") or {}
+    if not size:
+        return "—"
+    return f"text {size['text']:,} B, data {size['data']:,} B, bss {size['bss']:,} B"
+
+
+def config(columns: list) -> list[tuple[str, list[str]]]:
+    rows: list[tuple[str, list[str]]] = [
+        ("Kernel", [c.facts.get("kernel") or c.title for c in columns]),
+        ("Target", [_target(c) for c in columns]),
+        ("CPU", [c.facts.get("cpu") or c.run.host.get("cpu_model", "—") for c in columns]),
+        ("Unit", [_unit(c) for c in columns]),
+        ("Compiler and flags", [_compiler(c.run) for c in columns]),
+        ("Scheduling", [(c.run.session or {}).get("rt", {}).get("policy", "—") for c in columns]),
+    ]
+    for label, key in FACT_ROWS:
+        values = [c.facts.get(key, "—") for c in columns]
+        if key == "preemption":
+            values = [v if v != "—" or c.run.host.get("target_kind") else
+                      c.run.host.get("preemption", "—") for v, c in zip(values, columns)]
+        rows.append((label, values))
+    named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
+    extra = list(dict.fromkeys(k for c in columns for k in c.facts if k not in named))
+    rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
+             for k in extra]
+    rows += [
+        ("Samples per metric", [_samples(c.run) for c in columns]),
+        ("Image size", [_image(c) for c in columns]),
+        ("Harness source", [c.run.host.get("harness_source_hash", "—") for c in columns]),
+        ("Run", [f"{c.run.id} ({c.run.started}, {c.run.status})"
+                 + (f", “{c.run.label}”" if c.run.label else "") for c in columns]),
+    ]
+    return rows
+
+
+def _same(what: str, values: list[str], why: str = "") -> Check:
+    return Check(what, values, len(set(values)) <= 1, why)
+
+
+def checks(columns: list) -> list[Check]:
+    """The settings that must agree for the figures to compare kernels and
+    nothing else (Thread-Metric's porting rules: a stated tick, no services
+    as macros, the kernel's options listed; here also the same harness,
+    compiler, board, unit and sample counts)."""
+    boards = [c for c in columns if c.run.host.get("target_kind")]
+    checks = [
+        _same("the same harness sources (scenarios, core, counter read)",
+              [c.run.host.get("harness_source_hash", "?") for c in columns]),
+        _same("the same unit", [c.unit for c in columns],
+              "instructions (an emulator's count) and times never share a ratio"),
+        _same("the same samples, warm-up and budget", [_samples(c.run) for c in columns]),
+    ]
+    if len(boards) > 1:
+        checks += [
+            _same("the same board, emulator and -icount", [_target(c) for c in boards]),
+            _same("the same compiler and flags", [_compiler(c.run) for c in boards]),
+            _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
+            Check("every kernel's debug checks off (vendors publish that way)",
+                  [c.facts.get("asserts", "?") for c in boards],
+                  all(c.facts.get("asserts", "").startswith("off") for c in boards)),
+            Check("time slicing off (equal-priority tasks switch only when they yield or block)",
+                  [c.facts.get("time_slicing", "?") for c in boards],
+                  all(c.facts.get("time_slicing", "").startswith("off") for c in boards)),
+            _same("the same stack filling on task create",
+                  [c.facts.get("stack_filling", "?").split(" ")[0] for c in boards]),
+        ]
+    return checks
+
+
+def warnings(columns: list) -> list[str]:
+    out = []
+    if len({c.unit for c in columns}) > 1:
+        out.append("Different units: " + ", ".join(f"{c.title} in {c.unit}" for c in columns)
+                   + ". Instructions counted under an emulator are not times; they stand "
+                   "side by side, and ratios are only taken between kernels of one unit.")
+    for c in columns:
+        if c.run.status != "complete":
+            out.append(f"{c.label}: the run is {c.run.status}; its missing rows say so.")
+    return out
+
+
+FAIR_TEXT = (
+    "A fair comparison measures every kernel with the same harness (the same scenarios, the "
+    "same counter read with its cost subtracted, the same samples) on the same board under the "
+    "same emulator, built by the same compiler with the same flags, each kernel built as its "
+    "vendor publishes figures (debug checks off, its own defaults elsewhere), and lists every "
+    "option that changes a figure: after Thread-Metric's porting rules (a stated tick, "
+    "services called rather than inlined as macros, the kernel's options listed). The "
+    "configuration below puts the kernels' options side by side; the table under it says "
+    "which of the settings that must be equal are equal for these runs. Where a port builds a "
+    "service its kernel lacks, or a kernel has none, the row's note says so.")

@@ -1,0 +1,117 @@
+"""A run beside the peers measured with it (`rtbench run --with-peers`,
+then `rtbench compare RUN`): every peer figure beside rtbench's for the
+same catalogue metric, each side in its own unit (ns for rt-tests on
+Linux, instructions for rtos-benchmark on an emulated board, as rtbench's
+there), with why each figure differs (each peer's WHY) and how the suite
+measured. Thread-Metric beside a kernel is the kernel sheet's (kernels.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rtbench.peers import rtosbench, rttests
+from rtbench.store.catalog import Catalog
+from rtbench.store.db import Run
+from rtbench.store.records import MetricRecord
+
+
+PEER_STATS = ("min", "p50", "mean", "p99", "max")
+
+
+@dataclass
+class PeerRow:
+    id: str  # the catalogue metric both answer, or the peer's own name if none
+    title: str
+    program: str  # the peer program (rt-tests' cyclictest…, rtos-benchmark)
+    label: str  # the peer's own name for the figure (the program, or rtos-benchmark's row)
+    command: str
+    peer_status: str
+    peer_reason: str
+    peer_unit: str  # "ns" for a time, else the figures' unit ("instructions")
+    peer: dict[str, float | None]  # only the statistics the program gave, in peer_unit
+    peer_n: int | None
+    ours_status: str  # "ok", "unsupported", "failed", or "none" (no rtbench metric)
+    ours_unit: str
+    ours: dict[str, float | None]
+    ours_n: int | None
+    why: str
+    # The same statistics as times, for what only shows times (None for a count).
+    peer_ns: dict[str, float | None] = field(init=False)
+    ours_ns: dict[str, float | None] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.peer_ns = _as_ns(self.peer, self.peer_unit)
+        self.ours_ns = _as_ns(self.ours, self.ours_unit)
+
+
+@dataclass
+class PeerComparison:
+    run: Run
+    peers: list[Run]
+    rows: list[PeerRow]
+    families: list[str]  # "rt-tests", "rtos-benchmark": the suites of the peer runs
+    methods: list[str]  # how a suite measured beside rtbench, a paragraph each
+
+    @property
+    def units(self) -> list[str]:
+        """The units the figures are in ("ns", "instructions"), first seen first."""
+        seen = [r.peer_unit for r in self.rows if r.peer_status == "ok"]
+        seen += [r.ours_unit for r in self.rows if r.ours_status == "ok"]
+        return list(dict.fromkeys(seen))
+
+
+def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerComparison:
+    """Every peer figure beside rtbench's for the same catalogue metric, each
+    side in its own unit (ns for rt-tests on Linux, instructions for
+    rtos-benchmark on an emulated board, as rtbench's there)."""
+    ours = {}
+    for rec in run.metrics:  # the first profile that has it (rt unless the run had none)
+        ours.setdefault(rec["id"], rec)
+    rows, families, methods = [], [], []
+    for pr in peer_runs:
+        for rec in pr.metrics:
+            src = rec.get("source") or {}
+            program = src.get("tool", rec["id"])
+            meta = catalog.get(rec["id"])
+            mine = ours.get(rec["id"]) if rec.get("mapped", True) else None
+            (p_unit, p_stats), (o_unit, o_stats) = _stats(rec), _stats(mine)
+            rows.append(PeerRow(
+                rec["id"], meta.title if meta else src.get("label", program), program,
+                src.get("label", program), src.get("command", ""),
+                rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
+                (mine["status"] if mine else "none"), o_unit, o_stats, (mine or {}).get("n"),
+                _why(rec)))
+            fam = _family(rec)
+            if fam not in families:
+                families.append(fam)
+                if fam == "rtos-benchmark":
+                    methods.append(rtosbench.method(pr.session, run.session))
+    return PeerComparison(run, peer_runs, rows, families, methods)
+
+
+def _stats(rec: dict | None) -> tuple[str, dict[str, float | None]]:
+    """(unit, the statistics in it): ns for a time, else the record's unit."""
+    if not rec:
+        return "ns", {k: None for k in PEER_STATS}
+    m = MetricRecord(rec)
+    return m.base_unit, {k: m.value(k) for k in PEER_STATS}
+
+
+def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]:
+    return {k: (v if unit == "ns" else None) for k, v in stats.items()}
+
+
+def _why(rec: dict) -> str:
+    """Why this peer record's figure differs from rtbench's for its metric:
+    per rt-tests program, per rtos-benchmark row (each peer's WHY)."""
+    src = rec.get("source") or {}
+    if src.get("tool") == "rtos-benchmark":
+        return rtosbench.WHY.get(src.get("label", ""), "")
+    return rttests.WHY.get(src.get("tool", rec["id"]), "")
+
+
+def _family(rec: dict) -> str:
+    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
+    tool = (rec.get("source") or {}).get("tool", "")
+    return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"

@@ -1,0 +1,166 @@
+"""`rtbench hist METRIC [RUN]`: one metric's distribution as cyclictest
+prints its histogram (`-h`): a line per bucket (lower bound, count), the
+summary lines after it, and the samples beyond the last bucket counted as
+"Histogram Overflows", so a worst case is never hidden by the bucket range.
+
+The buckets are re-cut from the stored log-linear histogram (each stored
+bucket's samples at its midpoint, ≤ 0.4 % off); a cyclictest import keeps
+its own overflow count, said on its own line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rtbench.errors import RtbenchError
+from rtbench.sheets.plots import UNIT_SHORT
+from rtbench.sheets.units import fmt_scaled, time_scale
+from rtbench.store.catalog import did_you_mean
+from rtbench.store.db import Store
+from rtbench.store.records import MetricRecord
+from rtbench.store.stats import grouped
+
+BUCKETS = 100  # buckets before the overflow line, by default (cyclictest -h 100 at 1 µs)
+BAR = 40
+_TIME_UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+
+
+@dataclass
+class Histogram:
+    unit: str  # the unit bucket bounds are printed in ("µs", "ns", "instr")
+    div: float  # base unit per printed unit
+    width: float  # bucket width, base unit
+    start: float  # first bucket's lower bound, base unit
+    counts: list[int]
+    overflow: int  # samples at or above start + len(counts) * width
+    underflow: int  # samples below start (none unless --width moved it)
+    source_overflow: int  # samples beyond the source's own histogram (cyclictest)
+
+    @property
+    def limit(self) -> float:
+        return self.start + len(self.counts) * self.width
+
+
+def parse_width(text: str | None, base_unit: str) -> float | None:
+    """--width: "1us", "250ns", or a plain number in the run's unit."""
+    if text is None:
+        return None
+    t = text.strip().lower()
+    for suffix, mult in sorted(_TIME_UNITS.items(), key=lambda kv: -len(kv[0])):
+        if t.endswith(suffix) and base_unit == "ns":
+            t, scale = t[:-len(suffix)], mult
+            break
+    else:
+        scale = 1.0
+    try:
+        value = float(t) * scale
+    except ValueError:
+        raise RtbenchError(f"--width {text!r}: a number with a unit (1us, 250ns), or a plain "
+                           f"number in the run's unit ({base_unit})") from None
+    if value <= 0:
+        raise RtbenchError("--width must be positive")
+    return value
+
+
+def nice_width(span: float, buckets: int = 30) -> float:
+    """A 1-2-5 step that cuts `span` into at most `buckets` buckets."""
+    if span <= 0:
+        return 1.0
+    raw = span / buckets
+    e = math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * 10 ** e >= raw:
+            return float(m * 10 ** e)
+    return float(10 ** (e + 1))
+
+
+def make(rec: dict, width: float | None = None, buckets: int = BUCKETS,
+         whole_counts: bool = False) -> Histogram:
+    m = MetricRecord(rec)
+    g = grouped(rec)
+    if g is None:
+        raise RtbenchError(f"{rec['id']}: no histogram stored (the source gave "
+                           f"{', '.join(m.stats_given) or 'no statistic'})")
+    lo, p99 = float(g.values[0]), m.value("p99") or float(g.values[-1])
+    width = width or nice_width(max(p99 - lo, 1.0 if m.is_count else 1e-9))
+    if m.is_count:
+        width = max(1.0, round(width))
+    start = math.floor(lo / width) * width
+    idx = np.floor((g.values - start) / width).astype(np.int64)
+    inside = (idx >= 0) & (idx < buckets)
+    counts = np.bincount(idx[inside], weights=g.counts[inside], minlength=buckets)
+    unit, div = _display_unit(m, m.value("p50") or lo)
+    return Histogram(unit, div, width, start, [int(c) for c in counts],
+                     int(g.counts[idx >= buckets].sum()), int(g.counts[idx < 0].sum()),
+                     int((rec.get("hist") or {}).get("overflow") or 0))
+
+
+def _display_unit(m: MetricRecord, typical: float) -> tuple[str, float]:
+    """The unit the body of the distribution reads best in (the sheet's rule)."""
+    if not m.is_time:
+        return UNIT_SHORT.get(m.base_unit, m.base_unit), 1.0
+    return time_scale([typical])
+
+
+def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
+    """cyclictest's layout: `# Histogram`, one `bound count` line per
+    bucket (from the first to the last non-empty, or all with `all_rows`),
+    then the summary with the overflow count."""
+    m = MetricRecord(rec)
+    nonzero = [i for i, c in enumerate(h.counts) if c]
+    first, last = (0, len(h.counts) - 1) if all_rows or not nonzero else (nonzero[0], nonzero[-1])
+    top = max(h.counts) or 1
+
+    def fmt(v: float) -> str:
+        x = v / h.div
+        return f"{x:g}" if float(x).is_integer() else f"{x:.4g}"
+
+    lines = [f"# {title}",
+             f"# buckets of {fmt(h.width)} {h.unit}, each line its lower bound and its sample "
+             "count; re-cut from the stored histogram",
+             "# Histogram"]
+    for i in range(first, last + 1):
+        c = h.counts[i]
+        bar = "#" * (max(1, round(BAR * c / top)) if c else 0)
+        lines.append(f"{fmt(h.start + i * h.width):>9} {c:09d}  {bar}")
+    total = sum(h.counts) + h.overflow + h.underflow
+    lines.append(f"# Total: {total:09d}")
+    for label, stat in (("Min", "min"), ("Median", "p50"), ("Avg", "mean"), ("P99", "p99"),
+                        ("Max", "max")):
+        v = m.value(stat)
+        name = f"{label} Latencies" if m.is_time else label
+        lines.append(f"# {name}: " + ("—" if v is None else f"{fmt_scaled(v, h.div)} {h.unit}"))
+    if h.underflow:
+        lines.append(f"# Histogram Underflows: {h.underflow:09d} (below {fmt(h.start)} {h.unit})")
+    lines.append(f"# Histogram Overflows: {h.overflow:09d} (at or above {fmt(h.limit)} "
+                 f"{h.unit}; --buckets or --width to see them)")
+    if h.source_overflow:
+        lines.append(f"# of which beyond the source's own histogram: {h.source_overflow:09d} "
+                     "(its Histogram Overflows, counted at its max)")
+    return "\n".join(lines) + "\n"
+
+
+def of_run(db: Path | None, metric: str, run: str, profile: str | None, width: str | None,
+           buckets: int, all_rows: bool) -> str:
+    """`rtbench hist METRIC RUN`: the text, from the store."""
+    with Store(db, create=False) as store:
+        stored = store.get_run(run)
+    recs = [r for r in stored.metrics if r["id"] == metric
+            and (profile is None or r.get("profile", "rt") == profile)]
+    if not recs:
+        ids = {r["id"] for r in stored.metrics}
+        raise RtbenchError(f"run {stored.id} has no metric {metric!r}"
+                           + (f" in profile {profile!r}" if profile and metric in ids else
+                              did_you_mean(metric, sorted(ids))))
+    rec = recs[0]
+    m = MetricRecord(rec)
+    if not m.ok:
+        raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
+    h = make(rec, parse_width(width, m.base_unit), buckets)
+    title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
+             f"{m.n} samples")
+    return render(rec, h, title, all_rows)

@@ -1,0 +1,37 @@
+"""Figures in units a reader takes in at a glance: the one unit a column
+of times reads best in (`time_scale`) and a figure in it (`fmt_scaled`).
+The first page, the data sheet's tables, the System part, the histograms
+in the terminal and the comparison pages all set their times this way.
+"""
+
+from __future__ import annotations
+
+
+TIME_SCALES = (("ns", 1.0), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))
+
+
+def time_scale(values: list[float]) -> tuple[str, float]:
+    """The unit a column of times (ns) reads best in: the largest unit in
+    which the column's middle value is at least 1."""
+    shown = sorted(abs(v) for v in values if v is not None)
+    if not shown:
+        return ("µs", 1e3)
+    mid = shown[len(shown) // 2]
+    best = TIME_SCALES[0]
+    for label, div in TIME_SCALES:
+        if mid >= div:
+            best = (label, div)
+    return best
+
+
+def fmt_scaled(v: float | None, div: float) -> str:
+    """Four significant digits at most, never more than three decimals;
+    thousands grouped ("33,031")."""
+    if v is None:
+        return "—"
+    x = v / div
+    if float(x).is_integer() and div == 1.0:
+        return f"{int(x):,}"
+    a = abs(x)
+    decimals = 3 if a < 10 else 2 if a < 100 else 1 if a < 1000 else 0
+    return f"{x:,.{decimals}f}"

@@ -1,0 +1,195 @@
+"""The metric catalogue (data/catalog/*.toml): what every metric id means."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from rtbench.errors import RtbenchError
+
+_REQUIRED = ("id", "service", "title", "definition", "clock_start", "clock_stop", "unit")
+MEASURED_BY = ("harness", "external")
+
+
+class CatalogError(RtbenchError):
+    pass
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    service: str
+    title: str
+    definition: str
+    clock_start: str
+    clock_stop: str
+    unit: str
+    vendor: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A point of a curve (e.g. the lat_mem_rd curve): {"series": name,
+    # "x": number, "x_unit": "bytes"}; the report plots the series' points.
+    curve: dict | None = None
+    # Who measures it: "harness" (rtbench-harness registers it) or "external"
+    # (a standard program rtbench runs, rtbench.peers.programs; not in the registry).
+    measured_by: str = "harness"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    services: tuple[str, ...]
+    metrics: tuple[Metric, ...]
+    # (vendor key, row name, why): reference rows that are not kernel metrics
+    not_applicable: tuple[tuple[str, str, str], ...] = ()
+    # (vendor key, section prefix, why): whole sections of a sheet that are
+    # not rtbench's to measure (e.g. the TI guide's device-driver tables)
+    not_applicable_sections: tuple[tuple[str, str, str], ...] = ()
+    # (group, metric ids): the key measurements of a sheet's first page, in
+    # the vendors' order (services.toml [[first_page]]; rtbench.sheets.firstpage)
+    first_page: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def ids(self) -> list[str]:
+        return [m.id for m in self.metrics]
+
+    def get(self, metric_id: str) -> Metric | None:
+        for m in self.metrics:
+            if m.id == metric_id:
+                return m
+        return None
+
+    @property
+    def harness_ids(self) -> list[str]:
+        """The ids rtbench-harness registers (measured_by "harness")."""
+        return [m.id for m in self.metrics if m.measured_by == "harness"]
+
+    def by_service(self, service: str) -> list[Metric]:
+        return [m for m in self.metrics if m.service == service]
+
+    def match(self, patterns: str | list[str] | None) -> list[str]:
+        """Ids matching comma-separated glob patterns, in catalogue order.
+
+        No pattern means every metric. A pattern that matches nothing is an
+        error rather than silently measuring less than the user asked for.
+        """
+        pats = _split_patterns(patterns)
+        if not pats:
+            return self.ids
+        chosen: set[str] = set()
+        for pat in pats:
+            hits = fnmatch.filter(self.ids, pat)
+            if not hits:
+                raise CatalogError(f"no metric matches {pat!r}"
+                                   + (did_you_mean(pat, self.ids) or " (see `rtbench list`)"))
+            chosen.update(hits)
+        return [i for i in self.ids if i in chosen]
+
+
+def did_you_mean(word: str, choices, n: int = 3) -> str:
+    """" (did you mean a, b?)" for the closest of `choices`, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(dict.fromkeys(choices)), n=n, cutoff=0.6)
+    return f" (did you mean {', '.join(close)}?)" if close else ""
+
+
+def _split_patterns(patterns: str | list[str] | None) -> list[str]:
+    if patterns is None:
+        return []
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    out = []
+    for item in patterns:
+        out.extend(p.strip() for p in item.split(",") if p.strip())
+    return out
+
+
+def load(path: Path | None = None) -> Catalog:
+    """Load and check the catalogue: the packaged folder unless `path` is given.
+
+    `path` may be a folder laid out like data/catalog (services.toml plus
+    NN-*.toml) or a single TOML file holding everything.
+    """
+    if path is None:
+        root = resources.files("rtbench.store").joinpath("data/catalog")
+        texts = [(f.name, f.read_text("utf-8")) for f in sorted(root.iterdir(), key=_order)
+                 if f.name.endswith(".toml")]
+    elif Path(path).is_dir():
+        texts = [(f.name, f.read_text("utf-8")) for f in sorted(Path(path).glob("*.toml"),
+                                                               key=_order)]
+    else:
+        texts = [(Path(path).name, Path(path).read_text("utf-8"))]
+    raw: dict = {"services": {"order": []}, "metric": [], "not_applicable": [],
+                 "first_page": []}
+    for name, text in texts:
+        try:
+            part = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise CatalogError(f"catalogue file {name} is not valid TOML: {exc}") from exc
+        if "services" in part:  # a single-file catalogue
+            raw["services"] = part["services"]
+        service = part.get("service")
+        if service is not None:  # a service file: its metrics belong to it
+            raw["services"]["order"].append(service)
+            for entry in part.get("metric", []):
+                if entry.setdefault("service", service) != service:
+                    raise CatalogError(f"catalogue metric {entry.get('id', '?')!r} in {name} "
+                                       f"says service {entry['service']!r}, the file {service!r}")
+        raw["metric"].extend(part.get("metric", []))
+        raw["not_applicable"].extend(part.get("not_applicable", []))
+        raw["first_page"].extend(part.get("first_page", []))
+    return _build(raw)
+
+
+def _order(f) -> tuple[int, str]:
+    """services.toml first, then the service files in name order."""
+    return (0 if f.name == "services.toml" else 1, f.name)
+
+
+def _build(raw: dict) -> Catalog:
+    services = tuple(raw.get("services", {}).get("order", []))
+    metrics = []
+    seen = set()
+    for entry in raw.get("metric", []):
+        missing = [k for k in _REQUIRED if not str(entry.get(k, "")).strip()]
+        if missing:
+            raise CatalogError(f"catalogue metric {entry.get('id', '?')!r} "
+                               f"lacks {', '.join(missing)}")
+        if entry["id"] in seen:
+            raise CatalogError(f"catalogue metric id {entry['id']!r} is duplicated")
+        if entry["service"] not in services:
+            raise CatalogError(f"catalogue metric {entry['id']!r}: service {entry['service']!r} "
+                               "is not in [services] order")
+        seen.add(entry["id"])
+        vendor = {k: tuple(v) for k, v in entry.get("vendor", {}).items()}
+        curve = entry.get("curve")
+        if curve is not None and not (isinstance(curve.get("series"), str)
+                                      and isinstance(curve.get("x"), (int, float))):
+            raise CatalogError(f"catalogue metric {entry['id']!r}: curve needs series and x")
+        measured_by = entry.get("measured_by", "harness")
+        if measured_by not in MEASURED_BY:
+            raise CatalogError(f"catalogue metric {entry['id']!r}: measured_by must be one of "
+                               f"{', '.join(MEASURED_BY)}, not {measured_by!r}")
+        metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve,
+                              measured_by=measured_by))
+    entries = raw.get("not_applicable", [])
+    bad = [e for e in entries if not ("vendor" in e and "why" in e
+                                      and ("name" in e) != ("section" in e))]
+    if bad:
+        raise CatalogError(f"[[not_applicable]] needs vendor, why and one of name or "
+                           f"section: {bad[0]}")
+    na = tuple((e["vendor"], e["name"], e["why"]) for e in entries if "name" in e)
+    na_sections = tuple((e["vendor"], e["section"], e["why"]) for e in entries
+                        if "section" in e)
+    first_page = []
+    for g in raw.get("first_page", []):
+        ids = g.get("ids") if isinstance(g, dict) else None
+        if not (isinstance(g.get("group"), str) and isinstance(ids, list) and ids):
+            raise CatalogError(f"[[first_page]] needs a group and a list of ids: {g}")
+        unknown = [i for i in ids if i not in seen]
+        if unknown:
+            raise CatalogError(f"[[first_page]] {g['group']!r}: no metric {unknown[0]!r}")
+        first_page.append((g["group"], tuple(ids)))
+    return Catalog(services=services, metrics=tuple(metrics), not_applicable=na,
+                   not_applicable_sections=na_sections, first_page=tuple(first_page))

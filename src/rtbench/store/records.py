@@ -1,0 +1,352 @@
+"""Harness records (docs/records.md, schema 1): parsing, checking, units.
+
+Python never guesses what a number means: a harness record's statistics are
+in its `unit`: "ticks" or "cycles" of a counter at `tick_hz` (a time: the
+only conversion done here is to ns), or "instructions" (a count, under an
+instruction-counting emulator: never converted to a time).
+
+Records rtbench did not measure (docs/records.md, "Records from other
+sources": imports, peers, external programs) carry `origin`, `source` and
+`stats_given`: only the statistics the source gave are present, and
+readers show an absent one as absent (`MetricRecord.has`, `ns_or_none`),
+never computed from the others. Their unit may be a non-time one ("MB/s").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from rtbench.errors import HarnessError
+
+SCHEMA = 1
+TYPES = ("registry", "session", "begin", "metric", "end")
+STATUSES = ("ok", "unsupported", "failed")
+STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
+TIME_UNIT = "ticks"  # a time figure from other sources: ns ticks at `tick_hz` 1e9
+TIME_UNITS = ("ticks", "cycles")  # harness units that are times (with tick_hz)
+COUNT_UNITS = ("instructions",)    # harness units that are counts (no tick_hz)
+HARNESS_UNITS = TIME_UNITS + COUNT_UNITS
+# `origin` of records rtbench did not measure with its harness (absent: the harness)
+ORIGINS = ("import", "peer", "external", "rtbench")
+
+
+class RecordError(HarnessError):
+    """A line that claims to be a record but breaks the protocol."""
+
+
+def parse_line(line: str) -> dict[str, Any] | None:
+    """The record on `line`, or None if the line is not a record.
+
+    Only lines starting with `{` are records (the protocol's rule); anything
+    else is a diagnostic and is ignored.
+    """
+    line = line.strip()
+    if not line.startswith("{"):
+        return None
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"harness printed a malformed record ({exc}): {line[:200]}") from exc
+    if not isinstance(rec, dict) or rec.get("type") not in TYPES:
+        raise RecordError(f"harness printed a record of unknown type: {line[:200]}")
+    _CHECKS[rec["type"]](rec)
+    return rec
+
+
+def _need(rec: dict, *keys: str) -> None:
+    missing = [k for k in keys if k not in rec]
+    if missing:
+        raise RecordError(f"{rec.get('type')} record lacks {', '.join(missing)}: "
+                          f"{json.dumps(rec)[:200]}")
+
+
+def _check_session(rec: dict) -> None:
+    _need(rec, "schema", "ts", "rt", "config")
+    if rec["schema"] != SCHEMA:
+        raise RecordError(f"harness speaks record schema {rec['schema']}, "
+                          f"this rtbench knows schema {SCHEMA}")
+    _need(rec["ts"], "hz_measured")
+    _need(rec["rt"], "realtime")
+
+
+def _check_metric(rec: dict) -> None:
+    _need(rec, "id", "status")
+    if rec["status"] not in STATUSES:
+        raise RecordError(f"metric {rec['id']}: unknown status {rec['status']!r}")
+    if rec["status"] != "ok":
+        return
+    _need(rec, "unit", "n", *STATS)
+    if rec["unit"] not in HARNESS_UNITS:
+        raise RecordError(f"metric {rec['id']}: unknown unit {rec['unit']!r}")
+    if rec["unit"] in TIME_UNITS:
+        _need(rec, "tick_hz")
+        if not rec["tick_hz"] or rec["tick_hz"] <= 0:
+            raise RecordError(f"metric {rec['id']}: tick_hz must be positive")
+
+
+_CHECKS = {
+    "registry": lambda r: _need(r, "id"),
+    "session": _check_session,
+    "begin": lambda r: _need(r, "id"),
+    "metric": _check_metric,
+    "end": lambda r: None,
+}
+
+
+MAX_FIGURE = 1e15  # ns (11.6 days) or the unit of a non-time figure; beyond: not a figure
+MAX_COUNT = 1e15  # samples, operations, bytes per sample, histogram bounds in ticks
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
+    """Why an ok record's figures cannot be shown, or None. Each statistic
+    must be a finite number of at most MAX_FIGURE in its unit (times in
+    ns); none may be negative, except a harness time, which may go below 0
+    by up to its overhead_ticks (the read cost subtracted from raw ticks,
+    which are never negative). Records read from files are checked with
+    this before anything is stored (rtbench import); `hist`: the histogram's
+    buckets too (not for histograms an importer built itself)."""
+    if rec.get("status") != "ok":
+        return None
+    is_time = rec.get("unit", TIME_UNIT) == TIME_UNIT
+    hz = rec.get("tick_hz")
+    if is_time and not (_number(hz) and 0 < hz <= MAX_COUNT):
+        return f"tick_hz {hz!r} is not a positive clock rate"
+    floor = 0.0
+    if is_time and "stats_given" not in rec and _number(rec.get("overhead_ticks")):
+        floor = -abs(rec["overhead_ticks"])
+    for stat in STATS:
+        if stat not in rec:
+            continue
+        v = rec[stat]
+        if not _number(v):
+            return f"{stat} {v!r} is not a finite number"
+        if v < (0.0 if stat == "stddev" else floor):
+            return f"{stat} {v!r} is negative"
+        if abs(ticks_to_ns(v, hz) if is_time else v) > MAX_FIGURE:
+            return f"{stat} {v!r} is beyond any figure ({MAX_FIGURE:g} {'ns' if is_time else rec.get('unit')})"
+    for key in ("n", "ops", "bytes"):
+        v = rec.get(key)
+        if v is not None and not (_number(v) and 0 <= v <= MAX_COUNT):
+            return f"{key} {v!r} is not a count"
+    if rec.get("ops") == 0:
+        return "ops 0: a sample times at least one operation"
+    for lo, hi, count in (rec.get("hist") or {}).get("buckets") or () if hist else ():
+        if not all(_number(x) and abs(x) <= MAX_COUNT for x in (lo, hi, count)):
+            return f"histogram bucket [{lo!r}, {hi!r}, {count!r}] out of range"
+    return None
+
+
+def strict_json(obj: Any, **kwargs: Any) -> str:
+    """JSON that strict parsers read: a NaN or an infinity (a record stored
+    before rtbench refused them) is written as null, never as a bare NaN."""
+    def finite(o: Any) -> Any:
+        if isinstance(o, float) and not math.isfinite(o):
+            return None
+        if isinstance(o, dict):
+            return {k: finite(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [finite(v) for v in o]
+        return o
+
+    return json.dumps(finite(obj), allow_nan=False, **kwargs)
+
+
+def ticks_to_ns(ticks: float, tick_hz: float) -> float:
+    # A 64-bit float keeps ~15 significant digits: plenty for tick counts.
+    return ticks * 1e9 / tick_hz
+
+
+def failed_record(metric_id: str, reason: str) -> dict[str, Any]:
+    """A metric record rtbench writes itself when the harness could not.
+
+    `origin` tells it apart from records the harness printed.
+    """
+    return {"type": "metric", "id": metric_id, "status": "failed", "reason": reason,
+            "n": 0, "origin": "rtbench"}
+
+
+@dataclass(frozen=True)
+class MetricRecord:
+    """Read-only view on a metric record with unit conversions."""
+
+    raw: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.raw["id"]
+
+    @property
+    def status(self) -> str:
+        return self.raw["status"]
+
+    @property
+    def reason(self) -> str:
+        return self.raw.get("reason", "")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def ops(self) -> int:
+        """Operations one sample timed (`rtb_per_sample`); statistics are per sample."""
+        return int(self.raw.get("ops") or 1)
+
+    @property
+    def bytes(self) -> int:
+        """Bytes one sample moved (0: the metric is not a transfer)."""
+        return int(self.raw.get("bytes") or 0)
+
+    def ns(self, stat: str) -> float:
+        """A statistic in ns per operation (per sample divided by `ops`).
+        KeyError if the record lacks it (see `has`, `ns_or_none`)."""
+        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.ops
+
+    # ---- records from other sources (docs/records.md) ----
+
+    @property
+    def unit(self) -> str:
+        """"ticks"/"cycles" (a time at `tick_hz`), "instructions" (a count),
+        or the figure's own unit from another source ("MB/s", ...)."""
+        return self.raw.get("unit", TIME_UNIT)
+
+    @property
+    def is_time(self) -> bool:
+        return self.unit in TIME_UNITS
+
+    @property
+    def is_count(self) -> bool:
+        """Instructions executed: a cost, not a time (no frequency)."""
+        return self.unit in COUNT_UNITS
+
+    @property
+    def base_unit(self) -> str:
+        """The unit `value` answers in: "ns" for a time, else the record's own."""
+        return "ns" if self.is_time else self.unit
+
+    def count(self, stat: str) -> float:
+        """A statistic of a count record (instructions) per operation."""
+        return float(self.raw[stat]) / self.ops
+
+    @property
+    def stats_given(self) -> tuple[str, ...]:
+        """The statistics the source gave; a harness record gives them all."""
+        given = self.raw.get("stats_given")
+        return STATS if given is None else tuple(s for s in STATS if s in given)
+
+    def has(self, stat: str) -> bool:
+        """Whether the record holds `stat` (an ok record that the source gave it)."""
+        return self.ok and stat in self.stats_given and self.raw.get(stat) is not None
+
+    def ns_or_none(self, stat: str) -> float | None:
+        """`ns(stat)`, or None when the record lacks it or is not a time."""
+        return self.ns(stat) if self.is_time and self.has(stat) else None
+
+    def value(self, stat: str) -> float | None:
+        """The statistic in `base_unit` (ns for a time, instructions per
+        operation for a count, the source's own unit otherwise), or None."""
+        if not self.has(stat):
+            return None
+        if self.is_time:
+            return self.ns(stat)
+        return self.count(stat) if self.is_count else float(self.raw[stat])
+
+    @property
+    def n(self) -> int | None:
+        """The sample count, None when the source did not say."""
+        return self.raw.get("n")
+
+    @property
+    def origin(self) -> str:
+        """"" for the harness's records, else one of ORIGINS."""
+        return self.raw.get("origin", "")
+
+    @property
+    def mapped(self) -> bool:
+        """False for a figure no catalogue metric answers (id "<tool>:<name>")."""
+        return self.raw.get("mapped", True) is not False
+
+    @property
+    def source(self) -> dict[str, Any]:
+        return self.raw.get("source") or {}
+
+
+@dataclass(frozen=True)
+class Session:
+    """Read-only view on the harness session record."""
+
+    raw: dict[str, Any]
+
+    @property
+    def ts(self) -> dict[str, Any]:
+        return self.raw.get("ts", {})
+
+    @property
+    def rt(self) -> dict[str, Any]:
+        return self.raw.get("rt", {})
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.raw.get("config", {})
+
+    @property
+    def hz(self) -> float:
+        return self.ts.get("hz_measured") or 0
+
+    @property
+    def core_hz(self) -> float:
+        """The core clock the harness measured (ts.core_hz: a chain of dependent
+        adds timed by the reference clock), 0 where the port has none. Only a
+        "ticks" counter needs it: a "cycles" counter is the core's own.
+        (A harness of the issue-13 WIP gave it as the target fact "core_hz".)"""
+        value = self.ts.get("core_hz") or self.target.get("core_hz") or 0
+        try:
+            return max(float(value), 0.0)
+        except (TypeError, ValueError):
+            return 0.0
+
+    @property
+    def core_hz_method(self) -> str:
+        """How the core clock was obtained, in the harness's words."""
+        return self.ts.get("core_hz_method") or self.target.get("core_hz_how") or ""
+
+    @property
+    def core_cycles_hz(self) -> float:
+        """The clock at which a time becomes core cycles beside a vendor's CPU
+        cycles: the measured core clock when the counter's ticks are not the
+        core's cycles, else 0 (no conversion to make, or none known)."""
+        return self.core_hz if self.unit == TIME_UNIT else 0.0
+
+    @property
+    def unit(self) -> str:
+        """The unit of the run's harness figures (older harnesses: "ticks")."""
+        return self.ts.get("unit") or TIME_UNIT
+
+    @property
+    def is_count(self) -> bool:
+        return self.unit in COUNT_UNITS
+
+    @property
+    def target(self) -> dict[str, Any]:
+        """The port's facts about its target (kernel version, tick, board...)."""
+        return self.raw.get("target") or {}
+
+    @property
+    def source(self) -> dict[str, Any] | None:
+        """What an imported run was read from (`rtbench import KIND`), or what
+        a peer run ran (`--with-peers` on a board: rtbench.peers.rtosbench), else None."""
+        return self.raw.get("source") if self.raw.get("origin") in ("import", "peer") else None
+
+    @property
+    def is_peer(self) -> bool:
+        return self.raw.get("origin") == "peer"
+
+    def ticks_ns(self, ticks: float) -> float | None:
+        return ticks_to_ns(ticks, self.hz) if self.hz else None

@@ -1,0 +1,264 @@
+"""Find, build and query the C harness (`rtbench-harness`).
+
+The build goes to the user cache dir, keyed by a hash of the sources, so a
+changed source tree gets a fresh build and an unchanged one is reused.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import platformdirs
+
+from rtbench.errors import HarnessError, RtbenchError
+from rtbench.store import records
+
+EXE_NAME = "rtbench-harness"
+_PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
+
+
+def source_dir() -> Path:
+    """The harness sources.
+
+    `RTBENCH_HARNESS_SRC` wins (an explicit request); then the copy a wheel
+    carries (`rtbench/_harness`); then the repository's `harness/` for a
+    source checkout / editable install.
+    """
+    candidates = []
+    if os.environ.get("RTBENCH_HARNESS_SRC"):
+        candidates.append(Path(os.environ["RTBENCH_HARNESS_SRC"]))
+    candidates += [_PKG_DIR / "_harness", _PKG_DIR.parents[1] / "harness"]
+    for cand in candidates:
+        if (cand / "CMakeLists.txt").is_file():
+            return cand.resolve()
+    raise HarnessError("harness sources not found (looked in "
+                       + ", ".join(str(c) for c in candidates) + ")")
+
+
+def source_hash(src: Path) -> str:
+    """First 12 hex digits of a sha256 over every file's path and content."""
+    digest = hashlib.sha256()
+    for path in _source_files(src):
+        digest.update(path.relative_to(src).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def _source_files(src: Path) -> list[Path]:
+    files = []
+    for root, dirs, names in os.walk(src):
+        # An in-tree CMake build dir would change the hash on every build.
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
+                         and not (Path(root, d) / "CMakeCache.txt").exists())
+        files += [Path(root, n) for n in sorted(names) if not n.startswith(".")]
+    return files
+
+
+def built_exe(src: Path | None = None) -> Path:
+    """Where the build of these sources is (it may not exist yet)."""
+    src = src or source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    return cache / f"harness-{source_hash(src)}" / EXE_NAME
+
+
+def is_built() -> bool:
+    """Whether the harness of these sources is built (`rtbench list` asks
+    it for what it supports, never building just to list)."""
+    if os.environ.get("RTBENCH_HARNESS"):
+        return True
+    try:
+        return built_exe().is_file()
+    except (OSError, HarnessError):
+        return False
+
+
+def build(src: Path | None = None) -> Path:
+    """Build the harness if needed; return the path of the executable."""
+    src = src or source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    builddir = cache / f"harness-{source_hash(src)}"
+    exe = builddir / EXE_NAME
+    if exe.is_file():
+        return exe
+    if shutil.which("cmake") is None:
+        raise HarnessError("cmake not found on PATH (needed to build the harness)")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        lock = open(cache / f"{builddir.name}.lock", "w")
+    except OSError as exc:
+        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
+    # Two rtbench processes starting at once must not build into one dir.
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not exe.is_file():
+            _run_cmake(src, builddir)
+    if not exe.is_file():
+        raise HarnessError(f"harness build produced no {EXE_NAME}; see {builddir / 'build.log'}")
+    return exe
+
+
+def _run_cmake(src: Path, builddir: Path) -> None:
+    _run_steps(builddir, [
+        ["cmake", "-S", str(src), "-B", str(builddir), "-DCMAKE_BUILD_TYPE=Release"],
+        # Only the harness: the C unit tests are for scripts/test.sh.
+        ["cmake", "--build", str(builddir), "--target", EXE_NAME,
+         "--parallel", str(os.cpu_count() or 1)],
+    ], "harness")
+
+
+def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False) -> None:
+    """Run CMake steps with their output in builddir/build.log; a failure is
+    one line naming the step, the first compiler error and the log."""
+    builddir.mkdir(parents=True, exist_ok=True)
+    log_path = builddir / "build.log"
+    with open(log_path, "a" if append else "w") as log:
+        for cmd in steps:
+            log.write("$ " + " ".join(cmd) + "\n")
+            log.flush()
+            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL).returncode
+            if rc != 0:
+                log.flush()
+                first = next((ln.strip() for ln in log_path.read_text(errors="replace")
+                              .splitlines() if "error" in ln.lower()), "")
+                raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
+                                   + (f": {first[:200]}" if first else "")
+                                   + f"; see {log_path}")
+
+
+def build_image(port: str, board: str, defs: dict[str, str], image: str,
+                variable: dict[str, str] | None = None, copy_to: Path | None = None) -> Path:
+    """Cross-build the harness for a board (ports/<port>/port.cmake with the
+    board's toolchain) into the cache; return the image's path.
+
+    The build directory is keyed by the harness sources and the options, and
+    CMake's own dependency tracking rebuilds when the kernel's sources (the
+    user's checkout, outside the key) change: `cmake --build` runs every time
+    and is a no-op when nothing did.
+
+    `variable`: options set on every build and kept out of the key (the
+    command line built into an image changes from run to run; only the file
+    that uses it recompiles). The image is then copied to `copy_to` while
+    the build is still locked, so builds with other values cannot replace
+    it before the caller has it."""
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, [image], "image",
+                           variable=variable, copy_to=copy_to)[0]
+
+
+def build_images(port: str, board: str, defs: dict[str, str], images: list[str]) -> list[Path]:
+    """build_image for several targets of one configuration (a port's
+    harness image, a peer's images) in one `cmake --build`."""
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, images, "image")
+
+
+def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) -> Path:
+    """Cross-build a peer benchmark for a board (harness/peers/<peer>: its own
+    CMake project, the user's checkout of the peer compiled in place) into
+    the cache, the same way as build_image; return the image's path."""
+    src = source_dir()
+    peer_src = src / "peers" / peer
+    if not (peer_src / "CMakeLists.txt").is_file():
+        raise HarnessError(f"no peer {peer!r} in {src / 'peers'}")
+    return _build_in_cache(peer_src, f"peer-{peer}-{board}", {"RTB_BOARD": board, **defs},
+                           [image], f"{peer} image", key_src=src)[0]
+
+
+def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
+                    key_src: Path | None = None, variable: dict[str, str] | None = None,
+                    copy_to: Path | None = None) -> list[Path]:
+    """Configure (once per key) and build `images` of the CMake project `src`
+    in the cache, under a lock; a failed configure leaves no cache behind,
+    so the next attempt configures again. `variable`, `copy_to` (one image
+    only): see build_image."""
+    # The names of the variable options are in the key: a build without
+    # them never gets a value another caller left in the CMake cache.
+    key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
+                          + (repr(sorted(variable)) if variable else "")).encode()).hexdigest()[:12]
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    builddir = cache / f"{name}-{key}"
+    if shutil.which("cmake") is None:
+        raise HarnessError(f"cmake not found on PATH (needed to build the {what})")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        lock = open(cache / f"{builddir.name}.lock", "w")
+    except OSError as exc:
+        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (builddir / "CMakeCache.txt").is_file():
+            try:
+                _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),
+                                       "-DCMAKE_BUILD_TYPE=Release",
+                                       *(f"-D{k}={v}" for k, v in opts.items())]], what)
+            except HarnessError:
+                (builddir / "CMakeCache.txt").unlink(missing_ok=True)
+                raise
+        steps = [["cmake", *(f"-D{k}={v}" for k, v in variable.items()), str(builddir)]
+                 ] if variable else []
+        _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", *images,
+                                       "--parallel", str(os.cpu_count() or 1)]], what,
+                   append=True)
+        paths = [builddir / image for image in images]
+        for path in paths:
+            if not path.is_file():
+                raise HarnessError(f"{what} build produced no {path.name}; "
+                                   f"see {builddir / 'build.log'}")
+        if copy_to is None:
+            return paths
+        shutil.copyfile(paths[0], copy_to)
+        return [copy_to]
+
+
+def executable(explicit: str | os.PathLike | None = None) -> Path:
+    """The harness to run: an explicit path (option or `RTBENCH_HARNESS`,
+    used by the tests to inject a fake) or a build of the sources."""
+    explicit = explicit or os.environ.get("RTBENCH_HARNESS")
+    if explicit:
+        path = Path(explicit)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise HarnessError(f"harness {path} is not an executable file")
+        return path
+    return build()
+
+
+def registry(exe: Path, timeout: float = 60) -> list[str]:
+    """The metric ids the harness knows (`rtbench-harness --list`)."""
+    return list(registry_support(exe, timeout))
+
+
+def registry_support(exe: Path, timeout: float = 60) -> dict[str, tuple[bool, str]]:
+    """Each metric id the harness knows -> (the port supports it, why not)."""
+    try:
+        proc = subprocess.run([str(exe), "--list"], capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as exc:
+        raise HarnessError(f"{exe} --list did not finish within {timeout:g}s") from exc
+    except OSError as exc:
+        raise HarnessError(f"cannot run {exe}: {exc.strerror}") from exc
+    if proc.returncode != 0:
+        detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+        raise HarnessError(f"{exe} --list failed: {detail[0]}")
+    out: dict[str, tuple[bool, str]] = {}
+    for line in proc.stdout.splitlines():
+        rec = records.parse_line(line)
+        if rec and rec["type"] == "registry":
+            out[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+    return out
+
+
+def built_support(explicit: Path | None = None) -> dict[str, tuple[bool, str]]:
+    """What the harness already built here says of each metric (never a
+    build just to list: `rtbench list`); {} when none is built or it
+    cannot say."""
+    try:
+        exe = executable(explicit) if explicit or is_built() else None
+        return registry_support(exe) if exe else {}
+    except (RtbenchError, OSError):
+        return {}
