@@ -11,7 +11,7 @@ stamps fails here, naming the row and the functions."""
 import pytest
 
 from conftest import kernel_src
-from rtbench import audit
+from rtbench.targets import audit
 from rtbench.targets import kernels
 
 

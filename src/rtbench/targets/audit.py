@@ -173,7 +173,7 @@ _MAP_ENTRY = re.compile(r"^ (\.text\S*)\s*(?:\n\s+)?0x([0-9a-fA-F]+)\s+0x([0-9a-
 def _harness_files() -> dict[str, str]:
     """Whose each source file of the harness is, by its name: an archive
     member in a link map is named by its file alone (Zephyr's libapp.a)."""
-    from rtbench import harness
+    from rtbench.targets import harness
 
     owners = {"core": "harness", "scenarios": "harness", "ports": "port", "boards": "board"}
     out: dict[str, str] = {}
@@ -392,7 +392,7 @@ def run(image: Image, command: list[str],
     options) under the instruction trace, feed the trace through a FIFO as
     it is written (no trace file: a run is millions of lines), and return
     each metric's windows and the harness's records of the same run."""
-    from rtbench import records
+    from rtbench.store import records
 
     with tempfile.TemporaryDirectory(prefix="rtbench-audit-") as tmp:
         fifo = Path(tmp) / "trace"
