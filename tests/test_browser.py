@@ -87,12 +87,12 @@ def _board_run(cat):
     for rec in r.metrics:
         rec["unit"] = "instructions"
         rec.pop("tick_hz", None)
-        rec["hist"]["offset_ticks"] = 0
+        rec["hist"]["offset"] = 0
     r.host = {"target": "mps2-an385", "target_kind": "emulator", "os": "FreeRTOS",
               "kernel_version": "V11.3.0", "board": "Arm MPS2 AN385", "cpu_model": "Cortex-M3",
               "emulator": "QEMU 7.2", "icount": "shift=7"}
-    r.session["ts"].update(unit="instructions", hz_measured=0, resolution_ticks=1,
-                           overhead_min_ticks=10, overhead_median_ticks=10)
+    r.session["ts"].update(unit="instructions", hz_measured=0, resolution=1,
+                           overhead_min=10, overhead_median=10)
     r.session["target"] = {"kernel": "FreeRTOS V11.3.0", "tick_hz": "1000", "preemption": "on",
                            "asserts": "off"}
     return r

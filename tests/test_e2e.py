@@ -81,7 +81,7 @@ def _check_method(env):
     by_id = {m["id"]: m for m in env["metrics"]}
     ts = env["session"]["ts"]
     hz = ts["hz_measured"]
-    step_ns = ts["resolution_ticks"] * 1e9 / hz
+    step_ns = ts["resolution"] * 1e9 / hz
     null_ns = by_id["method.null"]["p50"] * 1e9 / hz
     assert abs(null_ns) <= max(3.0, step_ns) + 0.5, (null_ns, step_ns)
     busy_ns = by_id["method.busywait"]["p50"] * 1e9 / hz

@@ -519,5 +519,5 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
 
 def _resolution_ns(run: Run) -> float:
     s = Session(run.session or {})
-    res = s.ts.get("resolution_ticks")
+    res = s.ts.get("resolution")
     return (s.ticks_ns(res) or 0.0) if res else 0.0

@@ -75,7 +75,7 @@ class Interleaved:
     @property
     def overhead(self) -> int:
         first = next((a.first for a in self.acc.values() if a.first), None)
-        return blocks.run_overhead(self.means, (first or {}).get("overhead_ticks") or 0)
+        return blocks.run_overhead(self.means, (first or {}).get("overhead") or 0)
 
     def _pass_options(self, ids: list[str]) -> RunOptions:
         k, p = self.passes, self.plan
@@ -90,7 +90,7 @@ class Interleaved:
                        budget_ms=p.block_budget_ms, extra=extra)
 
     def _on_session(self, rec: Record) -> None:
-        mean = rec.get("ts", {}).get("overhead_mean_ticks")
+        mean = rec.get("ts", {}).get("overhead_mean")
         if mean is not None:
             self.means.append(float(mean))
         if self._session is None:

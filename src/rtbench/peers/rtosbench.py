@@ -157,7 +157,7 @@ def method(session: dict | None, ours_session: dict | None) -> str:
     src = (session or {}).get("source") or {}
     ts = (ours_session or {}).get("ts") or {}
     empty = src.get("empty_window")
-    ours = ts.get("overhead_median_ticks")
+    ours = ts.get("overhead_median")
     parts = (
         "rtos-benchmark's FreeRTOS port ran in the same QEMU with the same -icount as the "
         "harness image, built against the same kernel checkout with the harness's own "

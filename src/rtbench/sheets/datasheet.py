@@ -137,8 +137,8 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
         v = session.ticks_ns(ticks) if ticks is not None else None
         return "? ns" if v is None else f"{fmt_ns(v)} ns"
 
-    omin, omed = ts.get("overhead_min_ticks"), ts.get("overhead_median_ticks")
-    res = ts.get("resolution_ticks")
+    omin, omed = ts.get("overhead_min"), ts.get("overhead_median")
+    res = ts.get("resolution")
     if rt.get("realtime"):
         sched = (f"under {rt.get('policy', 'SCHED_FIFO')} with memory "
                  f"{'locked' if rt.get('mlock') else 'not locked'}")
@@ -213,13 +213,13 @@ def _counter_columns(columns: tuple[tuple[str, str], ...], unit: str) -> tuple:
 def _count_methodology(session: Session) -> str:
     """An instruction-counting target: the method in its own unit."""
     ts, rt, cfg, t = session.ts, session.rt, session.config, session.target
-    omed, res = ts.get("overhead_median_ticks"), ts.get("resolution_ticks")
+    omed, res = ts.get("overhead_median"), ts.get("resolution")
     return " ".join([
         f"Every figure is the difference of two reads of the board's counter "
         f"({ts.get('source', '?')}), converted per interval to {session.unit}:",
         f"{ts.get('unit_detail', '')}",
         f"Reading the counter costs {omed} {session.unit} (two back-to-back reads, the same",
-        f"every time: min {ts.get('overhead_min_ticks')}); that cost was subtracted from every",
+        f"every time: min {ts.get('overhead_min')}); that cost was subtracted from every",
         f"sample. The resolution is {res} {session.unit[:-1] if res == 1 else session.unit}.",
         "The same image run twice gives the same figures: nothing on the host changes a count.",
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",

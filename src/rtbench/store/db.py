@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator
 import platformdirs
 
 from rtbench.errors import RtbenchError
+from rtbench.store import records
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 
@@ -365,7 +366,7 @@ class Store:
             args.append(profile)
         points = []
         for row in self.conn.execute(sql + " ORDER BY runs.id, metrics.rowid", args):
-            rec = json.loads(row["m_record"])
+            rec = records.upgrade(json.loads(row["m_record"]))
             rec.setdefault("profile", row["m_profile"])
             points.append(HistoryPoint(self._load(row, with_metrics=False), row["m_profile"], rec))
         return points
@@ -377,7 +378,7 @@ class Store:
         run = Run(id=row["id"], uuid=row["uuid"], started=row["started"],
                   finished=row["finished"], stored_status=row["status"], label=row["label"] or "",
                   argv=json.loads(row["argv"] or "[]"), host=json.loads(row["host"] or "{}"),
-                  session=json.loads(row["session"]) if row["session"] else None,
+                  session=records.upgrade(json.loads(row["session"])) if row["session"] else None,
                   imported_from=row["imported_from"], imported_at=row["imported_at"],
                   origin_kind=row["origin"], linked_to=row["linked_to"])
         if with_metrics:
@@ -388,7 +389,7 @@ class Store:
                     run.pending.append(m["metric_id"])
                     run.pending_profiles.append(m["profile"])
                 else:
-                    rec = json.loads(m["record"])
+                    rec = records.upgrade(json.loads(m["record"]))
                     rec.setdefault("profile", m["profile"])
                     run.metrics.append(rec)
         return run

@@ -1,4 +1,4 @@
-"""Harness records (docs/records.md, schema 1): parsing, checking, units.
+"""Harness records (docs/records.md, schema 2): parsing, checking, units.
 
 Python never guesses what a number means: a harness record's statistics are
 in its `unit`: "ticks" or "cycles" of a counter at `tick_hz` (a time: the
@@ -21,7 +21,15 @@ from typing import Any
 
 from rtbench.errors import HarnessError
 
-SCHEMA = 1
+SCHEMA = 2
+# Schema 1 named fields that hold the record's unit (instructions on a board)
+# after ticks; schema 2 names them for what they are. A record of either is
+# read in schema 2's names (`upgrade`), wherever it comes from.
+RENAMED_METRIC = {"overhead_ticks": "overhead", "canary_ticks": "canary"}
+RENAMED_HIST = {"offset_ticks": "offset"}
+RENAMED_TS = {"resolution_ticks": "resolution", "overhead_min_ticks": "overhead_min",
+              "overhead_median_ticks": "overhead_median", "overhead_mean_ticks": "overhead_mean",
+              "overhead_ticks": "overhead"}
 TYPES = ("registry", "session", "begin", "metric", "end")
 STATUSES = ("ok", "unsupported", "failed")
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
@@ -35,6 +43,30 @@ ORIGINS = ("import", "peer", "external", "rtbench")
 
 class RecordError(HarnessError):
     """A line that claims to be a record but breaks the protocol."""
+
+
+def _renamed(d: dict, names: dict[str, str]) -> dict:
+    if not any(old in d for old in names):
+        return d
+    return {names.get(k, k) if names.get(k, k) not in d else k: v for k, v in d.items()}
+
+
+def upgrade(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record in schema 2's names (a schema-1 record renamed; anything
+    else as it is). Idempotent."""
+    if not isinstance(rec, dict):
+        return rec
+    t = rec.get("type")
+    if t == "session" and isinstance(rec.get("ts"), dict):
+        ts = _renamed(rec["ts"], RENAMED_TS)
+        return rec if ts is rec["ts"] else {**rec, "ts": ts}
+    if t in (None, "metric"):
+        rec = _renamed(rec, RENAMED_METRIC)
+        if isinstance(rec.get("hist"), dict):
+            hist = _renamed(rec["hist"], RENAMED_HIST)
+            if hist is not rec["hist"]:
+                rec = {**rec, "hist": hist}
+    return rec
 
 
 def parse_line(line: str) -> dict[str, Any] | None:
@@ -52,6 +84,10 @@ def parse_line(line: str) -> dict[str, Any] | None:
         raise RecordError(f"harness printed a malformed record ({exc}): {line[:200]}") from exc
     if not isinstance(rec, dict) or rec.get("type") not in TYPES:
         raise RecordError(f"harness printed a record of unknown type: {line[:200]}")
+    if rec.get("type") == "session" and rec.get("schema") == 1:
+        rec = upgrade(rec)  # an image built by an earlier rtbench (a flashed board's log)
+    elif rec.get("type") == "metric":
+        rec = upgrade(rec)
     _CHECKS[rec["type"]](rec)
     return rec
 
@@ -65,9 +101,9 @@ def _need(rec: dict, *keys: str) -> None:
 
 def _check_session(rec: dict) -> None:
     _need(rec, "schema", "ts", "rt", "config")
-    if rec["schema"] != SCHEMA:
+    if rec["schema"] not in (1, SCHEMA):
         raise RecordError(f"harness speaks record schema {rec['schema']}, "
-                          f"this rtbench knows schema {SCHEMA}")
+                          f"this rtbench knows schemas 1 and {SCHEMA}")
     _need(rec["ts"], "hz_measured")
     _need(rec["rt"], "realtime")
 
@@ -108,7 +144,7 @@ def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
     """Why an ok record's figures cannot be shown, or None. Each statistic
     must be a finite number of at most MAX_FIGURE in its unit (times in
     ns); none may be negative, except a harness time, which may go below 0
-    by up to its overhead_ticks (the read cost subtracted from raw ticks,
+    by up to its overhead (the read cost subtracted from raw ticks,
     which are never negative). Records read from files are checked with
     this before anything is stored (rtbench import); `hist`: the histogram's
     buckets too (not for histograms an importer built itself)."""
@@ -119,8 +155,8 @@ def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
     if is_time and not (_number(hz) and 0 < hz <= MAX_COUNT):
         return f"tick_hz {hz!r} is not a positive clock rate"
     floor = 0.0
-    if is_time and "stats_given" not in rec and _number(rec.get("overhead_ticks")):
-        floor = -abs(rec["overhead_ticks"])
+    if is_time and "stats_given" not in rec and _number(rec.get("overhead")):
+        floor = -abs(rec["overhead"])
     for stat in STATS:
         if stat not in rec:
             continue
