@@ -23,6 +23,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->expected = 0;
     c->batch_overhead = 0;
     c->batch_calibrated = 0;
+    c->batch = 1;
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
@@ -157,6 +158,7 @@ uint32_t rtb_batch(struct rtb_ctx *c, uint32_t most)
     double step_ns = c->hz > 0.0 ? (double)c->step * 1e9 / c->hz : 0.0;
     uint32_t n = (c->unit_is_time && step_ns > RTB_BATCH_STEP_NS && most > 1) ? most : 1;
     rtb_per_sample(c, n, 0);
+    c->batch = n;
     return n;
 }
 

@@ -156,6 +156,8 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("bytes", c->bytes_per_sample);
     if (c->expected)
         jw_u64("expected", c->expected);
+    if (c->batch > 1) /* a batch for the counter's resolution: its tails are per batch */
+        jw_u64("batch", c->batch);
     if (c->batch_overhead)
         jw_u64("batch_overhead", c->batch_overhead);
     if (ok) /* a batch's own loop goes with the stamps' cost (core/timed.c) */

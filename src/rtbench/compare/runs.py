@@ -200,11 +200,9 @@ def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[
                                         * (1 + blocks_mod.SLOW_CANARY))]
         if len(fast) >= MIN_BLOCKS:
             slow, kept = len(kept) - len(fast), fast
-    scale = 1.0 / float(rec.get("ops") or 1)
-    if m.is_time:
-        scale *= 1e9 / float(rec["tick_hz"])
-    return ({st: [b[st] * scale for b in kept if st in b] for st in ("p50", "p99", "p999")},
-            slow)
+    time = 1e9 / float(rec["tick_hz"]) if m.is_time else 1.0
+    return ({st: [b[st] * time / m.divisor(st) for b in kept if st in b]
+             for st in ("p50", "p99", "p999")}, slow)
 
 
 def _cell(rec: Any, baseline: float | None = None) -> Cell:

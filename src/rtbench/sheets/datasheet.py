@@ -345,16 +345,30 @@ def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
     value = m.value(stat)
     if value is None:
         return _BLANK
+    mark = BATCH_MARK if m.per_batch(stat) else ""  # the row's notes say per batch of how many
     if m.is_time:
-        return fmt(value)
+        return fmt(value) + mark
     if m.is_count:  # the column says the unit
-        return fmt_count(value)
+        return fmt_count(value) + mark
     return (f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}") + f" {m.unit}"
+
+
+BATCH_MARK = "†"
+
+
+def batch_note(m: MetricRecord) -> str:
+    """What the † beside a batched row's tails means ("" for other rows)."""
+    if m.batch <= 1:
+        return ""
+    return (f"† per batch of {m.batch} calls, not divided (one slow call shows at its full "
+            f"size); min, median and mean are per call")
 
 
 def _notes(rec: dict, expect: Expect) -> list[str]:
     """Whatever makes this metric's figures differ from the sheet's method."""
     notes = []
+    if (b := batch_note(MetricRecord(rec))):
+        notes.append(b)
     if rec.get("budget_exhausted"):
         notes.append(f"time budget ran out after {rec['n']} samples")
     if rec.get("invalid"):
@@ -389,15 +403,19 @@ def _definitions(its: list[Item]) -> list[dict]:
 
 
 def _batch_sentence(it: Item) -> str:
-    """Where the run timed a batch of calls per sample (the record's `ops`,
-    rtb_batch: the counter too coarse for one call), where the clock really
-    started and stopped; "" for one call per sample."""
-    ops = max((int(r.get("ops") or 1) for r in it.records.values() if r), default=1)
-    if ops <= 1:
+    """Where the run timed a batch of calls per sample (the record's
+    `batch`, rtb_batch: the counter too coarse for one call), where the
+    clock really started and stopped and what is divided; "" for one call
+    per sample."""
+    batch = max((MetricRecord(r).batch for r in it.records.values() if r), default=1)
+    if batch <= 1:
         return ""
-    return (f" In this run a sample timed {ops} such calls in a row (the counter is too "
-            f"coarse for one): the clock started before the first and stopped after the "
-            f"last, and the figures are that span divided by {ops}.")
+    return (f" In this run a sample timed {batch} such calls in a row (the counter is too "
+            f"coarse for one; the loop's own cost, measured with empty calls, is subtracted): "
+            f"the clock started before the first and stopped after the last. Min, median "
+            f"and mean are that span divided by {batch}; p90, p99, p99.9 and max are per "
+            f"batch of {batch}, not divided, so one slow call shows at its full size "
+            f"(marked {BATCH_MARK}).")
 
 
 # ---- renderings ----

@@ -48,6 +48,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from rtbench.store.records import MetricRecord
+
 DEFAULT_BLOCKS = 20   # blocks per metric on the host
 QUICK_BLOCKS = 6      # with --quick (6 against 6 blocks can reach p < 0.01 in compare; 5 cannot)
 MIN_BLOCK_SAMPLES = 50  # fewer samples than this per block make no block
@@ -281,10 +283,11 @@ def run_overhead(means: list[float], fallback: int) -> int:
 # ---- reading the blocks back ----
 
 def block_values(rec: dict, stat: str = "p50") -> list[float]:
-    """Each block's `stat` per operation, in the record's unit (ticks or
-    instructions); [] for a record without blocks."""
-    ops = float(rec.get("ops") or 1)
-    return [b[stat] / ops for b in rec.get("blocks") or () if stat in b]
+    """Each block's `stat` per operation (a batched row's tails per batch:
+    records.PER_CALL_STATS), in the record's unit (ticks or instructions);
+    [] for a record without blocks."""
+    div = MetricRecord(rec).divisor(stat)
+    return [b[stat] / div for b in rec.get("blocks") or () if stat in b]
 
 
 def spread(rec: dict) -> float | None:

@@ -33,6 +33,12 @@ RENAMED_TS = {"resolution_ticks": "resolution", "overhead_min_ticks": "overhead_
 TYPES = ("registry", "session", "begin", "metric", "end")
 STATUSES = ("ok", "unsupported", "failed")
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
+# A sample that times a batch of N calls because the counter is too coarse
+# for one (the record's `batch`, rtb_batch): these statistics are per call
+# (the batch's span divided by N: the mean exactly, the others as the span
+# of a typical batch); the rest (the tails, the spread) stay per batch,
+# never divided, so one slow call shows at its full size.
+PER_CALL_STATS = ("min", "p50", "mean")
 TIME_UNIT = "ticks"  # a time figure from other sources: ns ticks at `tick_hz` 1e9
 TIME_UNITS = ("ticks", "cycles")  # harness units that are times (with tick_hz)
 COUNT_UNITS = ("instructions",)    # harness units that are counts (no tick_hz)
@@ -240,10 +246,27 @@ class MetricRecord:
         """Bytes one sample moved (0: the metric is not a transfer)."""
         return int(self.raw.get("bytes") or 0)
 
+    @property
+    def batch(self) -> int:
+        """Calls a sample timed because the counter was too coarse for one
+        (rtb_batch; 1: one call a sample)."""
+        return int(self.raw.get("batch") or 1)
+
+    def per_batch(self, stat: str) -> bool:
+        """Whether `stat` is given per batch of `batch` calls, not per call
+        (PER_CALL_STATS)."""
+        return self.batch > 1 and stat not in PER_CALL_STATS
+
+    def divisor(self, stat: str) -> float:
+        """What a sample's `stat` is divided by to give the figure: `ops`,
+        less the batch for a batched row's tails."""
+        return self.ops / self.batch if self.per_batch(stat) else self.ops
+
     def ns(self, stat: str) -> float:
-        """A statistic in ns per operation (per sample divided by `ops`).
-        KeyError if the record lacks it (see `has`, `ns_or_none`)."""
-        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.ops
+        """A statistic in ns per operation (per sample divided by `ops`; a
+        batch's tails per batch, `per_batch`). KeyError if the record lacks
+        it (see `has`, `ns_or_none`)."""
+        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.divisor(stat)
 
     # ---- records from other sources (docs/records.md) ----
 
@@ -269,7 +292,7 @@ class MetricRecord:
 
     def count(self, stat: str) -> float:
         """A statistic of a count record (instructions) per operation."""
-        return float(self.raw[stat]) / self.ops
+        return float(self.raw[stat]) / self.divisor(stat)
 
     @property
     def stats_given(self) -> tuple[str, ...]:
