@@ -148,3 +148,37 @@ def test_runs_of_one_kernel_keep_the_run_comparison(isolated, capsys):
     assert main(["compare", "1", "2", "--db", "r.db"]) == 0
     out = capsys.readouterr().out
     assert "rtbench comparison" in out and "Verdict" in out and "kernel comparison" not in out
+
+
+def test_a_kernels_own_convention_is_a_fairness_note_and_on_its_rows():
+    """A port's "differs:" facts (rtb/port.h): the configuration lists each
+    as a fairness note, and every matching row says it for that kernel; the
+    most specific pattern wins (the timer daemon's .caller rows)."""
+    fr, tx = two_kernels(**{"differs:sem.give.*": "notify callbacks compiled in"})
+    fr.session["target"].update({
+        "differs:timer.start.*,timer.cancel": "the timer daemon's round trip",
+        "differs:timer.*.caller": "the call alone, the daemon below the caller"})
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    config = dict(sheet.config)
+    assert config["Fairness note: timer.start.*, timer.cancel"] == [
+        "the timer daemon's round trip", "—"]
+    assert config["Fairness note: sem.give.*"] == ["—", "notify callbacks compiled in"]
+    assert not any(k.startswith("Differs") for k in config)  # not a plain fact row
+    rows = {r.id: r for s in sheet.sections for r in s.rows}
+    note = lambda mid: kernelsheet.row_note(rows[mid], sheet.columns)  # noqa: E731
+    assert "FreeRTOS: the timer daemon's round trip" in note("timer.start.empty_queue")
+    assert "FreeRTOS: the call alone" in note("timer.start.empty_queue.caller")
+    assert "round trip" not in note("timer.start.empty_queue.caller")
+    assert "ThreadX: notify callbacks compiled in" in note("sem.give.no_waiter")
+    assert "notify" not in note("sem.take.available")
+    md = kernelsheet.render(sheet, "md")
+    assert "Fairness note: sem.give.*" in md
+    # a single kernel's data sheet says it on the row too
+    from rtbench.sheets.datasheet import render_markdown
+
+    sheet_md = render_markdown(fr, CAT)
+    line = next(x for x in sheet_md.splitlines() if "`timer.start.empty_queue` |" in x
+                and x.startswith("| Start a timer"))
+    assert "the timer daemon's round trip" in line
+    assert "Fairness note: timer.start.*, timer.cancel" in sheet_md
+    assert "differs:" not in sheet_md

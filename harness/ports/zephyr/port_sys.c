@@ -150,6 +150,11 @@ static const char *const facts[] = {
     "heap", "k_malloc (system heap, CONFIG_HEAP_MEM_POOL_SIZE " STR(CONFIG_HEAP_MEM_POOL_SIZE) ")",
     "libc", IS_ENABLED(CONFIG_MINIMAL_LIBC) ? "minimal" : "picolibc or newlib",
     "idle", "a busy thread below every task (the idle thread's WFI never runs)",
+    "mutex_inheritance", "always (every k_mutex inherits priority)",
+    "notify_callbacks", "none",
+    "differs:irq.response,irq.task_response.*,irq.handler_to_task,irq.return.*",
+    "an interrupt enters through Zephyr's common entry (_isr_wrapper: the ISR table lookup, "
+    "then z_arm_int_exit), which is in the window",
 #if defined(RTB_BOARD_MPS2)
     "board", RTB_BOARD_NAME,
 #endif

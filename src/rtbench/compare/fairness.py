@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtbench.store.db import Run
-from rtbench.store.records import Session
+from rtbench.store.records import DIFFERS, Session, differences
 
 
 @dataclass
@@ -39,6 +39,8 @@ FACT_ROWS = (
     ("Heap", "heap"),
     ("Task allocation", "task_allocation"),
     ("Stack filling", "stack_filling"),
+    ("Mutex priority inheritance", "mutex_inheritance"),
+    ("Notify callbacks", "notify_callbacks"),
 )
 _SHOWN_ELSEWHERE = {"kernel", "board", "cpu", "icount_shift", "irq_switch_at_exit"}
 
@@ -53,7 +55,7 @@ def _compiler(run: Run) -> str:
 def _samples(run: Run) -> str:
     cfg = Session(run.session or {}).config
     return (f"{cfg.get('samples', '?')} samples, {cfg.get('warmup', '?')} warm-up, "
-            f"budget {cfg.get('budget_ms', '?')} ms")
+            + (f"budget {cfg['budget_ms']} ms" if cfg.get('budget_ms') else "no time budget"))
 
 
 def _unit(c) -> str:
@@ -93,9 +95,11 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
                       c.run.host.get("preemption", "—") for v, c in zip(values, columns)]
         rows.append((label, values))
     named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
-    extra = list(dict.fromkeys(k for c in columns for k in c.facts if k not in named))
+    extra = list(dict.fromkeys(k for c in columns for k in c.facts
+                               if k not in named and not k.startswith(DIFFERS)))
     rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
              for k in extra]
+    rows += fairness_notes(columns)
     rows += [
         ("Samples per metric", [_samples(c.run) for c in columns]),
         ("Image size", [_image(c) for c in columns]),
@@ -104,6 +108,18 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
                  + (f", “{c.run.label}”" if c.run.label else "") for c in columns]),
     ]
     return rows
+
+
+def fairness_notes(columns: list) -> list[tuple[str, list[str]]]:
+    """Where a kernel's own convention puts more in some rows' windows than
+    the catalogue's definition (each port's "differs:" facts), one row per
+    set of rows: the figures stay, the difference is said (and repeated
+    on each such row of the sheet)."""
+    notes: dict[str, list[str]] = {}
+    for i, c in enumerate(columns):
+        for patterns, text in differences(c.facts):
+            notes.setdefault(", ".join(patterns), ["—"] * len(columns))[i] = text
+    return [(f"Fairness note: {rows}", values) for rows, values in notes.items()]
 
 
 def _same(what: str, values: list[str], why: str = "") -> Check:
@@ -161,4 +177,7 @@ FAIR_TEXT = (
     "services called rather than inlined as macros, the kernel's options listed). The "
     "configuration below puts the kernels' options side by side; the table under it says "
     "which of the settings that must be equal are equal for these runs. Where a port builds a "
-    "service its kernel lacks, or a kernel has none, the row's note says so.")
+    "service its kernel lacks, or a kernel has none, the row's note says so; where a kernel's "
+    "own convention puts more in a window than the definition (a timer daemon's round trip, an "
+    "interrupt entry of the kernel's, a callback test), the configuration lists it as a "
+    "fairness note and each such row repeats it.")

@@ -41,7 +41,7 @@ from rtbench.sheets.templating import template_env
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
 from rtbench.store.items import items
-from rtbench.store.records import MetricRecord, Session
+from rtbench.store.records import MetricRecord, Session, difference
 
 STATS = ("min", "p50", "p99", "max")
 
@@ -309,13 +309,17 @@ def cell_text(c: Cell, stat: str) -> str:
 
 
 def row_note(row: Row, columns: list[Column]) -> str:
-    """Why a kernel has no figure, and how a port provides a service."""
+    """Why a kernel has no figure, how a port provides a service, and what a
+    kernel's own convention adds to the window (its fairness note)."""
     parts = []
     for c, col in zip(row.cells, columns):
         if c.status != "ok" and c.reason:
             parts.append(f"{col.short}: {c.reason}")
-        elif c.how:
+            continue
+        if c.how:
             parts.append(f"{col.short}: how: {c.how}")
+        if c.status == "ok" and (d := difference(col.facts, row.id)):
+            parts.append(f"{col.short}: {d}")
     return "; ".join(parts)
 
 

@@ -32,7 +32,7 @@ from rtbench.store import blocks
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
 from rtbench.store.items import OTHER_SERVICE, UNMAPPED_SERVICE, Item, items
-from rtbench.store.records import MetricRecord, Session, strict_json
+from rtbench.store.records import MetricRecord, Session, difference, strict_json
 
 
 # ---- number formatting: negative values keep their sign, never clamped ----
@@ -223,7 +223,9 @@ def _count_methodology(session: Session) -> str:
         f"sample. The resolution is {res} {session.unit[:-1] if res == 1 else session.unit}.",
         "The same image run twice gives the same figures: nothing on the host changes a count.",
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
-        f"then up to {cfg.get('samples', '?')} measured samples within a budget of "
+        f"then {cfg.get('samples', '?')} measured samples: no time budget (a count of "
+        "instructions is deterministic, so --samples alone decides)." if not cfg.get('budget_ms')
+        else f"then up to {cfg.get('samples', '?')} measured samples within a budget of "
         f"{cfg.get('budget_ms', '?')} ms of the board's (virtual) time.",
         f"Tasks ran under the kernel's scheduler ({rt.get('policy') or '?'}) on its one CPU; the",
         f"kernel's tick ({t.get('tick_hz', '?')} Hz) kept running, so a sample the tick",
@@ -383,6 +385,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"tasks on CPU {rec['cpu']}")
     if rec.get("emulated"):  # the port built the service, or differs from the row: how
         notes.append(f"how: {rec['emulated']}")
+    if rec.get("status") == "ok" and (d := difference(expect.facts, rec.get("id", ""))):
+        notes.append(d)  # the kernel's own convention in the window (the port says)
     if rec.get("note"):
         notes.append(rec["note"])
     if rec.get("status") == "ok" and rec.get("max") is not None:

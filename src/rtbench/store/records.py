@@ -14,6 +14,7 @@ never computed from the others. Their unit may be a non-time one ("MB/s").
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 from dataclasses import dataclass
@@ -335,6 +336,29 @@ class MetricRecord:
     @property
     def source(self) -> dict[str, Any]:
         return self.raw.get("source") or {}
+
+
+# ---- where a kernel's convention puts more in a window than the definition ----
+# A port states it in its target facts as "differs:PATTERN[,PATTERN...]" =
+# text (rtb/port.h, struct rtb_port_info.facts): the rows whose ids match a
+# pattern (fnmatch) carry the text of the most specific (longest) pattern.
+DIFFERS = "differs:"
+
+
+def differences(facts: dict[str, Any]) -> list[tuple[list[str], str]]:
+    """A port's stated definition differences: (patterns, text), in order."""
+    return [(k[len(DIFFERS):].split(","), str(v)) for k, v in facts.items()
+            if k.startswith(DIFFERS)]
+
+
+def difference(facts: dict[str, Any], metric_id: str) -> str:
+    """What the port says its kernel adds to `metric_id`'s window ("": nothing)."""
+    best, text = -1, ""
+    for patterns, says in differences(facts):
+        for p in patterns:
+            if fnmatch.fnmatchcase(metric_id, p) and len(p) > best:
+                best, text = len(p), says
+    return text
 
 
 @dataclass(frozen=True)
