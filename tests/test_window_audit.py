@@ -76,3 +76,43 @@ def test_a_window_with_harness_code_is_caught():
     w.owners.update({"kernel": 4, "harness": 6})
     a = audit.MetricAudit("sem.give.no_waiter", windows=[w])
     assert any("6 instructions of rtbench's code" in p for p in a.problems())
+
+
+# ---- `rtbench audit`: the same audit as a command ----
+
+@pytest.fixture
+def board(board_cache, monkeypatch):
+    from conftest import kernel_env
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
+    kernel_env(monkeypatch)
+
+
+def test_the_audit_command_prints_the_split_and_exits_0(isolated, board, capsys):
+    import json
+
+    from rtbench.cli import main
+
+    assert main(["audit", "--target", "mps2-an385", "--kernel", "threadx", "--only",
+                 "sem.give.no_waiter,sched.yield.*", "--samples", "5", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rows = {r["id"]: r for r in data["rows"]}
+    assert set(rows) == {"sem.give.no_waiter", "sched.yield.ctx.thread"}
+    assert data["problems"] == []
+    for r in rows.values():
+        assert r["windows"] == 5 and r["ours_max"] <= audit.BUDGET
+        assert r["figure"] == r["harness_p50"]  # the trace's count is the harness's figure
+        assert r["kernel"] > r["ours"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--target", "host"], "the audit traces an emulated board"),
+    (["--target", "mps2-an385", "--kernel", "vxworks"], "unknown --kernel"),
+    (["--target", "mps2-an385", "--kernel", "threadx", "--samples", "500"], "--samples"),
+])
+def test_the_audit_command_refuses_bad_input_in_one_line(isolated, capsys, args, says):
+    from rtbench.cli import main
+
+    assert main(["audit", *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -392,6 +392,43 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
     return 0
 
 
+@cli.command("audit")
+@click.option("--target", required=True,
+              help="The emulated board whose image is traced: mps2-an385 or mps2-an386.")
+@click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
+@click.option("--kernel-src", type=click.Path(path_type=Path),
+              help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")
+@click.option("--only", "patterns", callback=_patterns,
+              help="Comma-separated glob patterns over metric ids (default: the headline "
+                   "rows: yield, semaphore, mutex and queue with and without a switch, the "
+                   "interrupt rows).")
+@click.option("--samples", type=click.IntRange(1, 200), default=20, show_default=True,
+              help="Samples (windows) traced per metric.")
+@click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
+              default=900.0, callback=_finite, show_default=True,
+              help="Seconds the traced image may run.")
+@click.option("--format", "fmt", type=click.Choice(("text", "md", "json")),
+              help="Output format (default: text, or the -o file's suffix).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to FILE (its suffix picks the format) instead of stdout.")
+def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
+                  patterns: str | None, samples: int, timeout: float, fmt: str | None,
+                  output: Path | None) -> int:
+    """Trace a board image instruction by instruction and show, per metric,
+    whose code lies between its two stamps: the kernel's, or rtbench's
+    (docs/windows.md). Exit 1 when a window holds more of rtbench's code
+    than its budget or the trace's count differs from the harness's."""
+    from rtbench.measure import audit as audit_cmd
+
+    fmt = _pick_format(fmt, output, ("text", "md", "json"), "text")
+    only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
+    page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
+                                               timeout)
+    page.p(audit_cmd.problems_text(problems))
+    _emit_page(page, fmt, output, {"rows": rows, "problems": problems})
+    return 1 if problems else 0
+
+
 @cli.command("import")
 @click.argument("args", nargs=-1, required=True, metavar="[KIND] FILE...")
 @click.option("--label", default="", help="Free text stored with the run.")
