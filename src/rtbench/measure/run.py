@@ -78,6 +78,7 @@ class RunRequest:
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
+    thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
     tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (tuning.py)
@@ -187,6 +188,9 @@ def _check_target_options(req: RunRequest, target: Target) -> None:
     if req.peer_src is not None and (target.supports_cpu or not req.with_peers):
         raise RtbenchError("--peer-src: the rtos-benchmark checkout for --with-peers on a board "
                            "target (--target mps2-an385)")
+    if req.thread_metric_src is not None and (target.supports_cpu or not req.with_peers):
+        raise RtbenchError("--thread-metric-src: Thread-Metric's sources for --with-peers on a "
+                           "board target (--target mps2-an385)")
     if target.supports_cpu:
         return
     asked = [name for name, on in (("--load", req.load), ("--cpu", req.cpu is not None),
@@ -289,11 +293,12 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     the kernels it has a port for (FreeRTOS), told when its sources are
     missing."""
     on_threadx = target.kernel.name == "threadx"
-    if on_threadx or threadmetric.sources(target) is not None:
-        threadmetric.beside(store, run_id, target, say)
+    if on_threadx or threadmetric.sources(target, req.thread_metric_src) is not None:
+        threadmetric.beside(store, run_id, target, say, req.thread_metric_src)
     else:
-        say("peer Thread-Metric: not run (its sources come with a ThreadX checkout: "
-            "set RTBENCH_THREADX_SRC)")
+        say("peer Thread-Metric: not run (its sources not found"
+            + (f" in {req.thread_metric_src}" if req.thread_metric_src else "")
+            + f": {threadmetric.where_sources()})")
     if target.kernel.name in rtosbench.KERNELS:
         rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
             req.peer_src, req.samples, req.profiles[0]), say)
