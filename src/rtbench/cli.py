@@ -332,10 +332,14 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     """Put RUNS side by side (median, p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
-    beside the peers it ran with (--with-peers). Runs of different kernels
-    (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
-    column per kernel, its configuration, Thread-Metric beside it. Ends with
-    a summary line."""
+    beside the peers measured with it (rt-tests, rtos-benchmark: a run of
+    `rtbench run` with its peers).
+    Runs of different kernels (FreeRTOS, ThreadX, Linux) give the kernel
+    comparison sheet instead: a column per kernel, its configuration,
+    Thread-Metric beside it. Every comparison ends with a `Summary:` line
+    that accounts for every row (compared, unsupported, failed, unmatched);
+    on stderr too when the output is a file or not text. A limit in another
+    unit than the run's figures is an error (exit 2), never a pass."""
     from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
