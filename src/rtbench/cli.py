@@ -197,7 +197,9 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
     cat = catalog_mod.load()
     if coverage or rows:
-        columns, notes = targets.supports(harness_path, kernel_src)
+        say = lambda text: click.echo(f"list --coverage: {text}", err=True)  # noqa: E731
+        with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
+            columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
         coverage_mod.print_tables(Console(highlight=False), cat, columns, rows,
                                   "; ".join(notes))
