@@ -74,6 +74,7 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
     if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "one run and --ref NAME, or one run and limits (--limit)")
+    cat = _worded(cat, stored)
     if linked and kernels.applies(stored, linked):  # kernels side by side: no verdict
         ks = kernels.build(stored, cat, linked)
         summary = kernels.summary_line(ks)
@@ -92,6 +93,17 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
         return Outcome(views.ref_comparison(ref_cmp),
                        jsonable.to_jsonable(ref_cmp) | {"summary": summary}, summary=summary)
     return _runs(stored, cat, threshold, gate, wanted, fmt)
+
+
+def _worded(cat, runs) -> Any:
+    """Runs all on boards are set out in a board's words (their titles and
+    definitions name no Linux call); runs with Linux among them keep the
+    catalogue's own."""
+    if not runs or not all(r.host.get("target_kind") for r in runs):
+        return cat
+    if len({r.host.get("os") for r in runs}) == 1:
+        return cat.for_target(runs[0].host)
+    return cat.for_board("each kernel", "the board")
 
 
 def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str) -> Outcome:
