@@ -100,8 +100,9 @@ def cli() -> None:
                    "SCHED_OTHER, unpinned, no mlock), rt (pinned, SCHED_FIFO, mlockall), "
                    "cold (rt + caches evicted before every sample).")
 @click.option("--load", is_flag=True,
-              help="Measure under a built-in background load on the other CPUs "
-                   "(memory sweep + pipe ping-pong per CPU).")
+              help="Measure under a built-in background load on every CPU, the benchmark "
+                   "CPU included (a 64 MiB memory sweep and a pipe ping-pong pair per CPU, "
+                   "SCHED_OTHER): every wake-up must preempt it.")
 @click.option("--no-tune", is_flag=True,
               help="As root, rtbench lifts RT throttling (sched_rt_runtime_us = -1) and "
                    "steers movable interrupts off the benchmark CPU for the run, and puts "
@@ -119,14 +120,20 @@ def cli() -> None:
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
                    "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos or threadx.")
+@click.option("--kernel", help="The RTOS on a board target: freertos or threadx (default: "
+                               "the kernel whose checkout --kernel-src names).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC, "
+              help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
+                   "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
                    "$RTBENCH_THREADX_SRC).")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
                    "$RTBENCH_RTOS_BENCHMARK_SRC).")
+@click.option("--thread-metric-src", type=click.Path(path_type=Path),
+              help="With --with-peers on a board target: Thread-Metric's sources, a ThreadX "
+                   "checkout or its utility/benchmarks/thread_metric folder (default: the "
+                   "ThreadX checkout measured, else $RTBENCH_THREADX_SRC).")
 @click.option("--env", "lab_env", type=click.Path(path_type=Path),
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
@@ -154,7 +161,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
-        peer_src=kw["peer_src"],
+        peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
         duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
@@ -190,7 +197,9 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
     cat = catalog_mod.load()
     if coverage or rows:
-        columns, notes = targets.supports(harness_path, kernel_src)
+        say = lambda text: click.echo(f"list --coverage: {text}", err=True)  # noqa: E731
+        with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
+            columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
         coverage_mod.print_tables(Console(highlight=False), cat, columns, rows,
                                   "; ".join(notes))
@@ -325,10 +334,14 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     """Put RUNS side by side (median, p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
-    beside the peers it ran with (--with-peers). Runs of different kernels
-    (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
-    column per kernel, its configuration, Thread-Metric beside it. Ends with
-    a summary line."""
+    beside the peers measured with it (rt-tests, rtos-benchmark: a run of
+    `rtbench run` with its peers).
+    Runs of different kernels (FreeRTOS, ThreadX, Linux) give the kernel
+    comparison sheet instead: a column per kernel, its configuration,
+    Thread-Metric beside it. Every comparison ends with a `Summary:` line
+    that accounts for every row (compared, unsupported, failed, unmatched);
+    on stderr too when the output is a file or not text. A limit in another
+    unit than the run's figures is an error (exit 2), never a pass."""
     from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")

@@ -363,6 +363,7 @@ def page(sheet: KernelSheet):
             p.bullets(checks)
     p.p(f"{sheet.not_measured} catalogue kernel rows have no figure on any of these kernels "
         "(not shown); the System part (Linux programs) is not a kernel row.")
+    p.p(summary_line(sheet))
     return p
 
 
@@ -437,7 +438,7 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
     return template_env().get_template(name).render(
         sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=fairness.FAIR_TEXT,
         tm_text=TM_TEXT, section_table=section_table, peer_table=peer_table, plots=plots,
-        colours=_colours(sheet), flat=flat_headers)
+        colours=_colours(sheet), flat=flat_headers, summary=summary_line(sheet))
 
 
 def flat_headers(t) -> list[str]:
@@ -482,3 +483,35 @@ def to_jsonable(sheet: KernelSheet) -> Any:
     from rtbench.compare.jsonable import to_jsonable as plain
 
     return plain(sheet)
+
+
+# ---- the summary line every comparison ends with ----
+
+def summary_line(sheet: KernelSheet) -> str:
+    """The sheet in one line: per kernel, what became of each kernel row
+    shown (measured, unsupported, failed, not in its run), the catalogue rows
+    no kernel measured, and Thread-Metric's tests where it ran beside."""
+    per = []
+    for i, c in enumerate(sheet.columns):
+        counts: dict[str, int] = {}
+        for s in sheet.sections:
+            for r in s.rows:
+                st = r.cells[i].status
+                key = "measured" if st == "ok" else "not in its run" if st in (
+                    "absent", "not measured") else st
+                counts[key] = counts.get(key, 0) + 1
+        order = sorted(counts, key=lambda k: (k != "measured", k))
+        per.append(f"{c.short or c.title} " + ", ".join(f"{counts[k]} {k}" for k in order))
+    shown = sum(len(s.rows) for s in sheet.sections)
+    text = (f"Summary: {len(sheet.columns)} kernels, {shown} kernel rows with a figure on at "
+            f"least one: " + "; ".join(per) + f"; {sheet.not_measured} catalogue kernel rows "
+            "on none (not shown)")
+    if sheet.peer_rows:
+        tm_per = []
+        for i, c in enumerate(sheet.columns):
+            ok = sum(r.cells[i].status == "ok" for r in sheet.peer_rows)
+            tm_per.append(f"{c.short or c.title} {ok} counted")
+        text += (f" · Thread-Metric: {len(sheet.peer_rows)} tests, " + ", ".join(tm_per)
+                 + f", {sum(x.status != 'ok' for r in sheet.peer_rows for x in r.cells)} "
+                 "without a count")
+    return text + "."

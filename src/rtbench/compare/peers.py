@@ -31,7 +31,8 @@ class PeerRow:
     peer_unit: str  # "ns" for a time, else the figures' unit ("instructions")
     peer: dict[str, float | None]  # only the statistics the program gave, in peer_unit
     peer_n: int | None
-    ours_status: str  # "ok", "unsupported", "failed", or "none" (no rtbench metric)
+    ours_status: str  # "ok", "unsupported", "failed", "none" (no rtbench metric), or
+                      # "not in this run" (a metric of ours the run did not measure)
     ours_unit: str
     ours: dict[str, float | None]
     ours_n: int | None
@@ -80,7 +81,8 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 rec["id"], meta.title if meta else src.get("label", program), program,
                 src.get("label", program), src.get("command", ""),
                 rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
-                (mine["status"] if mine else "none"), o_unit, o_stats, (mine or {}).get("n"),
+                (mine["status"] if mine else "not in this run" if meta and rec.get("mapped", True)
+                 else "none"), o_unit, o_stats, (mine or {}).get("n"),
                 _why(rec)))
             fam = _family(rec)
             if fam not in families:

@@ -147,6 +147,12 @@ class RunComparison:
     def limit_failures(self) -> list["LimitCheck"]:
         return [c for c in self.limits if c.passed is False]
 
+    @property
+    def limit_unit_mismatches(self) -> list["LimitCheck"]:
+        """Checks whose limit is in another unit than the run's figure (a
+        limit in µs on a run in instructions): a gate that checks nothing."""
+        return [c for c in self.limits if c.unit_mismatch]
+
 
 def compare_runs(runs: list[Run], catalog: Catalog,
                  threshold_pct: float = DEFAULT_THRESHOLD_PCT,
@@ -432,6 +438,7 @@ class LimitCheck:
     value: float | None
     passed: bool | None  # None: not checked (why says)
     why: str = ""
+    unit_mismatch: str = ""  # the run's unit, where the limit is in another
 
 
 def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> Limit:
@@ -504,6 +511,7 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
             check.why = f"{m.status}: {m.reason}"
         elif m.base_unit != lim.unit:
             check.why = f"the limit is in {lim.unit}, the run in {m.base_unit}: not checked"
+            check.unit_mismatch = m.base_unit
         elif (value := m.value(lim.stat)) is None:
             check.why = f"no {STAT_NAMES[lim.stat]} in the source"
         else:

@@ -190,7 +190,9 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
             c = counts[st]
             words = [f"{c[v]} {v}" for v in ("slower", "faster") if c.get(v)]
             per.append(f"{STAT_NAMES[st]} " + (", ".join(words) or "no change"))
-        parts.append(f"run {run.id} vs run {cmp.runs[0].id}: {judged} metrics compared; "
+        rest = _not_compared(cmp, i)
+        parts.append(f"run {run.id} vs run {cmp.runs[0].id}: {judged} metrics compared"
+                     + (f" of {len(cmp.rows)} rows ({rest})" if rest else "") + "; "
                      + "; ".join(per))
     if cmp.limits:
         checked = [c for c in cmp.limits if c.passed is not None]
@@ -200,6 +202,26 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
         what = ",".join(gate) + (" + limits" if cmp.limits else "") if gate else "limits"
         parts.append(f"gate ({what}): " + (f"FAIL ({failing})" if failing else "pass"))
     return "Summary: " + " · ".join(parts)
+
+
+def _not_compared(cmp: RunComparison, i: int) -> str:
+    """Why the rows the later run `i` was not judged on were not: unsupported
+    or failed in either run, in one run only, or (units, no median in the
+    source, not measured) not comparable; "" when every row was judged."""
+    counts: dict[str, int] = {}
+    for r in cmp.rows:
+        base, cell = r.cells[0], r.cells[i]
+        if cell.changes:
+            continue
+        statuses = {base.status, cell.status}
+        why = ("in one run only" if "absent" in statuses else
+               "unsupported" if "unsupported" in statuses else
+               "failed" if "failed" in statuses else
+               "not measured" if "not measured" in statuses else "not comparable")
+        counts[why] = counts.get(why, 0) + 1
+    return ", ".join(f"{counts[k]} {k}" for k in ("unsupported", "failed", "in one run only",
+                                                  "not measured", "not comparable")
+                     if counts.get(k))
 
 
 def limit_value(c) -> str:
@@ -320,11 +342,7 @@ def ref_comparison(cmp: RefComparison) -> Page:
         page.table(Table(["published row", "why"], [list(x) for x in cmp.published_only]))
     else:
         page.p("None: every published row has a figure of ours.")
-    rows_with = len({r.key for r in cmp.rows if r.ours_status == "ok"})
-    page.p(f"Summary: {s.name}: {len(s.keys())} published rows, {rows_with} with a figure of "
-           f"ours, {len(cmp.published_only)} without (listed above with the reason); "
-           f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
-           "(`--format json` lists them).")
+    page.p(ref_summary(cmp))
     return page
 
 
@@ -337,6 +355,31 @@ def _statistics_sentence(s: reference.Sheet) -> str:
             f" ({s.statistic_note}), so ours is the {ours}" + (f"; {rows}" if rows else "")
             + ". A ratio is printed only where both are the same statistic in comparable "
             "units.")
+
+
+def ref_summary(cmp: RefComparison) -> str:
+    """Every published row accounted for once: with a figure of ours, or
+    what this run has instead (unsupported, failed, not measured), or no
+    metric of this run at all; then our metrics the sheet has no row for."""
+    best: dict[str, str] = {}  # row -> the best status any of our rows for it has
+    rank = {"ok": 0, "failed": 1, "unsupported": 2}
+    for r in cmp.rows:
+        now = best.get(r.key)
+        if now is None or rank.get(r.ours_status, 3) < rank.get(now, 3):
+            best[r.key] = r.ours_status
+    counts = {"ok": 0, "unsupported": 0, "failed": 0, "other": 0}
+    for status in best.values():
+        counts[status if status in counts else "other"] += 1
+    parts = [f"{counts['ok']} with a figure of ours"]
+    parts += [f"{counts[k]} {k} in this run" for k in ("unsupported", "failed") if counts[k]]
+    if counts["other"]:
+        parts.append(f"{counts['other']} not measured (run incomplete)")
+    parts.append(f"{len(cmp.published_only)} without a metric of this run (listed above with "
+                 "the reason)")
+    s = cmp.sheet
+    return (f"Summary: {s.name}: {len(s.keys())} published rows: {', '.join(parts)}; "
+            f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
+            "(`--format json` lists them).")
 
 
 # ---- compare RUN, when it has peers (--with-peers): rt-tests, rtos-benchmark ----
@@ -403,4 +446,22 @@ def peer_comparison(cmp) -> Page:
             continue
         page.p(f"**{program}**" + (f" (`{command}`)" if command else "") + ", per figure:")
         page.bullets([f"**{r.label}** → `{r.id}`: {r.why}" for r in group if r.why])
+    page.p(peer_summary(cmp))
     return page
+
+
+def peer_summary(cmp) -> str:
+    """Every peer row accounted for once: both sides with a figure, the
+    peer's side without one (unsupported, failed), ours without one, or no
+    rtbench metric for it (unmatched)."""
+    counts: dict[str, int] = {}
+    for r in cmp.rows:
+        why = ("unmatched (no rtbench metric)" if r.ours_status == "none" else
+               "unmatched (not in this run)" if r.ours_status == "not in this run" else
+               f"{r.peer_status} on the peer's side" if r.peer_status != "ok" else
+               f"{r.ours_status} on rtbench's side" if r.ours_status != "ok" else "side by side")
+        counts[why] = counts.get(why, 0) + 1
+    order = sorted(counts, key=lambda k: (k != "side by side", k.startswith("unmatched"), k))
+    families = " and ".join(cmp.families or ["rt-tests"])
+    return (f"Summary: run {cmp.run.id} beside {families}: {len(cmp.rows)} peer figures: "
+            + ", ".join(f"{counts[k]} {k}" for k in order) + ".")

@@ -36,6 +36,7 @@ class Interleaved:
     on_block: Callable[[Record, bool], None]  # (merged record so far, its last block?)
     on_settled: Callable[[Record], None]      # the record as it stays
     on_begin: Callable[[str], None] = lambda _id: None
+    on_pass: Callable[[int, list[str]], None] = lambda _k, _ids: None  # (pass, its metrics)
     probe_cpu: int | None = None  # the benchmark CPU whose steal and interrupts are counted
     pass_hz: bool = True  # later passes take the first's counter and core clocks (--hz, --core-hz)
     acc: dict[str, blocks.Accumulator] = field(default_factory=dict)
@@ -51,6 +52,7 @@ class Interleaved:
         self._t0 = time.monotonic()
         self.acc = {i: blocks.Accumulator() for i in active}
         while active and self.plan.more(self.passes, time.monotonic() - self._t0):
+            self.on_pass(self.passes, active)
             runner = Runner(self.target, self._pass_options(active),
                             on_session=self._on_session, on_begin=self.on_begin,
                             on_metric=self._on_metric)

@@ -15,12 +15,12 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.measure import farm, load, outdir, placement, tuning
 from rtbench.measure.interleave import Interleaved
+from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
@@ -29,7 +29,7 @@ from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
-from rtbench.targets import Target, sysinfo
+from rtbench.targets import Target, harness, sysinfo
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
 
@@ -78,6 +78,7 @@ class RunRequest:
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
+    thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
     tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (tuning.py)
@@ -104,8 +105,10 @@ def execute(req: RunRequest, console: Console) -> int:
     ids = cat.match(req.patterns)
     target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
                           req.place)
+    say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
     try:
-        return _execute(req, console, target, cat, ids)
+        with harness.announcing(say):  # an image build (the run's, a peer's) says what it builds
+            return _execute(req, console, target, cat, ids)
     finally:
         target.close()  # a lab's place is released whatever happened
 
@@ -116,6 +119,9 @@ def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[s
     ids = [i for i in ids if i not in prog_ids]
     _check_numbers(req, target)
     with console.status(f"preparing the harness for {target.name} (first use builds it)…"):
+        if getattr(target, "kernel", None) is not None:  # a board: an image, booted to list
+            console.print(f"preparing {target.name}: {_what_runs(target)}", soft_wrap=True,
+                          highlight=False)
         target.prepare()
         ids, not_applicable = _check_registry(target, ids)
     if not target.supports_programs:
@@ -182,11 +188,21 @@ def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list
         raise
 
 
+def _what_runs(target: Target) -> str:
+    """What a board run prepares, in words."""
+    kernel = target.kernel
+    return (f"the {kernel.title} {kernel.version} image (built from {kernel.src} on first "
+            "use), booted once for its metric list")
+
+
 def _check_target_options(req: RunRequest, target: Target) -> None:
     """Options that only make sense on the host are refused elsewhere."""
     if req.peer_src is not None and (target.supports_cpu or not req.with_peers):
         raise RtbenchError("--peer-src: the rtos-benchmark checkout for --with-peers on a board "
                            "target (--target mps2-an385)")
+    if req.thread_metric_src is not None and (target.supports_cpu or not req.with_peers):
+        raise RtbenchError("--thread-metric-src: Thread-Metric's sources for --with-peers on a "
+                           "board target (--target mps2-an385)")
     if target.supports_cpu:
         return
     asked = [name for name, on in (("--load", req.load), ("--cpu", req.cpu is not None),
@@ -289,11 +305,12 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     the kernels it has a port for (FreeRTOS), told when its sources are
     missing."""
     on_threadx = target.kernel.name == "threadx"
-    if on_threadx or threadmetric.sources(target) is not None:
-        threadmetric.beside(store, run_id, target, say)
+    if on_threadx or threadmetric.sources(target, req.thread_metric_src) is not None:
+        threadmetric.beside(store, run_id, target, say, req.thread_metric_src)
     else:
-        say("peer Thread-Metric: not run (its sources come with a ThreadX checkout: "
-            "set RTBENCH_THREADX_SRC)")
+        say("peer Thread-Metric: not run (its sources not found"
+            + (f" in {req.thread_metric_src}" if req.thread_metric_src else "")
+            + f": {threadmetric.where_sources()})")
     if target.kernel.name in rtosbench.KERNELS:
         rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
             req.peer_src, req.samples, req.profiles[0]), say)
@@ -304,10 +321,8 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
                      watch: sysinfo.RunWatch | None = None) -> tuple[str, Exception | None]:
     """Every profile through the harness: (run status, the harness error if any)."""
     plan = req.plan(target)
-    with _progress(console) as progress, \
+    with RunProgress(console, req.profiles, plan, len(ids)) as progress, \
             (load.background(cpu) if req.load else contextlib.nullcontext()):
-        total = None if plan.duration_s else len(ids) * len(req.profiles) * plan.blocks
-        task = progress.add_task("starting", total=total)
         printed: set[tuple[str, str]] = set()
 
         def on_metric(rec: dict, final: bool = True, block: bool = True) -> None:
@@ -315,7 +330,7 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
             if watch:
                 watch.sample()
             if block:
-                progress.advance(task)
+                progress.block_done()
             key = (rec["id"], rec.get("profile", "?"))
             if not final or key in printed:
                 return
@@ -323,12 +338,12 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
             line = _metric_line(rec)
             if len(req.profiles) > 1:
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
-            progress.console.print(line, soft_wrap=True)
+            progress.print(line)
 
         try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
-                                           progress, task, on_metric, plan)
+                                           progress, on_metric, plan)
                 if outcome.interrupted:
                     return "incomplete", None
         except HarnessError as exc:
@@ -368,7 +383,7 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
 
 
 def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
-                     profile: str, store: Store, run_id: int, progress: Progress, task,
+                     profile: str, store: Store, run_id: int, progress: RunProgress,
                      on_metric, plan: blocks.Plan):
     """The harness over `ids` in `profile`, in the plan's interleaved blocks
     (rtbench.store.blocks). The run keeps the first profile's session record;
@@ -391,18 +406,13 @@ def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int |
         target, plan, opts, on_session=on_session,
         on_block=lambda rec, final: in_profile(rec, final, True),
         on_settled=lambda rec: in_profile(rec, True, False),
-        on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
+        on_pass=lambda k, active: progress.block_begins(profile, k, len(active)),
+        on_begin=progress.metric_begins,
         probe_cpu=cpu if pinned else None)
     # The untuned profile runs where the kernel puts it; the others keep
     # rtbench itself off the benchmark CPU.
     with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():
         return passes.run()
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console, transient=True,
-                    disable=not console.is_terminal)  # no bar in logs and pipes
 
 
 def _metric_line(rec: dict) -> str:

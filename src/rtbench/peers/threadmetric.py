@@ -200,12 +200,18 @@ def record(test: Test, report: Report, command: str, kernel: str, shift: int,
 
 # ---- building and running the images ----
 
-def sources(target) -> Path | None:
-    """Thread-Metric's sources for the target's kernel: the ThreadX checkout
-    being measured, or (another kernel) the one in $RTBENCH_THREADX_SRC."""
+def sources(target, given: Path | None = None) -> Path | None:
+    """Thread-Metric's sources for the target's kernel: `given`
+    (`--thread-metric-src`: a ThreadX checkout or its thread_metric folder),
+    else the ThreadX checkout being measured, else (another kernel) the one
+    in $RTBENCH_THREADX_SRC."""
     from rtbench.targets import kernels
 
-    if target.kernel.name == "threadx":
+    if given is not None:
+        src = Path(given).expanduser()
+        if (src / "tm_api.h").is_file():
+            return src
+    elif target.kernel.name == "threadx":
         src = target.kernel.src
     else:
         env = os.environ.get(kernels.SPECS["threadx"].env)
@@ -216,11 +222,18 @@ def sources(target) -> Path | None:
     return path if (path / "tm_api.h").is_file() else None
 
 
+def where_sources() -> str:
+    """How to give Thread-Metric's sources, for a message."""
+    return (f"they come with a ThreadX checkout ({TM_SUBDIR}): pass --thread-metric-src DIR "
+            "or set RTBENCH_THREADX_SRC")
+
+
 def image_name(test: Test, kernel: str, board: str) -> str:
     return f"tm-{test.key}-{kernel}-{board}.elf"
 
 
-def measure(target, say: Callable[[str], None] = lambda s: None) -> list[dict]:
+def measure(target, say: Callable[[str], None] = lambda s: None,
+            src: Path | None = None) -> list[dict]:
     """Build and run every Thread-Metric test on the target's kernel; one
     record per test (unsupported or failed with the reason where it could
     not run). KeyboardInterrupt: the running QEMU is killed, then it goes on."""
@@ -229,10 +242,9 @@ def measure(target, say: Callable[[str], None] = lambda s: None) -> list[dict]:
     kernel = target.kernel
     base = {"type": "metric", "origin": "peer", "profile": "rt", "mapped": False,
             "source": {"tool": TOOL, "kernel": f"{kernel.title} {kernel.version}"}}
-    tm = sources(target)
+    tm = sources(target, src)
     if tm is None:
-        why = (f"Thread-Metric's sources not found: they come with a ThreadX checkout "
-               f"({TM_SUBDIR}); set RTBENCH_THREADX_SRC")
+        why = f"Thread-Metric's sources not found{f' in {src}' if src else ''}: {where_sources()}"
         return [{**base, "id": f"{KEY}:{t.key}", "status": "unsupported", "reason": why}
                 for t in TESTS]
     skip = UNSUPPORTED.get(kernel.name, {})
@@ -299,14 +311,15 @@ def line(rec: dict) -> str:
 
 # ---- the peer run, linked to the rtbench run ----
 
-def beside(store: Store, run_id: int, target, say: Callable[[str], None]) -> int | None:
+def beside(store: Store, run_id: int, target, say: Callable[[str], None],
+           src: Path | None = None) -> int | None:
     """Measure Thread-Metric on the target's kernel and store it as a peer
     run linked to `run_id`; the peer run's id. On Ctrl-C what was measured
     is stored, then the interrupt goes on."""
     say(f"Thread-Metric on {target.kernel.title} (peer; {PERIODS} periods of {PERIOD_S} s each)")
     recs: list[dict] = []
     try:
-        recs = measure(target, say)
+        recs = measure(target, say, src)
     finally:
         if recs:
             run = store.get_run(run_id)

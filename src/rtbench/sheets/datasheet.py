@@ -96,6 +96,7 @@ class Table:
 
 
 def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
+    catalog = catalog.for_target(run.host)  # a board's sheet speaks of its kernel and board
     host = run.host
     session = Session(run.session or {})
     expect = expectations(run, session)
@@ -432,6 +433,7 @@ def render_markdown(run: Run, catalog: Catalog) -> str:
 
 def render_glossary(run: Run, catalog: Catalog) -> str:
     """The glossary and the definition of every metric of the run (Markdown)."""
+    catalog = catalog.for_target(run.host)
     lines = [f"# Glossary and definitions — run {run.id}", ""]
     lines += [f"- **{term}** — {text}" for term, text in GLOSSARY]
     lines += ["", "## Metric definitions", ""]
@@ -446,6 +448,7 @@ def render_html(run: Run, catalog: Catalog) -> str:
     network. Histograms need matplotlib, imported only here."""
     from rtbench.sheets import plots
 
+    catalog = catalog.for_target(run.host)
     model = sheet_model(run, catalog)
     colours = {p: plots.COLOURS[i % len(plots.COLOURS)] for i, p in enumerate(run.profiles)}
     figures: dict[str, dict] = {}

@@ -78,7 +78,7 @@ def to_csv(run: Run, catalog: Catalog) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    for it in items(run, catalog):
+    for it in items(run, catalog.for_target(run.host)):
         for profile, rec in it.records.items():
             row = {"schema_version": CSV_SCHEMA, "run_id": run.id, "run_uuid": run.uuid,
                    "run_label": run.label, "metric_id": it.id, "profile": profile,

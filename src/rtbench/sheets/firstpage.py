@@ -103,6 +103,7 @@ class FirstPage:
 
 def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = None
           ) -> FirstPage:
+    catalog = catalog.for_target(run.host)  # a board's titles speak of its kernel
     facts = advice_mod.Facts(run)
     profile = run.profiles[0]
     recs = {r["id"]: MetricRecord(r) for r in run.metrics

@@ -22,7 +22,7 @@ May import: rtbench.store, rtbench.process, rtbench.errors.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
@@ -71,16 +71,19 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
-def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
+def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
+             say: Callable[[str], None] = lambda _text: None
              ) -> tuple[dict[str, dict[str, tuple[bool, str]]], list[str]]:
     """What each target has code for (metric id -> (supported, why not)),
     by column of `rtbench list --coverage`: this host's harness (built if
     need be), then each board with each kernel whose checkout is given
     (or named by its environment variable); and why a column is left out
-    (no sources, no emulator)."""
+    (no sources, no emulator). Each column is said to `say` as its work
+    begins (a board's image is built, once, and booted under QEMU)."""
     from rtbench.targets import harness as harness_mod
     from rtbench.targets import kernels
 
+    say(f"{HOST_COLUMN}: asking this machine's harness what it supports")
     columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
     notes: list[str] = []
     for board in BOARDS:
@@ -88,6 +91,7 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
             src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
             try:
                 target = make(board, name, src)
+                say(f"{spec.title} ({board}): its image, booted under QEMU for what it supports")
                 target.prepare()
                 columns[f"{spec.title} ({board})"] = target.registry()
             except RtbenchError as exc:

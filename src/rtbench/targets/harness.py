@@ -6,12 +6,15 @@ changed source tree gets a fresh build and an unchanged one is reused.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Callable, Iterator
 
 import platformdirs
 
@@ -20,6 +23,37 @@ from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
 _PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
+
+# Who is told what a build builds (a first build takes a minute and more):
+# set by `announcing` around the work that may build, None: nobody.
+_SAY: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
+    "rtbench_build_say", default=None)
+
+
+@contextlib.contextmanager
+def announcing(say: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, every build that has work to do says what it
+    builds (and a wait for another rtbench building the same) to `say`."""
+    token = _SAY.set(say)
+    try:
+        yield
+    finally:
+        _SAY.reset(token)
+
+
+def _announce(text: str) -> None:
+    say = _SAY.get()
+    if say is not None:
+        say(text)
+
+
+def _locked(lock, what: str) -> None:
+    """Take the build's lock, saying so when another rtbench holds it."""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        _announce(f"waiting for another rtbench building the same {what}")
+        fcntl.flock(lock, fcntl.LOCK_EX)
 
 
 def source_dir() -> Path:
@@ -94,8 +128,10 @@ def build(src: Path | None = None) -> Path:
         raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     # Two rtbench processes starting at once must not build into one dir.
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _locked(lock, "harness")
         if not exe.is_file():
+            _announce(f"building the harness ({EXE_NAME}) for this machine with CMake into "
+                      f"{builddir} (once per change of its sources)")
             _run_cmake(src, builddir)
     if not exe.is_file():
         raise HarnessError(f"harness build produced no {EXE_NAME}; see {builddir / 'build.log'}")
@@ -191,7 +227,13 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
     except OSError as exc:
         raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _locked(lock, what)
+        if not all((builddir / image).is_file() for image in images):
+            whose = (f"rtbench's {opts['RTB_PORT']} port" if "RTB_PORT" in opts
+                     else f"the {what}")
+            _announce(f"building {', '.join(images)}: {whose} for "
+                      f"{opts.get('RTB_BOARD', 'the board')}, cross-compiled with CMake into "
+                      f"{builddir} (once for these sources; a minute or more)")
         if not (builddir / "CMakeCache.txt").is_file():
             try:
                 _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),

@@ -51,6 +51,8 @@ SPECS = {
 
 
 def get(name: str | None, src: Path | None) -> Kernel:
+    if name is None and src is not None:  # --kernel-src alone: the checkout says which
+        name = of_checkout(src)
     if name is None:
         raise RtbenchError(f"--kernel is required on a board target (one of: {', '.join(SPECS)})")
     spec = SPECS.get(name)
@@ -68,6 +70,17 @@ def get(name: str | None, src: Path | None) -> Kernel:
                            f"found): pass --kernel-src DIR or set {spec.env}")
     return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
                   ((spec.cmake_var, str(src.resolve())),), spec.args_var)
+
+
+def of_checkout(src: Path) -> str:
+    """The kernel whose checkout `src` is, told by its marker file."""
+    found = [name for name in SPECS if is_checkout(name, src)]
+    if len(found) != 1:
+        looked = ", ".join(f"{s.marker} ({s.title})" for s in SPECS.values())
+        raise RtbenchError(f"--kernel-src {src}: " + (
+            f"not a kernel checkout rtbench knows (looked for {looked}); pass --kernel too"
+            if not found else f"holds {' and '.join(found)}: pass --kernel"))
+    return found[0]
 
 
 def is_checkout(name: str, src: Path) -> bool:
