@@ -45,7 +45,7 @@ def test_quick_run(real, isolated, capsys):
     assert env["run"]["status"] == "complete"
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
-    assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
+    assert session["schema"] == 2 and session["ts"]["hz_measured"] > 0
     # --quick in all, cut into 6 blocks (rtbench.store.blocks)
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
                                  "profile": "rt", "cold": False, "blocks": 6,

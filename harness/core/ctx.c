@@ -61,9 +61,10 @@ bool rtb_want(struct rtb_ctx *c)
     if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)
         return false;
     /* Intervals that run backwards are never samples: a scenario whose
-     * every interval did would otherwise never end (a count of
-     * instructions has no time budget). */
-    if (c->invalid > c->samples) {
+     * every interval did would otherwise never end where there is no time
+     * budget (a count of instructions). With one, the budget ends it and
+     * the record counts them (`invalid`). */
+    if (!c->budgeted && c->invalid > c->samples) {
         set_reason(c, RTB_STATUS_FAILED, "more intervals ran backwards than samples were asked for",
                    "the end stamp came before the start (a timer that expired early?)");
         return false;
