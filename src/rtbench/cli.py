@@ -120,12 +120,21 @@ def cli() -> None:
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
                    "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos or threadx (default: "
-                               "the kernel whose checkout --kernel-src names).")
+@click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
+                               "several (freertos,threadx,zephyr: one run each, then the "
+                               "kernel comparison; default: the kernel whose checkout "
+                               "--kernel-src names).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
                    "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
-                   "$RTBENCH_THREADX_SRC).")
+                   "$RTBENCH_THREADX_SRC, $RTBENCH_ZEPHYR_SRC).")
+@click.option("--zephyr-modules", type=click.Path(path_type=Path),
+              help="--kernel zephyr: the Zephyr modules its build needs, a folder holding "
+                   "cmsis/ (default: $RTBENCH_ZEPHYR_MODULES).")
+@click.option("--userspace", is_flag=True,
+              help="--kernel zephyr: the CONFIG_USERSPACE build, whose .process rows run in "
+                   "user-mode threads (the MPU); its own run, its own column beside the "
+                   "kernel-only build.")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
@@ -161,6 +170,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
+        zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
         duration_s=kw["duration"],
@@ -411,6 +421,9 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 @click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")
+@click.option("--zephyr-modules", type=click.Path(path_type=Path),
+              help="--kernel zephyr: its modules (as `rtbench run --zephyr-modules`).")
+@click.option("--userspace", is_flag=True, help="--kernel zephyr: the userspace build.")
 @click.option("--only", "patterns", callback=_patterns,
               help="Comma-separated glob patterns over metric ids (default: the headline "
                    "rows: yield, semaphore, mutex and queue with and without a switch, the "
@@ -425,6 +438,7 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write to FILE (its suffix picks the format) instead of stdout.")
 def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
+                  zephyr_modules: Path | None, userspace: bool,
                   patterns: str | None, samples: int, timeout: float, fmt: str | None,
                   output: Path | None) -> int:
     """Trace a board image instruction by instruction and show, per metric,
@@ -436,7 +450,7 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
     fmt = _pick_format(fmt, output, ("text", "md", "json"), "text")
     only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
     page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
-                                               timeout)
+                                               timeout, zephyr_modules, userspace)
     page.p(audit_cmd.problems_text(problems))
     _emit_page(page, fmt, output, {"rows": rows, "problems": problems})
     return 1 if problems else 0

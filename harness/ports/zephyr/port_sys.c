@@ -89,10 +89,11 @@ const char *rtb_port_unsupported_why(uint32_t cap)
 {
     switch (cap) {
     case RTB_CAP_PROCESS:
-        return "Zephyr has no processes; user-mode threads need CONFIG_USERSPACE (rtbench's "
-               "userspace build)";
+        return "a kernel-only build: Zephyr has no processes, and its user-mode threads need "
+               "CONFIG_USERSPACE (rtbench run --kernel zephyr --userspace)";
     case RTB_CAP_NULL_SYSCALL:
-        return "without CONFIG_USERSPACE every Zephyr thread runs in kernel mode: no system call";
+        return "without CONFIG_USERSPACE every Zephyr thread runs in kernel mode: no system call "
+               "(rtbench run --kernel zephyr --userspace)";
     case RTB_CAP_SMP:
         return "one CPU: the board is a single core";
     case RTB_CAP_RWLOCK:

@@ -22,7 +22,8 @@ MAX_SAMPLES = 200  # a trace of every instruction: ~1 MB of text per sample of a
 
 
 def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
-              metrics: list[str] | None, samples: int, timeout: float
+              metrics: list[str] | None, samples: int, timeout: float,
+              zephyr_modules: Path | None = None, userspace: bool = False
               ) -> tuple[Page, list[dict[str, Any]], list[str]]:
     """The audit's page, its rows (JSON) and its problems."""
     if board not in BOARDS:
@@ -30,7 +31,7 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
                            f"({', '.join(BOARDS)})")
     if not 1 <= samples <= MAX_SAMPLES:
         raise RtbenchError(f"--samples {samples}: 1 to {MAX_SAMPLES} (every instruction is traced)")
-    target = make(board, kernel, kernel_src)
+    target = make(board, kernel, kernel_src, zephyr_modules=zephyr_modules, userspace=userspace)
     target.prepare()
     registry = target.registry()
     patterns = metrics or list(audit.HEADLINE)
@@ -45,7 +46,7 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
 
 
 def _page(target, rows: list[dict[str, Any]]) -> Page:
-    page = Page(f"Window audit: {target.kernel.title} {target.kernel.version} on {target.name}",
+    page = Page(f"Window audit: {target.kernel.os_name} {target.kernel.version} on {target.name}",
                 "Every guest instruction between each sample's two stamps, traced by QEMU "
                 "(-singlestep -d exec,nochain,int) and attributed by the image's link map.")
     page.p("Columns are the median window's instructions (the stamps' own excluded, as the "

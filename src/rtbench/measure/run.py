@@ -77,6 +77,8 @@ class RunRequest:
     target: str = targets.HOST  # where to measure (rtbench.targets)
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
+    zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
+    userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
     thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
@@ -104,7 +106,7 @@ def execute(req: RunRequest, console: Console) -> int:
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
     target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                          req.place)
+                          req.place, req.zephyr_modules, req.userspace)
     say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
     try:
         with harness.announcing(say):  # an image build (the run's, a peer's) says what it builds

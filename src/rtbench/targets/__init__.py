@@ -36,8 +36,14 @@ HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
-         place: str | None = None) -> Target:
-    """The target `name` (checked: one line and exit 2 for what is wrong)."""
+         place: str | None = None, zephyr_modules: Path | None = None,
+         userspace: bool = False) -> Target:
+    """The target `name` (checked: one line and exit 2 for what is wrong).
+    `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get)."""
+    if name not in BOARDS and (zephyr_modules is not None or userspace):
+        raise RtbenchError(("--zephyr-modules" if zephyr_modules is not None else "--userspace")
+                           + " is for --kernel zephyr on an emulated board (--target "
+                           "mps2-an385)")
     if name != LABGRID and (env is not None or place is not None):
         raise RtbenchError("--env and --place are for --target labgrid")
     if name == LABGRID:
@@ -67,7 +73,7 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
         if harness is not None:
             raise RtbenchError("--harness is for the host target")
-        return QemuTarget(name, kernels.get(kernel, kernel_src))
+        return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace))
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 

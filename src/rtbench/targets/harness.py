@@ -147,9 +147,11 @@ def _run_cmake(src: Path, builddir: Path) -> None:
     ], "harness")
 
 
-def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False) -> None:
-    """Run CMake steps with their output in builddir/build.log; a failure is
-    one line naming the step, the first compiler error and the log."""
+def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False,
+               env: dict[str, str] | None = None) -> None:
+    """Run CMake steps with their output in builddir/build.log (`env`: more
+    environment for them); a failure is one line naming the step, the first
+    compiler error and the log."""
     builddir.mkdir(parents=True, exist_ok=True)
     log_path = builddir / "build.log"
     with open(log_path, "a" if append else "w") as log:
@@ -157,7 +159,8 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
             rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL).returncode
+                                stdin=subprocess.DEVNULL,
+                                env={**os.environ, **env} if env else None).returncode
             if rc != 0:
                 log.flush()
                 first = next((ln.strip() for ln in log_path.read_text(errors="replace")
@@ -206,17 +209,66 @@ def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) ->
                            [image], f"{peer} image", key_src=src)[0]
 
 
+# ---- Zephyr: its own build, from the user's tree ----
+
+ZEPHYR_IMAGE = "zephyr/zephyr.elf"  # and zephyr/zephyr.map beside it (the window audit)
+# What Zephyr's build needs besides CMake and the cross compiler, by what a
+# missing one is called in Debian (docs: EMBEDDED.md's measured list).
+ZEPHYR_TOOLS = {"ninja": "ninja-build", "dtc": "device-tree-compiler"}
+ZEPHYR_USERSPACE_TOOLS = {"gperf": "gperf"}  # the kernel-object hash tables
+ZEPHYR_PYTHON = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
+                 "packaging": "packaging"}
+
+
+def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
+    """Build rtbench's Zephyr port (harness/ports/zephyr, an application
+    outside the Zephyr tree) against the user's Zephyr checkout and modules
+    with Debian's cross compiler (no Zephyr SDK, no west), into the cache;
+    return zephyr.elf. A missing tool or Python package is one line naming
+    the fix (exit 2), before anything is built."""
+    import importlib.util
+    import sys
+
+    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if kernel.userspace else {})}
+    missing = [pkg for tool, pkg in tools.items() if shutil.which(tool) is None]
+    if missing:
+        raise RtbenchError(f"Zephyr's build needs {', '.join(missing)}: install "
+                           f"{' '.join(missing)} (as root: apt-get install {' '.join(missing)})")
+    absent = [pkg for mod, pkg in ZEPHYR_PYTHON.items() if importlib.util.find_spec(mod) is None]
+    if absent:
+        raise RtbenchError(f"Zephyr's build needs the Python packages {', '.join(absent)} in "
+                           f"rtbench's environment: pip install 'rtbench[zephyr]' (or "
+                           f"{' '.join(absent)})")
+    cc = shutil.which("arm-none-eabi-gcc")
+    if cc is None:
+        raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
+    src = source_dir()
+    opts = {"BOARD": zephyr_board, "ZEPHYR_MODULES": ";".join(str(m) for m in kernel.modules),
+            "BUILD_VERSION": f"v{kernel.version}", "Python3_EXECUTABLE": sys.executable,
+            "RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF", **defs}
+    env = {"ZEPHYR_BASE": str(kernel.src), "ZEPHYR_TOOLCHAIN_VARIANT": "cross-compile",
+           "CROSS_COMPILE": cc[:-len("gcc")]}
+    builddir_name = f"zephyr-{zephyr_board.replace('/', '-')}" + ("-user" if kernel.userspace
+                                                                  else "")
+    opts["USER_CACHE_DIR"] = str(Path(platformdirs.user_cache_dir("rtbench")) / "zephyr-cache")
+    return _build_in_cache(src / "ports" / "zephyr", builddir_name, opts, [ZEPHYR_IMAGE],
+                           "Zephyr image", key_src=src, env=env, generator="Ninja")[0]
+
+
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
                     key_src: Path | None = None, variable: dict[str, str] | None = None,
-                    copy_to: Path | None = None) -> list[Path]:
+                    copy_to: Path | None = None, env: dict[str, str] | None = None,
+                    generator: str | None = None) -> list[Path]:
     """Configure (once per key) and build `images` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
     so the next attempt configures again. `variable`, `copy_to` (one image
-    only): see build_image."""
+    only): see build_image. `env` (in the key) and `generator`: for a
+    project that needs them (Zephyr's: ZEPHYR_BASE, Ninja)."""
     # The names of the variable options are in the key: a build without
     # them never gets a value another caller left in the CMake cache.
     key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
-                          + (repr(sorted(variable)) if variable else "")).encode()).hexdigest()[:12]
+                          + (repr(sorted(variable)) if variable else "")
+                          + (repr(sorted(env.items())) if env else "")).encode()).hexdigest()[:12]
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
@@ -232,13 +284,16 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
             whose = (f"rtbench's {opts['RTB_PORT']} port" if "RTB_PORT" in opts
                      else f"the {what}")
             _announce(f"building {', '.join(images)}: {whose} for "
-                      f"{opts.get('RTB_BOARD', 'the board')}, cross-compiled with CMake into "
+                      f"{opts.get('RTB_BOARD') or opts.get('BOARD', 'the board')}, "
+                      "cross-compiled with CMake into "
                       f"{builddir} (once for these sources; a minute or more)")
         if not (builddir / "CMakeCache.txt").is_file():
             try:
-                _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),
+                _run_steps(builddir, [["cmake", *(["-G", generator] if generator else []),
+                                       "-S", str(src), "-B", str(builddir),
                                        "-DCMAKE_BUILD_TYPE=Release",
-                                       *(f"-D{k}={v}" for k, v in opts.items())]], what)
+                                       *(f"-D{k}={v}" for k, v in opts.items())]], what,
+                           env=env)
             except HarnessError:
                 (builddir / "CMakeCache.txt").unlink(missing_ok=True)
                 raise
@@ -246,7 +301,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
                  ] if variable else []
         _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", *images,
                                        "--parallel", str(os.cpu_count() or 1)]], what,
-                   append=True)
+                   append=True, env=env)
         paths = [builddir / image for image in images]
         for path in paths:
             if not path.is_file():
