@@ -10,6 +10,7 @@ import pytest
 
 from conftest import kernel_env, zephyr_missing
 from rtbench.cli import main
+from rtbench.peers import latency_measure
 from rtbench.store.db import Store
 
 
@@ -72,3 +73,32 @@ def test_several_kernels_refuse_bad_input_in_one_line(isolated, capsys, args, sa
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
     assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
+
+
+def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, zephyr, capsys):
+    """Zephyr's own benchmark, built from the same tree by the same rule and
+    run on the same board: its averages (converted to instructions) agree
+    with rtbench's means where both time the same path, and where they do
+    not, the row names the cause read in its sources."""
+    only = "sched.yield.ctx.thread,sem.give.no_waiter,fifo.put.alloc.immediate"
+    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
+                 "--only", only, "--db", "r.db", "--out", "o"]) == 0
+    lm_tool = latency_measure.TOOL  # "zephyr latency_measure"
+    with Store(isolated / "r.db") as store:
+        peers = [store.get_run(r.id) for r in store.list_runs() if r.origin == "peer"]
+        lm = next(r for r in peers if any((m.get("source") or {}).get("tool") == lm_tool
+                                          for m in r.metrics))
+        tm = next(r for r in peers if r is not lm)
+    got = {m["id"]: m for m in lm.metrics}
+    for mid in only.split(","):
+        assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
+    assert lm.session["source"]["instructions_per_cycle"] == 0.3125
+    assert all(m["status"] == "unsupported" and "porting layer for Zephyr" in m["reason"]
+               for m in tm.metrics)
+    capsys.readouterr()
+    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "**semaphore.give.immediate.kernel** → `sem.give.no_waiter`: agrees" in md
+    assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
+    assert ("**fifo.put.alloc.immediate.kernel** → `fifo.put.alloc.immediate`: differs by -" in md
+            and "does not (its source prints the raw sum)" in md)

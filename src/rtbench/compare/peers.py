@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtbench.peers import rtosbench, rttests
+from rtbench.peers import latency_measure, rtosbench, rttests
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
 from rtbench.store.records import MetricRecord
@@ -83,12 +83,14 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
                 (mine["status"] if mine else "not in this run" if meta and rec.get("mapped", True)
                  else "none"), o_unit, o_stats, (mine or {}).get("n"),
-                _why(rec)))
+                _why(rec, mine)))
             fam = _family(rec)
             if fam not in families:
                 families.append(fam)
                 if fam == "rtos-benchmark":
                     methods.append(rtosbench.method(pr.session, run.session))
+                if fam == "latency_measure":
+                    methods.append(latency_measure.method(pr.session))
     return PeerComparison(run, peer_runs, rows, families, methods)
 
 
@@ -104,16 +106,22 @@ def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]
     return {k: (v if unit == "ns" else None) for k, v in stats.items()}
 
 
-def _why(rec: dict) -> str:
+def _why(rec: dict, ours: dict | None = None) -> str:
     """Why this peer record's figure differs from rtbench's for its metric:
-    per rt-tests program, per rtos-benchmark row (each peer's WHY)."""
+    per rt-tests program, per rtos-benchmark row (each peer's WHY); for
+    latency_measure, whether the two agree (latency_measure.agreement)."""
     src = rec.get("source") or {}
+    if src.get("tool") == latency_measure.TOOL:
+        return latency_measure.agreement(rec, ours)
     if src.get("tool") == "rtos-benchmark":
         return rtosbench.WHY.get(src.get("label", ""), "")
     return rttests.WHY.get(src.get("tool", rec["id"]), "")
 
 
 def _family(rec: dict) -> str:
-    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
+    """The suite a peer record comes from: "rt-tests", "rtos-benchmark" or
+    "latency_measure"."""
     tool = (rec.get("source") or {}).get("tool", "")
+    if tool == latency_measure.TOOL:
+        return "latency_measure"
     return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"

@@ -389,6 +389,8 @@ _PEER_WHERE = {
                 "rtbench uses",
     "rtos-benchmark": "rtos-benchmark's FreeRTOS port run in the same session, on the same "
                       "emulated board with the same kernel build and -icount",
+    "latency_measure": "Zephyr's latency_measure built from the same Zephyr tree by the same "
+                       "rule and run on the same emulated board with the same -icount",
 }
 
 

@@ -22,7 +22,7 @@ from rtbench.measure import farm, kernelset, load, outdir, placement, tuning
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
-from rtbench.peers import programs, rtosbench, rttests, threadmetric
+from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
 from rtbench.sheets import datasheet, firstpage, system
 from rtbench.store import blocks
@@ -318,6 +318,8 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     if target.kernel.name in rtosbench.KERNELS:
         rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
             req.peer_src, req.samples, req.profiles[0]), say)
+    if target.kernel.name == "zephyr":  # the seed's own tool, on the same board and build rule
+        latency_measure.beside(store, run_id, catalog_mod.load(), target, say, req.profiles[0])
 
 
 def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,

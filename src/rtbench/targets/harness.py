@@ -226,6 +226,17 @@ def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
     with Debian's cross compiler (no Zephyr SDK, no west), into the cache;
     return zephyr.elf. A missing tool or Python package is one line naming
     the fix (exit 2), before anything is built."""
+    src = source_dir()
+    return build_zephyr_app(kernel, zephyr_board, src / "ports" / "zephyr", "zephyr",
+                            {"RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF", **defs},
+                            "Zephyr image")
+
+
+def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
+                     what: str) -> Path:
+    """Build the Zephyr application `app` (rtbench's port, or one of the
+    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
+    by rtbench's harness sources and the options; its zephyr.elf."""
     import importlib.util
     import sys
 
@@ -242,17 +253,16 @@ def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
     cc = shutil.which("arm-none-eabi-gcc")
     if cc is None:
         raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
-    src = source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
     opts = {"BOARD": zephyr_board, "ZEPHYR_MODULES": ";".join(str(m) for m in kernel.modules),
             "BUILD_VERSION": f"v{kernel.version}", "Python3_EXECUTABLE": sys.executable,
-            "RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF", **defs}
+            "USER_CACHE_DIR": str(cache / "zephyr-cache"), **defs}
     env = {"ZEPHYR_BASE": str(kernel.src), "ZEPHYR_TOOLCHAIN_VARIANT": "cross-compile",
            "CROSS_COMPILE": cc[:-len("gcc")]}
-    builddir_name = f"zephyr-{zephyr_board.replace('/', '-')}" + ("-user" if kernel.userspace
-                                                                  else "")
-    opts["USER_CACHE_DIR"] = str(Path(platformdirs.user_cache_dir("rtbench")) / "zephyr-cache")
-    return _build_in_cache(src / "ports" / "zephyr", builddir_name, opts, [ZEPHYR_IMAGE],
-                           "Zephyr image", key_src=src, env=env, generator="Ninja")[0]
+    builddir_name = (f"{name}-{zephyr_board.replace('/', '-')}"
+                     + ("-user" if kernel.userspace else ""))
+    return _build_in_cache(app, builddir_name, opts, [ZEPHYR_IMAGE], what,
+                           key_src=source_dir(), env=env, generator="Ninja")[0]
 
 
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
