@@ -10,6 +10,7 @@ import pytest
 
 from conftest import kernel_env, zephyr_missing
 from rtbench.cli import main
+from rtbench.measure import zephyr_board
 from rtbench.peers import latency_measure
 from rtbench.store.db import Store
 
@@ -102,3 +103,59 @@ def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, z
     assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
     assert ("**fifo.put.alloc.immediate.kernel** → `fifo.put.alloc.immediate`: differs by -" in md
             and "does not (its source prints the raw sum)" in md)
+
+
+@pytest.mark.parametrize("glue, unit", [("--no-board-glue", "cycles"),
+                                        ("--board-glue", "instructions")])
+def test_an_image_for_any_board_runs_away_from_rtbench_and_its_log_imports(isolated, zephyr,
+                                                                           capsys, glue, unit):
+    """--board NAME writes an image with its command line built in and
+    FLASH.md; the board's console log imports as a run. Tested on the
+    emulated AN385 both ways: with rtbench's board support, and as any
+    other board gets it (Zephyr's timing API, no interrupt source)."""
+    assert main(["run", "--kernel", "zephyr", "--board", "mps2/an385", glue, "--quick",
+                 "--only", "sched.yield.ctx.thread,irq.response", "--out", "img"]) == 0
+    img = isolated / "img"
+    notes = (img / "FLASH.md").read_text()
+    assert "rtbench import harness board.log" in notes and "--only irq.response," in notes
+    text, done = latency_measure.run_until(
+        zephyr_board.qemu_command("mps2/an385", img / "zephyr.elf"), "rtbench-harness: exit",
+        120.0) if glue == "--no-board-glue" else (_run_to_exit(img / "zephyr.elf"), True)
+    assert done, text[-500:]
+    (isolated / "board.log").write_text(text)
+    assert main(["import", "harness", "board.log", "--db", "r.db"]) == 0
+    with Store(isolated / "r.db") as store:
+        got = {m["id"]: m for m in store.get_run(1).metrics}
+    assert got["sched.yield.ctx.thread"]["status"] == "ok"
+    assert got["sched.yield.ctx.thread"]["unit"] == unit
+    if glue == "--no-board-glue":
+        assert got["irq.response"]["status"] == "unsupported"
+        assert "no interrupt source" in got["irq.response"]["reason"]
+    else:
+        assert got["irq.response"]["status"] == "ok"
+
+
+def _run_to_exit(image) -> str:
+    """With the board support the image ends QEMU itself (semihosting)."""
+    import subprocess
+
+    done = subprocess.run(zephyr_board.qemu_command("mps2/an385", image), capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout[-500:] + done.stderr[-500:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--kernel", "zephyr", "--board", "nrf52840dk/nrf52840"], "has no board 'nrf52840dk'"),
+    (["--kernel", "freertos", "--board", "mps2/an385"], "--board NAME: for --kernel zephyr"),
+    (["--kernel", "zephyr", "--no-board-glue"], "--no-board-glue: with --board NAME"),
+    (["--kernel", "zephyr", "--board", "mps2/an385", "--target", "mps2-an385"],
+     "--target: not with --board"),
+    (["--kernel", "zephyr", "--board", "mps2/an385", "--with-peers"],
+     "--with-peers: not with --board"),
+])
+def test_a_board_image_refuses_bad_input_in_one_line(isolated, zephyr, capsys, args, says):
+    assert main(["run", *args, "--out", "img"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1, err
+    assert not (isolated / "img").exists()

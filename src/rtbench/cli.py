@@ -135,6 +135,15 @@ def cli() -> None:
               help="--kernel zephyr: the CONFIG_USERSPACE build, whose .process rows run in "
                    "user-mode threads (the MPU); its own run, its own column beside the "
                    "kernel-only build.")
+@click.option("--board", metavar="NAME",
+              help="--kernel zephyr: build the image for any board of your Zephyr tree "
+                   "(e.g. nrf52840dk/nrf52840) with the selected metrics built in, write it "
+                   "and FLASH.md (flash, capture the console, `rtbench import harness LOG`) "
+                   "to --out, and stop: nothing is measured here.")
+@click.option("--board-glue/--no-board-glue", default=True,
+              help="With --board on an MPS2 board: rtbench's board support (its counter and "
+                   "interrupt source; default) or what any other board gets (Zephyr's timing "
+                   "API, no interrupt rows).")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
@@ -171,7 +180,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
-        peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
+        board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
         duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})

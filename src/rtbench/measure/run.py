@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.measure import farm, kernelset, load, outdir, placement, tuning
+from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
@@ -79,6 +79,8 @@ class RunRequest:
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
     userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
+    board: str | None = None     # --kernel zephyr --board NAME: an image to flash (zephyr_board)
+    board_glue: bool = True      # --board on an MPS2: rtbench's board support (--no-board-glue)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
     thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
@@ -98,6 +100,9 @@ class RunRequest:
 
 
 def execute(req: RunRequest, console: Console) -> int:
+    if req.board is not None or not req.board_glue:
+        _check_board_options(req)
+        return zephyr_board.build(req, console)  # an image to flash: nothing measured here
     if kernelset.is_several(req.kernel):
         return kernelset.run_kernels(req, console)  # one run per kernel, at once, then compared
     if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
@@ -197,6 +202,24 @@ def _what_runs(target: Target) -> str:
     kernel = target.kernel
     return (f"the {kernel.title} {kernel.version} image (built from {kernel.src} on first "
             "use), booted once for its metric list")
+
+
+def _check_board_options(req: RunRequest) -> None:
+    """--board builds a Zephyr image to run away from rtbench: nothing that
+    measures here goes with it."""
+    if req.board is None:
+        raise RtbenchError("--no-board-glue: with --board NAME (a Zephyr image to flash)")
+    if req.kernel != "zephyr":
+        raise RtbenchError("--board NAME: for --kernel zephyr (an image for any board of your "
+                           "Zephyr tree)")
+    asked = [name for name, on in (
+        ("--target", req.target != targets.HOST), ("--with-peers", req.with_peers),
+        ("--load", req.load), ("--cpu", req.cpu is not None), ("--no-rt", req.no_rt),
+        ("--duration", req.duration_s is not None), ("--label", bool(req.label)),
+        ("--db", req.db is not None)) if on]
+    if asked:
+        raise RtbenchError(f"{', '.join(asked)}: not with --board (it builds an image to flash "
+                           "and measures nothing here; import the board's log to store a run)")
 
 
 def _check_target_options(req: RunRequest, target: Target) -> None:
