@@ -1,5 +1,5 @@
-"""The window audit (rtbench.audit): every headline row of FreeRTOS and
-ThreadX on the emulated AN385, run under QEMU's instruction trace, holds
+"""The window audit (rtbench.audit): every headline row of FreeRTOS,
+ThreadX and Zephyr on the emulated AN385, run under QEMU's instruction trace, holds
 at most audit.BUDGET instructions of rtbench's own code between its two
 stamps, no other stamp, and the trace's count of each window is the
 harness's figure for it.
@@ -15,12 +15,12 @@ from rtbench.targets import audit
 from rtbench.targets import kernels
 
 
-@pytest.fixture(scope="module", params=["freertos", "threadx"])
+@pytest.fixture(scope="module", params=["freertos", "threadx", "zephyr"])
 def audited(request, tmp_path_factory):
-    from conftest import board_tools_missing
+    from conftest import board_tools_missing, zephyr_missing
     import os
 
-    why = board_tools_missing()
+    why = zephyr_missing() if request.param == "zephyr" else board_tools_missing()
     if why:
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the board target cannot run: {why}")
@@ -28,7 +28,10 @@ def audited(request, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
     try:
-        kernel = kernels.get(request.param, kernel_src(request.param))
+        from conftest import zephyr_modules
+
+        kernel = kernels.get(request.param, kernel_src(request.param),
+                             zephyr_modules() if request.param == "zephyr" else None)
         yield request.param, audit.audit_board("mps2-an385", kernel, list(audit.HEADLINE))
     finally:
         mp.undo()

@@ -10,6 +10,7 @@ its title, target, unit and configuration facts).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rtbench.store.db import Run
@@ -50,6 +51,12 @@ def _compiler(run: Run) -> str:
     if "compiler" not in s:
         return "—"
     return f"{s['compiler']}, {s.get('cflags', '').strip()} ({s.get('build_type', '?')})"
+
+
+def _opt_level(run: Run) -> str:
+    """The -O level a run's harness was compiled at ("?" if its flags do not say)."""
+    m = re.findall(r"-O[0-3sgz]?\b", (run.session or {}).get("cflags", ""))
+    return m[-1] if m else "?"
 
 
 def _samples(run: Run) -> str:
@@ -142,7 +149,12 @@ def checks(columns: list) -> list[Check]:
     if len(boards) > 1:
         checks += [
             _same("the same board, emulator and -icount", [_target(c) for c in boards]),
-            _same("the same compiler and flags", [_compiler(c.run) for c in boards]),
+            _same("the same compiler", [(c.run.session or {}).get("compiler", "?")
+                                        for c in boards]),
+            _same("the same optimisation level", [_opt_level(c.run) for c in boards],
+                  "a kernel built with its own build system keeps its other flags (Zephyr's: "
+                  "CONFIG_SPEED_OPTIMIZATIONS is -O2 with Zephyr's own -f options); the "
+                  "configuration lists each kernel's"),
             _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
             Check("every kernel's debug checks off (vendors publish that way)",
                   [c.facts.get("asserts", "?") for c in boards],

@@ -41,7 +41,7 @@ from rtbench.sheets.templating import template_env
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
 from rtbench.store.items import items
-from rtbench.store.records import MetricRecord, Session, difference
+from rtbench.store.records import MetricRecord, Session, difference, differences
 
 STATS = ("min", "p50", "p99", "max")
 
@@ -135,6 +135,33 @@ class PeerRow:
 
 
 @dataclass
+class Verdict:
+    """One section's answer to "which kernel is fastest, by how much": the
+    kernels of one unit over the rows each of them measured (a median above
+    0), each kernel's geometric mean of its median over the fastest one's;
+    and where a kernel's definition differs on those rows (its fairness
+    notes, fairness.py)."""
+
+    section: str
+    unit: str
+    rows: int
+    order: list[tuple[str, float]]  # (kernel, geometric-mean ratio to the fastest), fastest first
+    wins: dict[str, int]  # kernel -> rows where its median is the smallest
+    differs: list[str]  # "FreeRTOS on timer.start.*, ...": the fairness notes on these rows
+
+    def text(self) -> str:
+        fastest, *others = self.order
+        by = ", ".join(f"{k} ×{r:.2f}" for k, r in others)
+        wins = ", ".join(f"{k} {n}" for k, n in self.wins.items() if n)
+        out = (f"{self.section}: {fastest[0]} fastest over {self.rows} rows ({by}: the "
+               f"geometric mean of each kernel's median over {fastest[0]}'s; fastest or tied "
+               f"on {wins} rows)")
+        if self.differs:
+            out += "; definitions differ: " + "; ".join(self.differs)
+        return out
+
+
+@dataclass
 class KernelSheet:
     columns: list[Column]
     config: list[tuple[str, list[str]]]
@@ -144,6 +171,7 @@ class KernelSheet:
     warnings: list[str]
     not_measured: int  # kernel rows no column measured
     ratio_base: dict[str, int]  # unit -> the column index ratios in that unit are to
+    verdicts: list[Verdict] = field(default_factory=list)  # the first screen, per section
 
     @property
     def title(self) -> str:
@@ -179,7 +207,43 @@ def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> Ke
     sections, not_measured = _sections(columns, catalog, base)
     return KernelSheet(columns, fairness.config(columns), fairness.checks(columns), sections,
                        _peer_rows(columns, base), fairness.warnings(columns), not_measured,
-                       base)
+                       base, verdicts(columns, sections))
+
+
+def verdicts(columns: list[Column], sections: list[Section]) -> list[Verdict]:
+    """Per section and unit shared by two kernels or more: which is fastest
+    (Verdict). The method rows are checks, not a kernel's speed."""
+    import math
+
+    out = []
+    for s in sections:
+        for unit in dict.fromkeys(c.unit for c in columns):
+            idx = [i for i, c in enumerate(columns) if c.unit == unit]
+            rows = [r for r in s.rows if not r.id.startswith("method.") and all(
+                r.cells[i].status == "ok" and (r.cells[i].fig("p50") or 0) > 0 for i in idx)]
+            if len(idx) < 2 or not rows:
+                continue
+            logs = {i: sum(math.log(r.cells[i].fig("p50")) for r in rows) / len(rows)
+                    for i in idx}
+            best = min(idx, key=lambda i: logs[i])
+            order = sorted(idx, key=lambda i: logs[i])
+            wins = {columns[i].short: 0 for i in order}
+            for r in rows:
+                low = min(r.cells[i].fig("p50") for i in idx)
+                for i in idx:
+                    if r.cells[i].fig("p50") == low:
+                        wins[columns[i].short] += 1
+            differs = {}
+            for r in rows:
+                for i in idx:
+                    for patterns, text in differences(columns[i].facts):
+                        if difference(columns[i].facts, r.id) == text:
+                            differs.setdefault(f"{columns[i].short} on {', '.join(patterns)}",
+                                               text)
+            out.append(Verdict(s.name, unit, len(rows),
+                               [(columns[i].short, math.exp(logs[i] - logs[best])) for i in order],
+                               wins, [f"{k} ({v})" for k, v in differs.items()]))
+    return out
 
 
 def _profile(run: Run) -> str:
@@ -330,6 +394,13 @@ def ratio_header(sheet: KernelSheet, col_index: int) -> str:
 
 # ---- renderings ----
 
+VERDICT_TEXT = (
+    "Per section, the kernels that share a unit, over the rows each of them measured: the "
+    "fastest, and each other kernel's geometric mean of its median over the fastest one's "
+    "(×2.00: twice the instructions, typically), with how many rows each was fastest on. A "
+    "summary, not a ranking of every service: the rows below hold each figure, and where a "
+    "kernel's convention puts more in a window (its fairness note) the section says so.")
+
 def page(sheet: KernelSheet):
     """The terminal rendering (and the blocks every format shares)."""
     from rtbench.sheets.pages import Page, Table
@@ -339,6 +410,10 @@ def page(sheet: KernelSheet):
              "the same code on each, in each kernel's unit.")
     for w in sheet.warnings:
         p.warning(w)
+    if sheet.verdicts:
+        p.h2("Fastest, section by section")
+        p.p(VERDICT_TEXT)
+        p.bullets([v.text() for v in sheet.verdicts])
     p.h2("Configuration")
     p.p(fairness.FAIR_TEXT)
     p.table(Table(["", *(c.label for c in cols)], [[k, *v] for k, v in sheet.config]))
@@ -437,7 +512,7 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
     plots = _plots(sheet) if fmt_ == "html" else {}
     return template_env().get_template(name).render(
         sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=fairness.FAIR_TEXT,
-        tm_text=TM_TEXT, section_table=section_table, peer_table=peer_table, plots=plots,
+        verdict_text=VERDICT_TEXT, tm_text=TM_TEXT, section_table=section_table, peer_table=peer_table, plots=plots,
         colours=_colours(sheet), flat=flat_headers, summary=summary_line(sheet))
 
 

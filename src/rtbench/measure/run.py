@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.measure import farm, load, outdir, placement, tuning
+from rtbench.measure import farm, kernelset, load, outdir, placement, tuning
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
@@ -98,6 +98,8 @@ class RunRequest:
 
 
 def execute(req: RunRequest, console: Console) -> int:
+    if kernelset.is_several(req.kernel):
+        return kernelset.run_kernels(req, console)  # one run per kernel, at once, then compared
     if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
         from rtbench.targets.labgrid import LabgridTarget
 

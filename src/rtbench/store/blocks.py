@@ -365,12 +365,16 @@ def blocks_text(rec: dict, baseline: float | None) -> str:
 def merged_session(first: dict, plan_: Plan, passes: int, means: list[float],
                    overhead: int) -> dict:
     """The run's session record: the first pass's, its config in the run's
-    terms (samples, budget in all) and how the blocks were cut."""
+    terms (samples, budget in all) and how the blocks were cut. A harness
+    that has no time budget (budget_ms 0: a count of instructions, where
+    --samples alone decides) keeps none."""
+    budgeted = first.get("config", {}).get("budget_ms", 1) != 0
     s = {**first, "config": {**first.get("config", {}), "samples": plan_.samples,
-                             "warmup": plan_.warmup, "budget_ms": plan_.budget_ms,
+                             "warmup": plan_.warmup,
+                             "budget_ms": plan_.budget_ms if budgeted else 0,
                              "blocks": passes, "block_samples": plan_.block_samples(0),
                              "block_warmup": plan_.block_warmup,
-                             "block_budget_ms": plan_.block_budget_ms}}
+                             "block_budget_ms": plan_.block_budget_ms if budgeted else 0}}
     if plan_.duration_s is not None:
         s["config"]["duration_s"] = plan_.duration_s
     ts = dict(first.get("ts", {}))
