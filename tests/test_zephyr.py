@@ -54,7 +54,10 @@ def test_three_kernels_in_one_command_are_three_runs_and_their_comparison(isolat
     for kernel in ("freertos", "threadx", "zephyr"):
         assert (isolated / "k" / kernel / "results.json").is_file()
     md = (isolated / "k" / "compare.md").read_text()
-    assert "## Fastest, section by section" in md
+    # the first screen: the key rows, then the verdict, then the configuration
+    assert md.index("## Key rows (instructions)") < md.index("## Fastest, section by section") \
+        < md.index("## Configuration")
+    assert "| Context switch via yield |" in md.split("## Fastest")[0]
     for title in ("FreeRTOS V11", "ThreadX 6.4.2", "Zephyr 4.0.0"):
         assert title in md
     assert "kernel comparison of runs" in out and "kernels measured in" in out

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench.compare import jsonable, kernels, views
+from rtbench.compare import jsonable, kernelpage, kernels, views
 from rtbench.compare.peers import compare_peers
 from rtbench.compare.runs import LIMIT_STATS, compare_runs, load_limits, parse_limit
 from rtbench.compare.vendors import compare_reference
@@ -79,8 +79,8 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
         ks = kernels.build(stored, cat, linked)
         summary = kernels.summary_line(ks)
         if fmt in ("md", "html"):
-            return Outcome(None, None, kernels.render(ks, fmt), summary=summary)
-        return Outcome(kernels.page(ks), kernels.to_jsonable(ks) | {"summary": summary},
+            return Outcome(None, None, kernelpage.render(ks, fmt), summary=summary)
+        return Outcome(kernelpage.page(ks), kernels.to_jsonable(ks) | {"summary": summary},
                        summary=summary)
     if beside:  # one run and its peers: the same metrics side by side
         peer_cmp = compare_peers(stored[0], beside, cat)
@@ -96,13 +96,15 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
 
 
 def _worded(cat, runs) -> Any:
-    """Runs all on boards are set out in a board's words (their titles and
-    definitions name no Linux call); runs with Linux among them keep the
-    catalogue's own."""
-    if not runs or not all(r.host.get("target_kind") for r in runs):
+    """Runs all on boards (an imported RTOS log's too: kernels.kernel_key)
+    are set out in a board's words (their titles and definitions name no
+    Linux call); runs with Linux among them keep the catalogue's own."""
+    if not runs or not all(kernels.kernel_key(r)[0] != "host" for r in runs):
         return cat
+    board = next((r for r in runs if r.host.get("target_kind")), None)
     if len({r.host.get("os") for r in runs}) == 1:
-        return cat.for_target(runs[0].host)
+        return cat.for_target(board.host) if board else cat.for_board(
+            str(runs[0].host.get("os") or "the kernel"), "the board")
     return cat.for_board("each kernel", "the board")
 
 

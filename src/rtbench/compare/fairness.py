@@ -65,10 +65,20 @@ def _samples(run: Run) -> str:
             + (f"budget {cfg['budget_ms']} ms" if cfg.get('budget_ms') else "no time budget"))
 
 
+def _source(c) -> dict:
+    """An imported run's source (tool, files, the statistics it gave); {} else."""
+    return (c.run.session or {}).get("source") or {} if c.run.origin not in (
+        "measured", "rtbench", "peer") else {}
+
+
 def _unit(c) -> str:
     s = Session(c.run.session or {})
     if s.is_count:
         return s.unit
+    if src := _source(c):
+        given = src.get("stats_given") or []
+        return (f"time (ns, as {src.get('tool', c.run.origin)} printed it"
+                + ("; means only" if given == ["mean"] else "") + ")")
     return f"time (ns; counter {s.ts.get('source', '?')})"
 
 
@@ -76,6 +86,10 @@ def _target(c) -> str:
     h = c.run.host
     if h.get("target_kind"):
         return f"{h.get('board', c.target)}; {h.get('emulator', '?')}, -icount {h.get('icount', '?')}"
+    if c.target != "host":  # an imported log of an RTOS: the board it ran on
+        src = _source(c)
+        board = src.get("board") or "the board is not given in the log"
+        return f"{board}; imported from {src.get('tool', c.run.origin)} output"
     return f"this host: {h.get('cpu_model', '?')}, {h.get('preemption', '?')}"
 
 
