@@ -86,8 +86,11 @@ def test_sigkill_of_rtbench_takes_the_harness_down(isolated, left):
 
 
 def test_a_closed_stdout_stops_the_run_and_keeps_it(isolated, left):
-    """`rtbench run | head -3`: the reader goes away after three lines."""
-    head = subprocess.Popen(["head", "-3"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    """`rtbench run | head`: the reader goes away once the second block
+    begins (so the first block's figures exist, and are kept)."""
+    head = subprocess.Popen(["sh", "-c", 'while read -r l; do case "$l" in "progress: block 2/"*)'
+                             ' exit 0;; esac; done'], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL)
     r = spawn(["run", "--quick", "--only", SOME, "--db", "r.db", "--out", "o"], isolated,
               _env(left, FAKE_HARNESS_DELAY="0.05"), stdout=head.stdin)
     head.stdin.close()
