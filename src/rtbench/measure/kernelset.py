@@ -126,7 +126,5 @@ def compare_kernels(db: Path | None, run_ids: list[int], out: Path, console: Con
                   f"{' '.join(ids)}):", soft_wrap=True, highlight=False)
     if not console.is_terminal:  # a log or a pipe: wide tables, as `rtbench compare` prints
         console = Console(file=console.file, width=max(console.width, 160), highlight=False)
-    pages.print_rich(shown.page, console)
-    if shown.summary:
-        console.print(shown.summary, soft_wrap=True, highlight=False)
+    pages.print_rich(shown.page, console)  # it ends with the summary line (as `compare`)
     console.print(f"kernel comparison: {out / 'compare.md'}", soft_wrap=True, highlight=False)
