@@ -67,3 +67,16 @@ def test_host_checks_stay_silent_on_a_board():
               "load_before": [9, 9, 9], "others_cpu_pct": 90.0}
     r.session["rt"]["realtime"] = False
     assert not _keys(r) & {"not_realtime", "vm", "busy", "same_cpu"}
+
+
+def test_a_boards_badges_read_the_kernels_facts_however_detailed():
+    """"off (CONFIG_ASSERT=n, …)" is off: a kernel's detail in parentheses
+    never turns a good condition into a warning."""
+    r = _clean()
+    r.host = {"target": "mps2-an385", "target_kind": "emulator"}
+    r.session["target"] = {"kernel": "Zephyr 4.0.0", "preemption": "on",
+                           "asserts": "off (CONFIG_ASSERT=n, CONFIG_FORCE_NO_ASSERT=y)"}
+    states = {b.label: b.state for b in firstpage.build(r, catalog.load()).badges}
+    assert states["Asserts"] == states["Preemption"] == "good"
+    r.session["target"]["asserts"] = "on (CONFIG_ASSERT=y)"
+    assert {b.label: b.state for b in firstpage.build(r, catalog.load()).badges}["Asserts"] == "warn"
