@@ -23,6 +23,9 @@ embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm
 aarch64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu)
 browser=(chromium chromium-driver fonts-dejavu-core)
 zephyr=(ninja-build device-tree-compiler gperf)
+# --kernel zephyr (RTBENCH_ZEPHYR=1): the board's packages, Zephyr's build
+# tools and, below, the `zephyr` extra.
+[ "${RTBENCH_ZEPHYR:-0}" = 1 ] && need_apt+=("${embedded[@]}" "${zephyr[@]}")
 [ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=("${embedded[@]}" "${browser[@]}"
                                               "${aarch64[@]}" "${zephyr[@]}")
 # Standard programs `rtbench run` runs beside its own metrics when they are
@@ -68,7 +71,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 extra=""
-[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && extra="[test]"
+[ "${RTBENCH_ZEPHYR:-0}" = 1 ] && extra="[zephyr]"
+[ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && extra="[test]"  # holds the zephyr extra
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".${extra}"
 echo "setup: done (.venv/bin/rtbench)"
