@@ -252,7 +252,7 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     except RtbenchError as exc:  # e.g. the database became unwritable: end what can be
         status, error = "failed", exc
     code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
-        lifetime.exit_code()
+        1 if error is not None and lifetime.received() is None else lifetime.exit_code()
     with lifetime.interrupts_deferred():
         if watch is not None:
             store.update_host(run_id, {**store.get_run(run_id).host, **watch.finish(),
@@ -325,14 +325,20 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
             progress.console.print(line, soft_wrap=True)
 
+        bad: list[str] = []
         try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
                                            progress, task, on_metric, plan)
+                bad += outcome.bad
                 if outcome.interrupted:
                     return "incomplete", None
         except HarnessError as exc:
             return "failed", exc
+    if bad:  # each failed, with its reason; the rest was measured
+        return "incomplete", HarnessError(
+            f"the harness printed {len(bad)} bad record(s), the run is incomplete: {bad[0]}"
+            + (f" (and {len(bad) - 1} more: see the failed metrics)" if len(bad) > 1 else ""))
     return "complete", None
 
 
@@ -344,16 +350,17 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
     stored = store.get_run(run_id)
     try:
         paths = datasheet.write_outputs(stored, cat, out)
-    except OSError as exc:
+    except (OSError, RtbenchError) as exc:  # a full disk; a link or a FIFO put in its place
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
-                   f"cannot be written into {out}: {exc.strerror or exc}", err=True)
+                   f"cannot be written into {out}: {why}", err=True)
         return code or 1
     firstpage.print_console(firstpage.build(stored, cat), console,
                             f"run {run_id}: the first page of its data sheet")
     sheet = paths["datasheet.md"]
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
-    if status == "incomplete":
+    if status == "incomplete" and error is None:
         why = lifetime.signal_name()
         console.print(f"[yellow]interrupted ({why}): the run is incomplete[/yellow]")
         if why == "SIGPIPE":  # nobody reads stdout any more: say it where it is seen

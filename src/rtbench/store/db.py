@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator
 import platformdirs
 
 from rtbench.errors import RtbenchError
+from rtbench.store import contract
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 
@@ -289,7 +290,7 @@ class Store:
                  for m in env.get("not_measured", [])])
         return run_id
 
-    def import_records(self, records: list[dict], *, origin: str, source: str,
+    def import_records(self, records: Iterable[dict], *, origin: str, source: str,
                        imported_at: str, uuid: str, started: str, label: str = "",
                        argv: list[str] | None = None, host: dict | None = None,
                        session: dict | None = None, status: str = "complete") -> int:
@@ -301,11 +302,16 @@ class Store:
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at, origin) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (uuid, started, imported_at, status, label, json.dumps(argv or []),
-                 json.dumps(host or {}), json.dumps(session) if session else None,
+                (uuid, started, imported_at, status, label, contract.dumps(argv or []),
+                 contract.dumps(host or {}), contract.dumps(session) if session else None,
                  source, imported_at, origin))
             run_id = cur.lastrowid
             for rec in records:
+                why = contract.problem(rec)  # whatever read them, the one check
+                if why:
+                    rid = rec.get("id") if isinstance(rec, dict) else None
+                    raise StoreError(f"record {contract.printable(rid, 60)!r} not stored: "
+                                     f"{why}")
                 self._insert_metric(run_id, rec)
         return run_id
 

@@ -46,6 +46,8 @@ from typing import Any
 
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
+from rtbench.store.records import MAX_LINE
 from rtbench.targets import harness, kernels, labplace, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
@@ -420,6 +422,7 @@ class ConsoleLines:
         self.console, self.eof_on_empty = console, eof_on_empty
         self.silence: float | None = None
         self.ended: int | None = None
+        self.skipping = False  # inside a line longer than MAX_LINE, its head given already
         self._stop = threading.Event()
         self._lock = threading.Lock()
 
@@ -430,7 +433,7 @@ class ConsoleLines:
             pass
 
     def __iter__(self):
-        buf, last = b"", time.monotonic()
+        buf, last = bytearray(), time.monotonic()
         while True:
             data = self._read()
             if data is None:  # stopped, or the console is gone
@@ -440,8 +443,7 @@ class ConsoleLines:
                     return
                 continue
             last = time.monotonic()
-            *lines, buf = (buf + data).split(b"\n")
-            for raw in lines:
+            for raw in self._lines(buf, data):
                 line = raw.decode("utf-8", "replace").rstrip("\r")
                 yield line + "\n"
                 if line.startswith("{") and '"type":"end"' in line:
@@ -450,6 +452,25 @@ class ConsoleLines:
                 if FAULT_MARKER in line:
                     self.ended = FAULT
                     return
+
+    def _lines(self, buf: bytearray, data: bytes) -> list[bytes]:
+        """The lines `data` completes. A console that never ends its line is
+        never held whole: past MAX_LINE its head is given as a line (it then
+        reads as a damaged record) and the rest is dropped up to its end."""
+        if self.skipping:
+            cut = data.find(b"\n")
+            if cut < 0:
+                return []
+            data, self.skipping = data[cut + 1:], False
+        buf += data
+        *lines, rest = bytes(buf).split(b"\n") if b"\n" in data else [bytes(buf)]
+        if len(lines):
+            buf[:] = rest
+        if len(buf) > MAX_LINE:
+            lines.append(bytes(buf[:MAX_LINE + 1]))
+            buf.clear()
+            self.skipping = True
+        return lines
 
     def _read(self) -> bytes | None:
         from pexpect import TIMEOUT
