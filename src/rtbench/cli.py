@@ -24,8 +24,9 @@ import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.measure.run import RunRequest, execute, parse_profiles
 from rtbench.process import lifetime
-from rtbench.sheets import datasheet
+from rtbench.sheets import datasheet, files
 from rtbench.store import catalog as catalog_mod
+from rtbench.store import contract
 from rtbench.store.db import Store
 from rtbench.store.records import strict_json
 
@@ -251,7 +252,7 @@ def _emit(text: str, output: Path | None) -> None:
         raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
                                                      if output.name else "no file name"))
     try:
-        datasheet.atomic_write(output, text)
+        files.atomic_write(output, text)
     except OSError as exc:
         raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
