@@ -102,12 +102,15 @@ def execute(req: RunRequest, console: Console) -> int:
         return farm.run_places(req, console)  # one run per place, at once, then compared
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
-    target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                          req.place)
-    try:
-        return _execute(req, console, target, cat, ids)
-    finally:
-        target.close()  # a lab's place is released whatever happened
+    # The guard watches from the start: what the target starts to prepare (an
+    # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
+    with lifetime.guarded():
+        target = targets.make(req.target, req.kernel, req.kernel_src, req.harness,
+                              req.lab_env, req.place)
+        try:
+            return _execute(req, console, target, cat, ids)
+        finally:
+            target.close()  # a lab's place is released whatever happened
 
 
 def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[str]) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
@@ -113,22 +114,38 @@ def _run_cmake(src: Path, builddir: Path) -> None:
 
 def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False) -> None:
     """Run CMake steps with their output in builddir/build.log; a failure is
-    one line naming the step, the first compiler error and the log."""
+    one line naming the step, the first compiler error of that step (the log
+    is read from where the step began) and the log. Every step runs in a
+    session of its own, watched by rtbench's guard: make, the compiler and
+    cc1 die with rtbench, however it dies (rtbench.process.lifetime)."""
     builddir.mkdir(parents=True, exist_ok=True)
     log_path = builddir / "build.log"
-    with open(log_path, "a" if append else "w") as log:
+    with open(log_path, "a" if append else "w") as log, lifetime.guarded():
         for cmd in steps:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
-            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL).returncode
+            began = log.tell()
+            rc = _step(cmd, log)
             if rc != 0:
                 log.flush()
-                first = next((ln.strip() for ln in log_path.read_text(errors="replace")
-                              .splitlines() if "error" in ln.lower()), "")
+                with open(log_path, errors="replace") as fh:
+                    fh.seek(began)
+                    first = next((ln.strip() for ln in fh if "error" in ln.lower()), "")
                 raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
                                    + (f": {first[:200]}" if first else "")
                                    + f"; see {log_path}")
+
+
+def _step(cmd: list[str], log) -> int:
+    """One build step, its exit status; an interrupt ends its whole group."""
+    proc = lifetime.popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        rc = proc.wait()
+    except BaseException:
+        lifetime.end(proc, grace=1.0)
+        raise
+    lifetime.forget(proc)
+    return rc
 
 
 def build_image(port: str, board: str, defs: dict[str, str], image: str,
@@ -197,7 +214,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
                 _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),
                                        "-DCMAKE_BUILD_TYPE=Release",
                                        *(f"-D{k}={v}" for k, v in opts.items())]], what)
-            except HarnessError:
+            except BaseException:  # a failure or an interrupt: configure again next time
                 (builddir / "CMakeCache.txt").unlink(missing_ok=True)
                 raise
         steps = [["cmake", *(f"-D{k}={v}" for k, v in variable.items()), str(builddir)]
