@@ -374,6 +374,12 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
                   highlight=False)
     console.print(f"beside them: {paths['glossary.md'].name}, {paths['results.json'].name}",
                   soft_wrap=True, highlight=False)
+    gone = store.vanished()
+    if gone:  # the run is in no database: its results file is all there is
+        results = paths["results.json"]
+        click.echo(f"rtbench: error: {gone}: run {run_id} is in no database; everything it "
+                   f"measured is in {results} (`rtbench import {results}` stores it)", err=True)
+        return code or 1
     return code
 
 

@@ -94,24 +94,36 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
     rows = []
     for s in summaries:
         r, c = s.run, s.counts
-        host = r.host
-        env = " · ".join(x for x in (host.get("hostname", ""), host.get("cpu_model", ""),
-                                     host.get("kernel_release", ""),
-                                     host.get("preemption", "")) if x)
-        rt = (r.session or {}).get("rt", {})
-        imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
-        if r.session and len(s.profiles) <= 1 and not imported:  # several profiles: each has its own
-            env += " · RT" if rt.get("realtime") else " · not RT"
         counts = f"{c.get('ok', 0)} ok" + "".join(
             f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
-        origin = _origin(r)
-        rows.append([str(r.id), r.started, r.status, r.label, ", ".join(s.profiles), counts,
-                     env, origin])
+        try:
+            env, origin = _environment(s), _origin(r)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            # a run an older rtbench stored, or a database edited by hand: its row
+            # says so, and the others are listed
+            env, origin = f"unreadable ({type(exc).__name__})", ""
+        rows.append([str(r.id), r.started, r.status, r.label, ", ".join(map(str, s.profiles)),
+                     counts, env, origin])
     page.table(Table(["run", "started", "status", "label", "profiles", "metrics",
                       "environment", "origin"], rows, "lllllll"))
     if not summaries:
         page.p("No runs stored yet: `rtbench run` measures one.")
     return page
+
+
+def _environment(s: RunSummary) -> str:
+    r = s.run
+    host = r.host
+    env = " · ".join(str(x) for x in (host.get("hostname", ""), host.get("cpu_model", ""),
+                                      host.get("kernel_release", ""),
+                                      host.get("preemption", "")) if x)
+    rt = (r.session or {}).get("rt") or {}
+    imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
+    if r.session and len(s.profiles) <= 1 and not imported:  # several profiles: each has its own
+        env += " · RT" if rt.get("realtime") else " · not RT"
+    if r.damaged:
+        env += f" · {len(r.damaged)} part(s) unreadable"
+    return env
 
 
 def _count(m: MetricRecord) -> str:

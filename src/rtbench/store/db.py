@@ -20,6 +20,7 @@ import os
 import sqlite3
 import stat
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -133,6 +134,7 @@ class Run:
     imported_at: str | None = None
     origin_kind: str | None = None  # the runs.origin column (see _v4); None: measured here
     linked_to: int | None = None  # the run this one belongs with (peers beside a run)
+    damaged: list[str] = field(default_factory=list)  # what of the stored row could not be read
 
     @property
     def origin(self) -> str:
@@ -192,7 +194,21 @@ class Store:
         if not create and not _exists(self.path):
             # Reading commands must not leave an empty database behind.
             raise StoreError(f"no database at {self.path}")
-        self.conn = _connect(self.path)
+        # Reading commands (create=False) open it read-only: a database they
+        # may read and not write (another user's) is read, never migrated.
+        self.conn = _connect(self.path) if create else _connect_readonly(self.path)
+        self._identity = _identity(self.path)
+
+    def vanished(self) -> str | None:
+        """Why the database this store writes into is no longer at its path
+        (deleted, moved, replaced by another file), or None. A run checks
+        this at its end: SQLite writes on into a deleted file unnoticed."""
+        now = _identity(self.path)
+        if now is None:
+            return f"the database {self.path} was deleted or moved while it was written"
+        if now != self._identity:
+            return f"the database {self.path} was replaced by another file while it was written"
+        return None
 
     def close(self) -> None:
         self.conn.close()
@@ -371,7 +387,9 @@ class Store:
             args.append(profile)
         points = []
         for row in self.conn.execute(sql + " ORDER BY runs.id, metrics.rowid", args):
-            rec = json.loads(row["m_record"])
+            rec = contract.stored_record(row["m_record"], metric_id, [])
+            if rec is None:
+                continue
             rec.setdefault("profile", row["m_profile"])
             points.append(HistoryPoint(self._load(row, with_metrics=False), row["m_profile"], rec))
         return points
@@ -380,24 +398,45 @@ class Store:
         return {r[0] for r in self.conn.execute("SELECT DISTINCT metric_id FROM metrics")}
 
     def _load(self, row: sqlite3.Row, with_metrics: bool = True) -> Run:
-        run = Run(id=row["id"], uuid=row["uuid"], started=row["started"],
-                  finished=row["finished"], stored_status=row["status"], label=row["label"] or "",
-                  argv=json.loads(row["argv"] or "[]"), host=json.loads(row["host"] or "{}"),
-                  session=json.loads(row["session"]) if row["session"] else None,
-                  imported_from=row["imported_from"], imported_at=row["imported_at"],
-                  origin_kind=row["origin"], linked_to=row["linked_to"])
+        """A stored run as readers see it. Whatever a row holds (a run stored
+        by an older rtbench, a database edited by hand), the run loads: a
+        column that is no JSON, or JSON of the wrong kind, reads as empty and
+        is named in `Run.damaged`; control characters in its strings are
+        removed (rtbench.store.contract.clean), so no terminal obeys them."""
+        damaged: list[str] = []
+        run = Run(id=row["id"], uuid=contract.stored_text(row["uuid"]), started=contract.stored_text(row["started"]),
+                  finished=row["finished"] if isinstance(row["finished"], str) else None,
+                  stored_status=row["status"] if row["status"] in RUN_STATUSES else "failed",
+                  label=contract.stored_text(row["label"]),
+                  argv=[a for a in contract.column(row["argv"], list, "argv", damaged) or []
+                        if isinstance(a, str)],
+                  host=contract.column(row["host"], dict, "host", damaged) or {},
+                  session=contract.column(row["session"], dict, "session", damaged),
+                  imported_from=contract.stored_text(row["imported_from"]) or None,
+                  imported_at=contract.stored_text(row["imported_at"]) or None,
+                  origin_kind=contract.stored_text(row["origin"]) or None, linked_to=row["linked_to"])
+        run.damaged = damaged
         if with_metrics:
             for m in self.conn.execute(
                     "SELECT metric_id, profile, record FROM metrics WHERE run_id = ? "
                     "ORDER BY rowid", (run.id,)):
                 if m["record"] is None:
-                    run.pending.append(m["metric_id"])
-                    run.pending_profiles.append(m["profile"])
-                else:
-                    rec = json.loads(m["record"])
+                    run.pending.append(contract.stored_text(m["metric_id"]))
+                    run.pending_profiles.append(contract.stored_text(m["profile"]) or DEFAULT_PROFILE)
+                    continue
+                rec = contract.stored_record(m["record"], m["metric_id"], damaged)
+                if rec is not None:
                     rec.setdefault("profile", m["profile"])
                     run.metrics.append(rec)
         return run
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _exists(path: Path) -> bool:
@@ -440,6 +479,42 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise
         raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
     return conn
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """The database for reading only. A WAL database whose -wal and -shm
+    files are not there (nobody has it open) and cannot be created (a
+    directory the reader may not write) is opened immutable: SQLite's way to
+    read it. A schema older than this rtbench's needs its migration, which
+    needs write access: then it is opened for writing (as before), or, where
+    the reader may not write, the error says so."""
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    for suffix in ("", "&immutable=1"):
+        conn = None
+        try:
+            conn = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_TIMEOUT_S)
+            conn.row_factory = sqlite3.Row
+            version = _check_version(conn)
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            if suffix:
+                raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
+            continue
+        except StoreError:
+            conn.close()
+            raise
+        if version == SCHEMA_VERSION:
+            return conn
+        conn.close()
+        try:
+            return _connect(path)  # an older schema: migrated, if this user may
+        except StoreError as exc:
+            raise StoreError(f"database {path} has schema {version}; this rtbench reads "
+                             f"{SCHEMA_VERSION}, and upgrading it needs write access: "
+                             f"{exc}") from exc
+    raise AssertionError("unreachable")
 
 
 def _wal(conn: sqlite3.Connection) -> None:
