@@ -73,21 +73,26 @@ def is_built() -> bool:
     if os.environ.get("RTBENCH_HARNESS"):
         return True
     try:
-        return built_exe().is_file()
+        exe = built_exe()
+        return exe.is_file() and (exe.parent / BUILT).is_file()
     except (OSError, HarnessError):
         return False
 
 
+BUILT = ".built"  # written after a whole build, under the lock: the executable is complete
+
+
 def build(src: Path | None = None) -> Path:
-    """Build the harness if needed; return the path of the executable."""
+    """Build the harness if needed; return the path of the executable.
+
+    The build's lock is taken before its output is looked at: another
+    rtbench may be linking the executable this moment (a file that exists
+    and is empty), or have been killed while it did; only a build that
+    ended leaves BUILT beside it."""
     src = src or source_dir()
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"harness-{source_hash(src)}"
     exe = builddir / EXE_NAME
-    if exe.is_file():
-        return exe
-    if shutil.which("cmake") is None:
-        raise HarnessError("cmake not found on PATH (needed to build the harness)")
     try:
         cache.mkdir(parents=True, exist_ok=True)
         lock = open(cache / f"{builddir.name}.lock", "w")
@@ -96,8 +101,13 @@ def build(src: Path | None = None) -> Path:
     # Two rtbench processes starting at once must not build into one dir.
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not exe.is_file():
+        if not (exe.is_file() and (builddir / BUILT).is_file()):
+            if shutil.which("cmake") is None:
+                raise HarnessError("cmake not found on PATH (needed to build the harness)")
+            (builddir / BUILT).unlink(missing_ok=True)
             _run_cmake(src, builddir)
+            if exe.is_file():
+                (builddir / BUILT).write_text("")
     if not exe.is_file():
         raise HarnessError(f"harness build produced no {EXE_NAME}; see {builddir / 'build.log'}")
     return exe
