@@ -61,7 +61,7 @@ def _duration(_ctx: click.Context, param: click.Parameter, value: str | None) ->
         seconds = float(text[:-1] if mult else text) * (mult or 1)
     except ValueError:
         seconds = -1.0
-    if not math.isfinite(seconds) or not 0 < seconds <= 7 * 86400:
+    if not math.isfinite(seconds) or not 1 <= seconds <= 7 * 86400:
         raise click.BadParameter(f"{value!r}: a time from 1s to 7d, e.g. 600, 10m, 2h",
                                  param=param)
     return seconds
@@ -420,17 +420,21 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
                            "or a single results.json)")
     if program is not None and kind != "rt-tests":
         raise RtbenchError("--program is for rt-tests imports only")
+
+    def say(text: str) -> None:  # names of files and figures: no control characters
+        click.echo(contract.one_line(text))
+
     if kind == "rtbench":  # rtbench's own format, read back beside its writer
         from rtbench.sheets import export
 
-        export.import_files(files, label, db, click.echo)
+        export.import_files(files, label, db, say)
         return 0
     from rtbench.importers import command
 
     if kind == "harness":
-        command.harness_logs(files, label, db, click.echo)
+        command.harness_logs(files, label, db, say)
     else:
-        command.foreign(kind, files, label, program, db, click.echo)
+        command.foreign(kind, files, label, program, db, say)
     return 0
 
 
@@ -455,8 +459,8 @@ def reference_list_command(fmt: str | None, output: Path | None) -> int:
 
 
 def _error(message: str) -> None:
-    try:
-        click.echo(f"rtbench: error: {message}", err=True)
+    try:  # one line, whatever a file or a board put into the message
+        click.echo(f"rtbench: error: {contract.one_line(message)}", err=True)
     except OSError:
         pass  # stderr is gone too (a hung-up terminal): the exit status says it
 

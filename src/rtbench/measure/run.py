@@ -27,6 +27,7 @@ from rtbench.process import lifetime, locks
 from rtbench.sheets import datasheet, firstpage, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
+from rtbench.store import contract
 from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
 from rtbench.targets import Target, sysinfo
@@ -272,9 +273,11 @@ def _measure_tuned(req: RunRequest, target: Target, ids: list[str], cpu: int | N
     if prog_ids and status != "incomplete":  # standard programs (docs/reports.md)
         programs.run(prog_ids, programs.Context(cpu, req.quick, req.profiles[0]),
                      lambda rec: (store.add_metric(run_id, rec),
-                                  console.print(programs.line(rec), soft_wrap=True)))
+                                  console.print(contract.one_line(programs.line(rec)),
+                                                soft_wrap=True)))
     if req.with_peers and status != "incomplete":
-        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
+        # what a peer printed, as one line of text: no terminal control reaches the console
+        say = lambda text: console.print(contract.one_line(text), soft_wrap=True)  # noqa: E731
         if target.name == targets.HOST:  # rt-tests beside the Linux run
             pinned = "--no-pin" not in PROFILES[req.profiles[0]]
             rttests.beside(store, run_id, catalog_mod.load(), rttests.Context(
@@ -431,4 +434,5 @@ def _metric_line(rec: dict) -> str:
         return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
                 f"p99 {t['p99']:>10}  max {t['max']:>10}{window}")
     colour = "yellow" if m.status == "unsupported" else "red"
-    return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"
+    return (f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] "
+            f"{escape(contract.one_line(m.reason))}")

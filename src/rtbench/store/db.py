@@ -243,7 +243,8 @@ class Store:
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, status, label, argv, host) "
                 "VALUES (?, ?, 'running', ?, ?, ?)",
-                (uuid, started, label, json.dumps(argv or []), json.dumps(host or {})))
+                (uuid, started, contract.clean(label), contract.dumps(argv or []),
+                 contract.dumps(host or {})))
             run_id = cur.lastrowid
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "
@@ -254,13 +255,14 @@ class Store:
     def set_session(self, run_id: int, session: dict) -> None:
         with self._write():
             self.conn.execute("UPDATE runs SET session = ? WHERE id = ?",
-                              (json.dumps(session), run_id))
+                              (contract.dumps(session), run_id))
 
     def update_host(self, run_id: int, host: dict) -> None:
         """Replace the run's host facts (what is learnt only at its end: the
         load after it, other runs seen measuring)."""
         with self.conn:
-            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?", (json.dumps(host), run_id))
+            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?",
+                              (contract.dumps(host), run_id))
 
     def add_metric(self, run_id: int, record: dict) -> None:
         """Store a metric record under its profile (`"profile"`, default "rt")."""
@@ -272,7 +274,7 @@ class Store:
             "INSERT OR REPLACE INTO metrics(run_id, metric_id, profile, status, reason, record) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (run_id, record["id"], record.get("profile", DEFAULT_PROFILE), record["status"],
-             record.get("reason", ""), json.dumps(record)))
+             contract.clean(record.get("reason", "")), contract.dumps(record)))
 
     def import_run(self, env: dict, source: str, imported_at: str,
                    metrics: Iterable[dict] | None = None) -> int:
@@ -293,8 +295,8 @@ class Store:
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (r["uuid"], r["started"], r.get("finished"), r["status"], r.get("label", ""),
-                 json.dumps(r.get("argv", [])), json.dumps(env.get("host") or {}),
-                 json.dumps(env["session"]) if env.get("session") else None,
+                 contract.dumps(r.get("argv", [])), contract.dumps(env.get("host") or {}),
+                 contract.dumps(env["session"]) if env.get("session") else None,
                  source, imported_at))
             run_id = cur.lastrowid
             for rec in env["metrics"] if metrics is None else metrics:
@@ -349,10 +351,12 @@ class Store:
         if str(ref) == "latest":
             row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
         else:
-            try:
-                run_id = int(ref)
-            except ValueError:
-                raise StoreError(f"run must be an integer id or 'latest', not {ref!r}") from None
+            # ASCII digits only: int() would also take " 1 ", "1_0", "+1" and "٣"
+            if not (isinstance(ref, int) and not isinstance(ref, bool)
+                    or isinstance(ref, str) and ref.isascii() and ref.isdigit()):
+                raise StoreError(f"run must be an integer id or 'latest', not "
+                                 f"{contract.printable(ref, 40)!r}")
+            run_id = int(ref)
             row = None if not 0 < run_id < 2**63 else self.conn.execute(  # SQLite's INTEGER
                 "SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
@@ -404,25 +408,26 @@ class Store:
         is named in `Run.damaged`; control characters in its strings are
         removed (rtbench.store.contract.clean), so no terminal obeys them."""
         damaged: list[str] = []
-        run = Run(id=row["id"], uuid=contract.stored_text(row["uuid"]), started=contract.stored_text(row["started"]),
+        text = contract.stored_text
+        run = Run(id=row["id"], uuid=text(row["uuid"]), started=text(row["started"]),
                   finished=row["finished"] if isinstance(row["finished"], str) else None,
                   stored_status=row["status"] if row["status"] in RUN_STATUSES else "failed",
-                  label=contract.stored_text(row["label"]),
+                  label=text(row["label"]),
                   argv=[a for a in contract.column(row["argv"], list, "argv", damaged) or []
                         if isinstance(a, str)],
                   host=contract.column(row["host"], dict, "host", damaged) or {},
                   session=contract.column(row["session"], dict, "session", damaged),
-                  imported_from=contract.stored_text(row["imported_from"]) or None,
-                  imported_at=contract.stored_text(row["imported_at"]) or None,
-                  origin_kind=contract.stored_text(row["origin"]) or None, linked_to=row["linked_to"])
+                  imported_from=text(row["imported_from"]) or None,
+                  imported_at=text(row["imported_at"]) or None,
+                  origin_kind=text(row["origin"]) or None, linked_to=row["linked_to"])
         run.damaged = damaged
         if with_metrics:
             for m in self.conn.execute(
                     "SELECT metric_id, profile, record FROM metrics WHERE run_id = ? "
                     "ORDER BY rowid", (run.id,)):
                 if m["record"] is None:
-                    run.pending.append(contract.stored_text(m["metric_id"]))
-                    run.pending_profiles.append(contract.stored_text(m["profile"]) or DEFAULT_PROFILE)
+                    run.pending.append(text(m["metric_id"]))
+                    run.pending_profiles.append(text(m["profile"]) or DEFAULT_PROFILE)
                     continue
                 rec = contract.stored_record(m["record"], m["metric_id"], damaged)
                 if rec is not None:
