@@ -26,6 +26,8 @@ use_source() {  # VARIABLE FOLDER: export VARIABLE=$third_party/FOLDER unless se
 use_source RTBENCH_FREERTOS_SRC FreeRTOS-Kernel
 use_source RTBENCH_THREADX_SRC threadx
 use_source RTBENCH_RTOS_BENCHMARK_SRC rtos-benchmark
+use_source RTBENCH_ZEPHYR_SRC zephyr
+use_source RTBENCH_ZEPHYR_MODULES zephyr-modules
 
 echo "== C unit tests (ctest)"
 cmake -S harness -B build/harness-tests -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -22,7 +22,8 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # it ask for that (they delete this)
     monkeypatch.setenv("RTBENCH_NO_TUNE", "1")
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
-                "RTBENCH_FREERTOS_SRC", "RTBENCH_THREADX_SRC",
+                "RTBENCH_FREERTOS_SRC", "RTBENCH_THREADX_SRC", "RTBENCH_ZEPHYR_SRC",
+                "RTBENCH_ZEPHYR_MODULES",
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
                 "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL",
                 "FAKE_HARNESS_SPANS"):
@@ -114,7 +115,19 @@ THIRD_PARTY = REPO.parent / "shared" / "third_party"
 KERNELS = {
     "freertos": ("RTBENCH_FREERTOS_SRC", "FreeRTOS-Kernel", "include/FreeRTOS.h"),
     "threadx": ("RTBENCH_THREADX_SRC", "threadx", "common/inc/tx_api.h"),
+    "zephyr": ("RTBENCH_ZEPHYR_SRC", "zephyr", "include/zephyr/kernel.h"),
 }
+ZEPHYR_MODULES_VAR = "RTBENCH_ZEPHYR_MODULES"
+
+
+@functools.lru_cache(maxsize=None)
+def zephyr_modules() -> Path | None:
+    """The folder of Zephyr's modules (cmsis/), read once at collection."""
+    env = os.environ.get(ZEPHYR_MODULES_VAR)
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / "zephyr-modules"]:
+        if (cand / "cmsis" / "zephyr" / "module.yml").is_file():
+            return cand
+    return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -132,6 +145,7 @@ def kernel_src(kernel: str) -> Path | None:
 
 for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
     kernel_src(_kernel)
+zephyr_modules()
 
 
 def freertos_src() -> Path | None:
@@ -145,7 +159,10 @@ def threadx_src() -> Path | None:
 def kernel_env(mp: pytest.MonkeyPatch) -> None:
     """Every kernel's sources in its environment variable (what a user sets)."""
     for kernel, (var, _folder, _marker) in KERNELS.items():
-        mp.setenv(var, str(kernel_src(kernel)))
+        if kernel_src(kernel) is not None:
+            mp.setenv(var, str(kernel_src(kernel)))
+    if zephyr_modules() is not None:
+        mp.setenv(ZEPHYR_MODULES_VAR, str(zephyr_modules()))
 
 
 def board_tools_missing() -> str:
@@ -155,9 +172,32 @@ def board_tools_missing() -> str:
     missing = [t for t in ("qemu-system-arm", "arm-none-eabi-gcc", "cmake") if not shutil.which(t)]
     if missing:
         return "missing " + ", ".join(missing)
-    for kernel, (var, _folder, _marker) in KERNELS.items():
+    for kernel in ("freertos", "threadx"):
         if kernel_src(kernel) is None:
-            return f"no {kernel} sources ({var} or ../shared/third_party)"
+            return f"no {kernel} sources ({KERNELS[kernel][0]} or ../shared/third_party)"
+    return ""
+
+
+def zephyr_missing() -> str:
+    """Why the Zephyr image cannot be built here ("" when it can): the board
+    tools, Zephyr's build tools and Python packages, its tree and modules."""
+    import importlib.util
+    import shutil
+
+    why = board_tools_missing()
+    if why:
+        return why
+    tools = [t for t in ("ninja", "dtc", "gperf") if not shutil.which(t)]
+    if tools:
+        return "missing " + ", ".join(tools)
+    mods = [m for m in ("elftools", "yaml", "pykwalify", "packaging")
+            if importlib.util.find_spec(m) is None]
+    if mods:
+        return "missing Python packages " + ", ".join(mods)
+    if kernel_src("zephyr") is None:
+        return "no zephyr sources (RTBENCH_ZEPHYR_SRC or ../shared/third_party)"
+    if zephyr_modules() is None:
+        return f"no Zephyr modules ({ZEPHYR_MODULES_VAR} or ../shared/third_party/zephyr-modules)"
     return ""
 
 

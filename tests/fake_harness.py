@@ -80,10 +80,10 @@ def session(opts: dict) -> dict:
     rt = {"realtime": not opts["no_rt"], "policy": "SCHED_OTHER" if opts["no_rt"] else "SCHED_FIFO",
           "reason": "--no-rt" if opts["no_rt"] else "", "mlock": not opts["no_rt"],
           "cpu": opts["cpu"], "cpus_online": 2}
-    return {"type": "session", "schema": 1, "harness_version": "0.0.0-fake", "port": "fake",
+    return {"type": "session", "schema": 2, "harness_version": "0.0.0-fake", "port": "fake",
             "compiler": "CPython", "cflags": "-O0", "build_type": "Fake",
-            "ts": {"source": "fake", "hz_nominal": 0, "hz_measured": HZ, "resolution_ticks": 1,
-                   "overhead_min_ticks": 20, "overhead_median_ticks": OVERHEAD,
+            "ts": {"source": "fake", "hz_nominal": 0, "hz_measured": HZ, "resolution": 1,
+                   "overhead_min": 20, "overhead_median": OVERHEAD,
                    "overhead_samples": 10000, "ref_clock": "CLOCK_MONOTONIC_RAW"},
             "rt": rt, "config": {"samples": opts["samples"], "warmup": opts["warmup"],
                                  "budget_ms": opts["budget_ms"]}}
@@ -97,10 +97,10 @@ def metric(mid: str, index: int, opts: dict) -> dict:
     p50 = base
     return {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
             "tick_hz": HZ, "n": opts["samples"], "discarded": opts["warmup"],
-            "budget_exhausted": False, "overhead_ticks": OVERHEAD,
+            "budget_exhausted": False, "overhead": OVERHEAD,
             "min": p50 - OVERHEAD, "max": p50 * 10 + 52, "mean": p50 + 0.5, "stddev": 3.25,
             "p50": p50, "p90": p50 + 13, "p99": p50 + 26, "p999": p50 + 52,
-            "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -OVERHEAD,
+            "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset": -OVERHEAD,
                      "buckets": [[p50 + OVERHEAD, p50 + OVERHEAD + 1, opts["samples"]]]},
             "realtime": not opts["no_rt"], "placement": f"cpu{opts['cpu']}", "note": "",
             "profile": opts["profile"]}

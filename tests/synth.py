@@ -37,12 +37,12 @@ def record(mid: str, ticks, profile: str | None = None, hz: int = HZ) -> dict:
     raw = x + OVERHEAD
     rec = {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
            "tick_hz": hz, "n": int(len(x)), "discarded": 100, "invalid": 0,
-           "budget_exhausted": False, "overhead_ticks": OVERHEAD,
+           "budget_exhausted": False, "overhead": OVERHEAD,
            "min": int(x.min()), "max": int(x.max()), "mean": float(x.mean()),
            "stddev": float(x.std()),
            **{k: float(np.percentile(x, q)) for k, q in
               (("p50", 50), ("p90", 90), ("p99", 99), ("p999", 99.9))},
-           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -OVERHEAD,
+           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset": -OVERHEAD,
                     "overflow": 0, "buckets": buckets(raw)},
            "realtime": True, "rt_reason": "", "placement": "pinned", "cpu": 1, "note": ""}
     if profile is not None:
@@ -59,11 +59,11 @@ def latency(rng: np.random.Generator, median_ticks: float, n: int = 2000,
 
 
 def session(realtime: bool = True) -> dict:
-    return {"type": "session", "schema": 1, "harness_version": "0.1.0", "port": "posix",
+    return {"type": "session", "schema": 2, "harness_version": "0.1.0", "port": "posix",
             "compiler": "GNU 12.2.0", "cflags": "-O2", "build_type": "Release",
             "ts": {"source": "rdtsc+lfence", "hz_nominal": 0, "hz_measured": HZ,
-                   "resolution_ticks": 26, "overhead_min_ticks": 20,
-                   "overhead_median_ticks": OVERHEAD, "overhead_samples": 20000,
+                   "resolution": 26, "overhead_min": 20,
+                   "overhead_median": OVERHEAD, "overhead_samples": 20000,
                    "ref_clock": "CLOCK_MONOTONIC_RAW"},
             "rt": {"realtime": realtime, "policy": "SCHED_FIFO", "reason": "", "mlock": True,
                    "cpu": 1, "cpus_online": 2},
@@ -163,8 +163,8 @@ def board_run(ids: list[str], kernel: str, seed: int = 1, scale: float = 1.0,
     s = session()
     s["port"] = kernel
     s["cflags"] = "-mcpu=cortex-m3 -mthumb -O2"
-    s["ts"] = {**s["ts"], "unit": "instructions", "hz_measured": 0, "resolution_ticks": 1,
-               "overhead_median_ticks": 10, "unit_detail": "guest instructions executed"}
+    s["ts"] = {**s["ts"], "unit": "instructions", "hz_measured": 0, "resolution": 1,
+               "overhead_median": 10, "unit_detail": "guest instructions executed"}
     s["rt"]["policy"] = f"{name} fixed-priority preemptive"
     s["target"] = {**facts, "irq_switch_at_exit": True}
     r.session = s
@@ -224,16 +224,16 @@ def block_record(raw, overhead: int, mid: str = "sched.yield.ctx.thread", ops: i
     raw = np.asarray(raw, dtype=np.int64)
     rec = {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
            "tick_hz": hz, "ops": ops, "n": int(len(raw)), "discarded": 5, "invalid": 1,
-           "budget_exhausted": False, "overhead_ticks": overhead,
+           "budget_exhausted": False, "overhead": overhead,
            "min": int(raw.min()) - overhead, "max": int(raw.max()) - overhead,
            "mean": round(float(raw.mean()) - overhead, 3),
            "stddev": round(float(raw.std(ddof=1)), 3) if len(raw) > 1 else 0.0,
            **{k: nearest_rank(raw, q) - overhead for k, q in QS.items()},
-           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset_ticks": -overhead,
+           "hist": {"scheme": "loglinear", "sub_bucket_bits": 7, "offset": -overhead,
                     "overflow": 0, "buckets": buckets(raw)},
            "realtime": True, "placement": "pinned", "cpu": 1, "note": ""}
     if canary is not None:
-        rec["canary_ticks"] = canary
+        rec["canary"] = canary
     if elapsed_s is not None:
         rec["elapsed_ticks"] = int(elapsed_s * hz)
     return rec

@@ -2,7 +2,7 @@
 
 Each block's record is made here the way the harness writes one (figures
 net of the block's own overhead, the histogram in raw ticks with
-`offset_ticks`, the percentiles by nearest rank on the buckets, mean and
+`offset`, the percentiles by nearest rank on the buckets, mean and
 stddev rounded to three places), from known raw samples; the merge of N
 such blocks must give what one block of all the samples would give, net of
 the run's overhead, and every percentile must equal a nearest-rank
@@ -46,7 +46,7 @@ def test_merged_blocks_equal_one_block_of_all_samples(nblocks):
     rec = acc.record(overhead)
 
     assert rec["n"] == len(raw) and rec["status"] == "ok"
-    assert rec["overhead_ticks"] == overhead
+    assert rec["overhead"] == overhead
     assert rec["min"] == raw.min() - overhead and rec["max"] == raw.max() - overhead
     assert rec["mean"] == pytest.approx(raw.mean() - overhead, abs=2e-3)
     assert rec["stddev"] == pytest.approx(raw.std(ddof=1), rel=1e-6, abs=2e-3)
@@ -54,7 +54,7 @@ def test_merged_blocks_equal_one_block_of_all_samples(nblocks):
         assert rec[k] == nearest_rank(raw, q) - overhead, k
     # the histogram is exactly the one of all the samples, in raw ticks
     assert rec["hist"]["buckets"] == buckets(raw)
-    assert rec["hist"]["offset_ticks"] == -overhead and rec["hist"]["overflow"] == 0
+    assert rec["hist"]["offset"] == -overhead and rec["hist"]["overflow"] == 0
     # counts add up; everything else of the first block is kept
     assert rec["discarded"] == 5 * nblocks and rec["invalid"] == nblocks
     assert rec["id"] == "sched.yield.ctx.thread" and rec["cpu"] == 1
@@ -69,7 +69,7 @@ def test_merged_blocks_equal_one_block_of_all_samples(nblocks):
         assert b["canary"] == 1000 + k and b["t"] == k and b["s"] == pytest.approx(0.01)
     assert rec["observed_s"] == pytest.approx(0.01 * nblocks)
     assert rec["steal_ms"] == pytest.approx(0.5 * nblocks) and rec["irqs"] == 3 * nblocks
-    assert rec["canary_ticks"] == int(statistics.median(1000 + k for k in range(nblocks)))
+    assert rec["canary"] == int(statistics.median(1000 + k for k in range(nblocks)))
 
 
 def test_one_block_merged_is_the_block_itself():
@@ -97,12 +97,12 @@ def test_overhead_is_readded_per_block_and_the_runs_subtracted():
         assert rec["min"] == net_min and rec["max"] == 130 - run_overhead
         assert rec["mean"] == pytest.approx(raw.mean() - run_overhead)
         assert rec["p50"] == nearest_rank(raw, 50000) - run_overhead
-        assert rec["hist"]["offset_ticks"] == -run_overhead
-        assert rec["overhead_ticks"] == run_overhead
+        assert rec["hist"]["offset"] == -run_overhead
+        assert rec["overhead"] == run_overhead
         assert [b["min"] for b in rec["blocks"]] == [100 - run_overhead] * 2
-    # a record without overhead_ticks (a counting port): nothing added
+    # a record without overhead (a counting port): nothing added
     rec = {**block_record(raw, overhead=0)}
-    del rec["overhead_ticks"]
+    del rec["overhead"]
     acc = blocks.Accumulator()
     acc.add(rec)
     assert acc.record(0)["min"] == 100
@@ -201,12 +201,12 @@ def test_run_overhead_and_session():
     p = blocks.plan(1000, 50, 500, 5)
     first = {"type": "session", "config": {"samples": 200, "warmup": 10, "budget_ms": 100,
                                            "other": 1},
-             "ts": {"overhead_mean_ticks": 26.4}}
+             "ts": {"overhead_mean": 26.4}}
     s = blocks.merged_session(first, p, 5, [26.4, 26.6], 27)
     assert s["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500, "other": 1,
                            "blocks": 5, "block_samples": 200, "block_warmup": 10,
                            "block_budget_ms": 100}
-    assert s["ts"]["overhead_ticks"] == 27 and s["ts"]["overhead_pass_means"] == [26.4, 26.6]
+    assert s["ts"]["overhead"] == 27 and s["ts"]["overhead_pass_means"] == [26.4, 26.6]
     assert first["config"]["samples"] == 200  # the pass's record is not changed
 
 
@@ -272,7 +272,7 @@ def test_a_later_block_without_samples_costs_that_block_only():
     blocks and says so; a first block without samples is the metric's end."""
     acc = blocks.Accumulator()
     ok = {"id": "x", "status": "ok", "n": 3, "min": 1, "max": 3, "mean": 2.0, "stddev": 1.0,
-          "p50": 2, "p90": 3, "p99": 3, "p999": 3, "overhead_ticks": 0,
+          "p50": 2, "p90": 3, "p99": 3, "p999": 3, "overhead": 0,
           "hist": {"buckets": [[1, 2, 1], [2, 3, 1], [3, 4, 1]], "overflow": 0}}
     empty = {"id": "x", "status": "failed", "reason": "no samples taken"}
     acc.add(dict(ok))

@@ -87,12 +87,12 @@ def _board_run(cat):
     for rec in r.metrics:
         rec["unit"] = "instructions"
         rec.pop("tick_hz", None)
-        rec["hist"]["offset_ticks"] = 0
+        rec["hist"]["offset"] = 0
     r.host = {"target": "mps2-an385", "target_kind": "emulator", "os": "FreeRTOS",
               "kernel_version": "V11.3.0", "board": "Arm MPS2 AN385", "cpu_model": "Cortex-M3",
               "emulator": "QEMU 7.2", "icount": "shift=7"}
-    r.session["ts"].update(unit="instructions", hz_measured=0, resolution_ticks=1,
-                           overhead_min_ticks=10, overhead_median_ticks=10)
+    r.session["ts"].update(unit="instructions", hz_measured=0, resolution=1,
+                           overhead_min=10, overhead_median=10)
     r.session["target"] = {"kernel": "FreeRTOS V11.3.0", "tick_hz": "1000", "preemption": "on",
                            "asserts": "off"}
     return r
@@ -198,6 +198,7 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     import synth
+    from rtbench.compare import kernelpage
     from rtbench.compare import kernels as kernelsheet
     from rtbench.sheets import system as sysreport
 
@@ -212,7 +213,7 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
                                            "basic_processing": 952}, "FreeRTOS V11.3.0", 4, 1)]}
     sheet = kernelsheet.build([fr, tx], cat, linked)
     page = tmp_path / "kernels.html"
-    page.write_text(kernelsheet.render(sheet, "html"), encoding="utf-8")
+    page.write_text(kernelpage.render(sheet, "html"), encoding="utf-8")
     browser.get(page.as_uri())
 
     assert browser.title == "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2"
@@ -238,3 +239,45 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     assert browser.save_screenshot(str(shot))
     with Image.open(shot) as img:
         assert img.convert("RGB").getcolors(maxcolors=64) is None
+
+
+def test_kernel_sheet_first_screen_is_the_key_table(browser, tmp_path):
+    """The kernel comparison opens on its verdict: in the first 1,000 px of
+    the page, the key rows by title with each kernel's median, p99 and
+    ratio to the row's fastest; the configuration tables come after."""
+    from selenium.webdriver.common.by import By
+
+    import synth
+    from rtbench.compare import kernelpage
+    from rtbench.compare import kernels as kernelsheet
+    from rtbench.sheets import system as sysreport
+
+    cat = catalog.load()
+    ids = [m.id for m in cat.metrics if not sysreport.is_system(m.service)]
+    runs = [synth.board_run(ids, "freertos", run_id=1),
+            synth.board_run(ids, "threadx", seed=2, scale=0.6, run_id=2)]
+    sheet = kernelsheet.build(runs, cat, {})
+    page = tmp_path / "kernels.html"
+    page.write_text(kernelpage.render(sheet, "html"), encoding="utf-8")
+    above = _first_screen(browser, page, height=1000)
+
+    assert [e.text for e in above("h2#key-rows")] == ["Key rows (instructions)"]
+    kernels = [e.text for e in above("table.kernel-key thead th.group")]
+    assert kernels == [c.short for c in sheet.columns]
+    heads = [e.text for e in above("table.kernel-key thead tr:last-child th")]
+    assert heads == ["metric", *["median", "p99", "× fastest"] * len(sheet.columns)]
+    groups = [e.text for e in above("table.kernel-key tr.group th")]
+    assert groups[:2] == [g.name for g in sheet.key][:2]
+    rows = above("table.kernel-key tbody tr:not(.group)")
+    assert len(rows) >= 8
+    first = sheet.key[0].rows[0]
+    cells = [td.text for td in rows[0].find_elements(By.CSS_SELECTOR, "td")]
+    assert cells == [first.title, *[x for c in first.cells for x in (
+        kernelpage.fmt(c.fig("p50"), c.unit), kernelpage.fmt(c.fig("p99"), c.unit),
+        kernelpage.fmt_ratio(c.ratio))]]
+    # the whole key table: its last row above the fold, the configuration below it
+    bottom, fold = browser.execute_script(
+        "return [document.querySelector('table.kernel-key').getBoundingClientRect().bottom,"
+        " window.innerHeight]")
+    assert bottom <= fold
+    assert not above("table.kernels") and not above("h2#configuration")

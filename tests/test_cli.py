@@ -218,3 +218,43 @@ def test_load_runs_beside_and_is_gone_afterwards(fake, isolated):
     left = [p for p in Path("/proc").glob("[0-9]*/cmdline")
             if b"rtbench.measure.load" in p.read_bytes()]
     assert left == []
+
+
+# ---- issue 24: the kernel from --kernel-src alone; Thread-Metric's sources by option ----
+
+def _checkout(root: Path, marker: str) -> Path:
+    (root / marker).parent.mkdir(parents=True)
+    (root / marker).write_text("/* marker */\n")
+    return root
+
+
+def test_kernel_src_without_kernel_tells_the_kernel_from_its_files(tmp_path, capsys):
+    from rtbench.targets import kernels
+
+    fr = _checkout(tmp_path / "fr", "include/FreeRTOS.h")
+    tx = _checkout(tmp_path / "tx", "common/inc/tx_api.h")
+    assert kernels.get(None, fr).name == "freertos"
+    assert kernels.get(None, tx).name == "threadx"
+    neither = tmp_path / "neither"
+    neither.mkdir()
+    assert main(["run", "--target", "mps2-an385", "--kernel-src", str(neither)]) == 2
+    err = capsys.readouterr().err
+    assert "not a kernel checkout rtbench knows" in err and "include/FreeRTOS.h" in err
+    assert err.count("\n") == 1
+
+
+def test_thread_metric_sources_by_option(tmp_path, isolated, capsys):
+    from types import SimpleNamespace
+
+    from rtbench.peers import threadmetric
+
+    tx = _checkout(tmp_path / "tx", f"{threadmetric.TM_SUBDIR}/tm_api.h")
+    on_freertos = SimpleNamespace(kernel=SimpleNamespace(name="freertos"))
+    assert threadmetric.sources(on_freertos) is None  # no environment variable set
+    assert threadmetric.sources(on_freertos, tx) == tx / threadmetric.TM_SUBDIR
+    assert threadmetric.sources(on_freertos, tx / threadmetric.TM_SUBDIR) == \
+        tx / threadmetric.TM_SUBDIR
+    assert main(["run", "--thread-metric-src", str(tx), "--db", "r.db"]) == 2
+    assert "--thread-metric-src: Thread-Metric's sources for --with-peers on a board" in \
+        capsys.readouterr().err
+    assert not (isolated / "r.db").exists()

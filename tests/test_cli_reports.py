@@ -34,7 +34,7 @@ def _dump(path) -> list[str]:
 @pytest.mark.parametrize("fmt, start", [("md", "# rtbench data sheet"),
                                         ("html", "<!doctype html>"),
                                         ("csv", "schema_version,run_id,"),
-                                        ("json", "{\n  \"schema_version\": 2")])
+                                        ("json", "{\n  \"schema_version\": 3")])
 def test_report_formats(db, fmt, start, capsys):
     assert main(["report", "latest", "--db", str(db), "--format", fmt]) == 0
     assert capsys.readouterr().out.startswith(start)

@@ -324,3 +324,48 @@ def test_cli_reference_states_core_cycles(isolated, capsys):
     assert main(["compare", "1", "--ref", "dspbios", "--db", "t.db"]) == 0
     out = capsys.readouterr().out
     assert "our ticks" in out and "counter ticks at 2.600 GHz, not core cycles" in out
+
+
+# ---- like with like: the vendor's statistic, no ratio across units ----
+
+def test_a_worst_case_stands_beside_our_max_and_an_average_beside_our_mean(cat):
+    from synth import board_run
+
+    r = board_run(["irq.kernel_latency", "sem.give.no_waiter", "sched.yield.ctx.thread"],
+                  "freertos")
+    dsp = compare.compare_reference(r, reference.get("dspbios"), cat)
+    lat = next(x for x in dsp.rows if x.id == "irq.kernel_latency")
+    rec = next(m for m in r.metrics if m["id"] == "irq.kernel_latency")
+    assert lat.their_stat == "max" and lat.ours_stat == "max"
+    assert lat.ours_count == rec["max"]  # the maximum, not the median
+    give = next(x for x in dsp.rows if x.id == "sem.give.no_waiter")
+    assert give.their_stat == "path" and give.ours_stat == "p50"
+    zep = compare.compare_reference(r, reference.get("zephyr"), cat)
+    assert {x.ours_stat for x in zep.rows if x.ours_status == "ok"} == {"mean"}
+    # instructions beside cycles: no ratio of any kind
+    for cmp in (dsp, zep):
+        assert all(c.ratio_cycles is None and c.ratio_time is None
+                   for x in cmp.rows for c in x.cells if c)
+
+
+def test_cli_reference_of_a_board_run_pairs_statistics_and_prints_no_ratio(isolated, capsys):
+    from synth import board_run
+
+    store(isolated / "r.db", board_run(["irq.kernel_latency", "sem.give.no_waiter"], "freertos"))
+    assert main(["compare", "1", "--ref", "dspbios", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    row = next(line for line in md.splitlines() if line.startswith("| irq.kernel_latency"))
+    assert "| max ~ maximum |" in row and "×" not in row
+    assert "×" not in md.split("Published, not measured")[0].split("| metric")[1]
+    assert "no ratio" in md and "instr/cyc" not in md
+
+
+def test_an_import_without_the_published_statistic_gets_no_ratio(cat):
+    r = _run(1, ids=["irq.kernel_latency"])
+    for m in r.metrics:  # an imported average: no max
+        for st in ("max", "p50", "p99"):
+            m.pop(st, None)
+    cmp = compare.compare_reference(r, reference.get("dspbios"), cat)
+    row = cmp.rows[0]
+    assert row.ours_stat == "mean" and row.their_stat == "max"
+    assert all(c.ratio_cycles is None and c.ratio_time is None for c in row.cells if c)

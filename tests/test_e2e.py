@@ -45,7 +45,7 @@ def test_quick_run(real, isolated, capsys):
     assert env["run"]["status"] == "complete"
     assert sorted(m["id"] for m in env["metrics"]) == sorted(ids)
     session = env["session"]
-    assert session["schema"] == 1 and session["ts"]["hz_measured"] > 0
+    assert session["schema"] == 2 and session["ts"]["hz_measured"] > 0
     # --quick in all, cut into 6 blocks (rtbench.store.blocks)
     assert session["config"] == {"samples": 1000, "warmup": 50, "budget_ms": 500,
                                  "profile": "rt", "cold": False, "blocks": 6,
@@ -81,7 +81,7 @@ def _check_method(env):
     by_id = {m["id"]: m for m in env["metrics"]}
     ts = env["session"]["ts"]
     hz = ts["hz_measured"]
-    step_ns = ts["resolution_ticks"] * 1e9 / hz
+    step_ns = ts["resolution"] * 1e9 / hz
     null_ns = by_id["method.null"]["p50"] * 1e9 / hz
     assert abs(null_ns) <= max(3.0, step_ns) + 0.5, (null_ns, step_ns)
     busy_ns = by_id["method.busywait"]["p50"] * 1e9 / hz

@@ -38,14 +38,14 @@ def test_json_export_matches_the_schema(cat):
     r.pending = [cat.ids[6]]
     data = json.loads(export.to_json(r, cat))
     jsonschema.validate(data, _schema())
-    assert data["schema_version"] == 2 and data["run"]["profiles"] == ["rt", "cold"]
+    assert data["schema_version"] == 3 and data["run"]["profiles"] == ["rt", "cold"]
     assert {(m["id"], m["profile"]) for m in data["metrics"]} >= {(cat.ids[0], "cold")}
 
 
 def test_schema_rejects_what_it_should():
     good = json.loads(export.to_json(run([record("method.null", [1, 2])]), catalog.load()))
     export.validate(good)
-    for path, value in ((("schema_version",), 3), (("run", "status"), "running"),
+    for path, value in ((("schema_version",), 4), (("run", "status"), "running"),
                         (("metrics", 0, "status"), "bogus"), (("metrics", 0, "tick_hz"), 0)):
         bad = json.loads(json.dumps(good))
         target = bad

@@ -217,4 +217,6 @@ def test_a_label_with_html_and_newlines_stays_text(fake, isolated):
     assert "<script>" not in sheet and "\n# not a heading" not in sheet
     assert "![x](" not in sheet
     (line,) = [ln for ln in sheet.splitlines() if ln.startswith("- **Run:**")]
-    assert "&lt;script&gt;alert(1)&lt;/script&gt; # not a heading" in line
+    # Markdown escapes, which read as the text raw and rendered; no HTML entities
+    assert "\\<script\\>alert(1)\\</script\\> # not a heading" in line
+    assert "&lt;" not in sheet

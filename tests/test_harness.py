@@ -79,3 +79,23 @@ def test_explicit_harness_must_be_executable(tmp_path):
     plain.write_text("")
     with pytest.raises(HarnessError, match="not an executable"):
         harness.executable(plain)
+
+
+@needs_cmake
+def test_list_coverage_says_what_it_builds_on_stderr(isolated, tiny, capsys):
+    """`list --coverage` off a terminal: a line on stderr per piece of work
+    as it begins (each column, each build that has work to do), the table
+    alone on stdout; a second listing finds the build cached and says so
+    by not announcing it."""
+    from rtbench.cli import main
+
+    assert main(["list", "--coverage"]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert lines and all(ln.startswith("list --coverage: ") for ln in lines)
+    building = [ln for ln in lines if "building the harness" in ln]
+    assert len(building) == 1 and "with CMake into" in building[0]
+    assert any("asking this machine's harness" in ln for ln in lines)
+    assert "list --coverage:" not in out and "Linux (host)" in out
+    assert main(["list", "--coverage"]) == 0
+    assert "building" not in capsys.readouterr().err

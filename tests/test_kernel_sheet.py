@@ -10,6 +10,7 @@ import json
 import pytest
 
 import synth
+from rtbench.compare import kernelpage
 from rtbench.compare import kernels as kernelsheet
 from rtbench.cli import main
 from rtbench.sheets import system as sysreport
@@ -46,14 +47,14 @@ def test_columns_are_kernels_with_their_configuration():
     assert config["Asserts / parameter checks"][1].startswith("off (TX_DISABLE_ERROR_CHECKING")
     assert config["Tick (Hz)"] == ["1000", "1000"]
     assert all(c.fair for c in sheet.checks), [c.what for c in sheet.checks if not c.fair]
-    md = kernelsheet.render(sheet, "md")
+    md = kernelpage.render(sheet, "md")
     assert "## Configuration" in md and "### What must be equal" in md and "**no**" not in md
-    assert "| ThreadX min instr | ThreadX median instr | ThreadX max instr | ThreadX × FreeRTOS |" \
-        in md
+    assert ("| ThreadX min instr | ThreadX median instr | ThreadX p99 instr | ThreadX max instr "
+            "| ThreadX × fastest |") in md
     assert "µs" not in md
 
 
-def test_every_row_in_each_unit_with_the_ratio_to_the_first_kernel():
+def test_every_row_in_each_unit_with_the_ratio_to_the_fastest_kernel():
     fr, tx = two_kernels()
     sheet = kernelsheet.build([fr, tx], CAT, {})
     rows = {r.id: r for s in sheet.sections for r in s.rows}
@@ -61,10 +62,13 @@ def test_every_row_in_each_unit_with_the_ratio_to_the_first_kernel():
     row = rows["sched.yield.ctx.thread"]
     a, b = row.cells
     assert a.unit == b.unit == "instructions"
-    assert a.ratio == 1.0 and b.ratio == pytest.approx(b.fig("p50") / a.fig("p50"))
+    low = min(a.fig("p50"), b.fig("p50"))
+    assert a.ratio == pytest.approx(a.fig("p50") / low)
+    assert b.ratio == pytest.approx(b.fig("p50") / low)
+    assert 1.0 in (a.ratio, b.ratio)  # the fastest on the row, whichever column it is in
     pipe = rows["pipe.write.frame"]
     assert pipe.cells[1].status == "unsupported" and pipe.cells[1].ratio is None
-    assert "ThreadX: ThreadX has no byte pipe" in kernelsheet.row_note(pipe, sheet.columns)
+    assert "ThreadX: ThreadX has no byte pipe" in kernelpage.row_note(pipe, sheet.columns)
 
 
 def test_a_setting_that_differs_is_flagged():
@@ -73,7 +77,7 @@ def test_a_setting_that_differs_is_flagged():
     unfair = {c.what for c in sheet.checks if not c.fair}
     assert "the same kernel tick" in unfair
     assert any(w.startswith("every kernel's debug checks off") for w in unfair)
-    assert "| the same kernel tick | **no** |" in kernelsheet.render(sheet, "md")
+    assert "| the same kernel tick | **no** |" in kernelpage.render(sheet, "md")
 
 
 def test_no_ratio_across_units():
@@ -85,9 +89,9 @@ def test_no_ratio_across_units():
     assert not sheet.has_ratio(0) and not sheet.has_ratio(1)
     assert all(c.ratio is None for s in sheet.sections for r in s.rows for c in r.cells)
     assert any(w.startswith("Different units") for w in sheet.warnings)
-    md = kernelsheet.render(sheet, "md")
-    assert "×" not in md.split("## Kernel rows")[1].split("## Thread-Metric")[0].replace(
-        "“×”", "")
+    md = kernelpage.render(sheet, "md")
+    tables = [ln for ln in md.splitlines() if ln.startswith("|")]
+    assert tables and not any("×" in ln for ln in tables)
     assert "Linux 6.1.0-rt" in md and "FreeRTOS median instr" in md
     assert not next(c for c in sheet.checks if c.what == "the same unit").fair
 
@@ -107,7 +111,7 @@ def test_thread_metric_counts_read_as_instructions_beside_the_rtbench_rows():
     assert basic[0].count == basic[1].count and basic[1].estimate is None
     irq_fr, irq_tx = rows["interrupt_processing"].cells
     assert irq_fr.status == "unsupported" and irq_tx.ratio is None  # no first kernel's count
-    md = kernelsheet.render(sheet, "md")
+    md = kernelpage.render(sheet, "md")
     assert "## Thread-Metric beside the kernels (peer)" in md
     assert "| Cooperative Scheduling | 134,542 (check failed) | 58.1 |" in md
     assert "Thread-Metric's own check failed" in md
@@ -118,8 +122,8 @@ def test_one_run_with_thread_metric_beside_it():
     linked = thread_metric(fr, tx)
     assert kernelsheet.applies([tx], linked) and not kernelsheet.applies([tx], {})
     sheet = kernelsheet.build([tx], CAT, linked)
-    md = kernelsheet.render(sheet, "md")
-    assert "×" not in md.replace("“×”", "")  # one kernel: nothing to divide by
+    md = kernelpage.render(sheet, "md")
+    assert "×" not in md  # one kernel: nothing to divide by
     assert "| Cooperative Scheduling | 118,231 | 66.1 |" in md
 
 
@@ -130,7 +134,8 @@ def test_compare_sends_different_kernels_to_the_kernel_sheet(isolated, capsys):
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
     out = capsys.readouterr().out
     assert "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2" in out
-    assert "ThreadX median instr" in out and "ThreadX × FreeRTOS" in out
+    assert "Key rows (instructions)" in out.split("Configuration")[0]  # the first screen
+    assert "median instr" in out and "× fastest" in out
     assert "Verdict" not in out and "slower" not in out
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -148,3 +153,126 @@ def test_runs_of_one_kernel_keep_the_run_comparison(isolated, capsys):
     assert main(["compare", "1", "2", "--db", "r.db"]) == 0
     out = capsys.readouterr().out
     assert "rtbench comparison" in out and "Verdict" in out and "kernel comparison" not in out
+
+
+def test_a_kernels_own_convention_is_a_fairness_note_and_on_its_rows():
+    """A port's "differs:" facts (rtb/port.h): the configuration lists each
+    as a fairness note, and every matching row says it for that kernel; the
+    most specific pattern wins (the timer daemon's .caller rows)."""
+    fr, tx = two_kernels(**{"differs:sem.give.*": "notify callbacks compiled in"})
+    fr.session["target"].update({
+        "differs:timer.start.*,timer.cancel": "the timer daemon's round trip",
+        "differs:timer.*.caller": "the call alone, the daemon below the caller"})
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    config = dict(sheet.config)
+    assert config["Fairness note: timer.start.*, timer.cancel"] == [
+        "the timer daemon's round trip", "—"]
+    assert config["Fairness note: sem.give.*"] == ["—", "notify callbacks compiled in"]
+    assert not any(k.startswith("Differs") for k in config)  # not a plain fact row
+    rows = {r.id: r for s in sheet.sections for r in s.rows}
+    note = lambda mid: kernelpage.row_note(rows[mid], sheet.columns)  # noqa: E731
+    assert "FreeRTOS: the timer daemon's round trip" in note("timer.start.empty_queue")
+    assert "FreeRTOS: the call alone" in note("timer.start.empty_queue.caller")
+    assert "round trip" not in note("timer.start.empty_queue.caller")
+    assert "ThreadX: notify callbacks compiled in" in note("sem.give.no_waiter")
+    assert "notify" not in note("sem.take.available")
+    md = kernelpage.render(sheet, "md")
+    assert "Fairness note: sem.give.\\*" in md  # a star, not emphasis
+    # a single kernel's data sheet says it on the row too
+    from rtbench.sheets.datasheet import render_markdown
+
+    sheet_md = render_markdown(fr, CAT)
+    line = next(x for x in sheet_md.splitlines() if "`timer.start.empty_queue` |" in x
+                and x.startswith("| Start a timer"))
+    assert "the timer daemon's round trip" in line
+    assert "Fairness note: timer.start.*, timer.cancel" in sheet_md
+    assert "differs:" not in sheet_md
+
+
+def test_an_imported_zephyr_log_shows_its_means_under_its_kernel_and_board(isolated, capsys):
+    """Zephyr's latency_measure prints averages only: in a kernel comparison
+    its cells show the mean, marked, with no ratio (a mean is not a
+    median), and its column is named by kernel and board, never "host"."""
+    from pathlib import Path
+
+    log = Path(__file__).parent / "data" / "import" / "zephyr" / "latency_measure-kernel.txt"
+    (isolated / "console.log").write_text(
+        "*** Booting Zephyr OS build v3.6.0 ***\nBoard: frdm_k64f\n" + log.read_text())
+    synth.store(isolated / "r.db", synth.board_run(KERNEL_IDS, "freertos", run_id=1))
+    assert main(["import", "zephyr", "console.log", "--db", "r.db"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["title"] for c in data["columns"]] == ["FreeRTOS V11.3.0", "Zephyr v3.6.0"]
+    assert data["columns"][1]["target"] == "frdm_k64f, imported"
+
+    from rtbench.store.db import Store
+
+    with Store(isolated / "r.db", create=False) as store:
+        runs = [store.get_run(1), store.get_run(2)]
+    sheet = kernelsheet.build(runs, CAT, {})
+    zephyr = sheet.columns[1]
+    assert zephyr.label == "Zephyr v3.6.0 (frdm_k64f, imported, run 2)"
+    mean = next(r["mean"] for r in runs[1].metrics if r["id"] == "sched.yield.ctx.thread")
+    yield_row = next(r for s in sheet.sections for r in s.rows
+                     if r.id == "sched.yield.ctx.thread")
+    cell = yield_row.cells[1]
+    assert cell.mean_only and cell.ratio is None
+    shown = f"mean {kernelpage.fmt(mean, 'ns')}"
+    assert kernelpage.cell_text(cell, "p50") == shown
+    key = {r.id: r for g in sheet.key for r in g.rows}
+    assert key["sched.yield.ctx.thread"] is yield_row  # on the first screen too
+    config = dict(sheet.config)
+    assert config["Target"][1] == "frdm_k64f; imported from zephyr latency_measure output"
+    assert config["Unit"][1].endswith("means only)")
+    md = kernelpage.render(sheet, "md")
+    assert "host" not in md.split("## Configuration")[0]
+    line = next(ln for ln in md.splitlines() if ln.startswith("| Context switch via yield |"))
+    assert shown in line
+    assert main(["compare", "1", "2", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert shown in out and "(host" not in out
+
+
+def test_the_sheet_opens_on_the_key_rows_then_the_verdict():
+    """The first screen: the catalogue's key rows by title, each kernel's
+    median and p99 and its ratio to the row's fastest; then the verdict per
+    section; configuration and fairness after. In every rendering."""
+    fr, tx = two_kernels(interrupt_masking="BASEPRI 5 << 5: kernel sections mask below it")
+    sheet = kernelsheet.build([fr, tx], CAT, {})
+    key_ids = [i for _g, ids in CAT.first_page for i in ids if i in KERNEL_IDS]
+    assert [r.id for g in sheet.key for r in g.rows] == key_ids
+    for r in (r for g in sheet.key for r in g.rows):
+        assert r.title == CAT.get(r.id).title
+        medians = [c.fig("p50") for c in r.cells]
+        assert [c.ratio for c in r.cells] == pytest.approx([m / min(medians) for m in medians])
+    first = sheet.key[0].rows[0]
+    md = kernelpage.render(sheet, "md")
+    order = [md.index(h) for h in ("## Key rows (instructions)", "## Fastest, section by section",
+                                   "## Configuration", "## Kernel rows")]
+    assert order == sorted(order)
+    key_part = md[order[0]:order[1]]
+    assert f"| **{sheet.key[0].name}** |" in key_part
+    row = next(ln for ln in key_part.splitlines() if ln.startswith(f"| {first.title} |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells == [first.title, *[x for c in first.cells for x in (
+        kernelpage.fmt(c.fig("p50"), c.unit), kernelpage.fmt(c.fig("p99"), c.unit),
+        kernelpage.fmt_ratio(c.ratio))]]
+    assert first.id not in key_part  # titles, not ids
+    # Markdown escapes, no HTML entities: "5 << 5" reads as itself raw and rendered
+    assert "&lt;" not in md and "5 \\<\\< 5" in md
+    html = kernelpage.render(sheet, "html")
+    assert html.index('id="key-rows"') < html.index('id="fastest"') < html.index(
+        'id="configuration"')
+    import io
+
+    from rich.console import Console
+
+    from rtbench.sheets.pages import print_rich
+
+    console = Console(width=160, record=True, file=io.StringIO())
+    print_rich(kernelpage.page(sheet), console)
+    lines = console.export_text().splitlines()
+    assert lines[3].startswith("Key rows (instructions)")
+    assert any(ln.startswith(f"│{first.title} ") for ln in lines[4:12])
+    assert "Configuration" not in "\n".join(lines[:30])

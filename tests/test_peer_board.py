@@ -100,7 +100,7 @@ def _runs() -> tuple[Run, Run]:
         recs.append(rec)
     ours = Run(1, "u1", "2026-11-24T00:00:00+00:00", None, "complete", "", ["rtbench", "run"],
                {"target": "mps2-an385", "target_kind": "emulator"},
-               {"type": "session", "ts": {"unit": "instructions", "overhead_median_ticks": 10}},
+               {"type": "session", "ts": {"unit": "instructions", "overhead_median": 10}},
                [_ours("sem.give.wake_ctx.thread", 222, 223.0, 222, 256),
                 _ours("sched.yield.ctx.thread", 57, 57.3, 57, 91)])
     peer = Run(2, "u2", "2026-11-24T00:00:00+00:00", None, "complete", "", ["rtbench", "run"],

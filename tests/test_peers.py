@@ -133,6 +133,11 @@ def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, 
     assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert "beside rt-tests" in md and "why the figures differ" in md
+    summary = md.rstrip().splitlines()[-1]  # every row counted: sigwaittest has no metric of ours
+    assert summary.startswith(f"Summary: run 1 beside rt-tests: {len(data['rows'])} peer "
+                              "figures: ") and "1 unmatched (no rtbench metric)" in summary
+    assert sum(int(p.split()[0]) for p in summary.split("figures: ")[1].rstrip(".").split(", ")) \
+        == len(data["rows"]) and data["summary"] == summary
     # the README's `rtbench run --with-peers && rtbench compare latest`: latest is
     # the peers' run, stored last; compare shows it beside the run it belongs to
     assert main(["compare", "latest", "--db", "r.db", "--format", "md"]) == 0

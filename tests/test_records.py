@@ -28,7 +28,7 @@ def test_metric_record_and_conversion():
     json.dumps({**OK, "status": "weird"}),
     json.dumps({k: v for k, v in OK.items() if k != "p99"}),
     json.dumps({**OK, "unit": "ns"}),
-    json.dumps({"type": "session", "schema": 2, "ts": {"hz_measured": 1}, "rt": {"realtime": True},
+    json.dumps({"type": "session", "schema": 3, "ts": {"hz_measured": 1}, "rt": {"realtime": True},
                 "config": {}}),
 ])
 def test_protocol_violations(line):
@@ -46,3 +46,23 @@ def test_failed_record_is_marked_as_ours():
     rec = records.failed_record("a", "timeout after 3s")
     assert rec["status"] == "failed" and rec["origin"] == "rtbench" and rec["n"] == 0
     assert records.parse_line(json.dumps(rec)) == rec
+
+
+def test_schema_1_names_are_read_in_schema_2s():
+    """Fields that hold the record's unit were named *_ticks in schema 1
+    (instructions on a board); schema 2 names them for what they are, and a
+    record of either reads the same (a stored run, a board's old log)."""
+    from rtbench.store.records import parse_line, upgrade
+
+    old = {**OK, "overhead_ticks": 10, "canary_ticks": 7,
+           "hist": {"scheme": "loglinear", "offset_ticks": -10, "buckets": []}}
+    new = upgrade(old)
+    assert new["overhead"] == 10 and new["canary"] == 7 and new["hist"]["offset"] == -10
+    assert not any(k.endswith("_ticks") and k != "elapsed_ticks" for k in new)
+    assert upgrade(new) == new  # idempotent
+    assert parse_line(json.dumps(old))["overhead"] == 10
+    session = {"type": "session", "schema": 1, "ts": {"hz_measured": 1, "overhead_median_ticks": 4,
+                                                      "resolution_ticks": 1}, "rt": {"realtime": True},
+               "config": {}}
+    ts = parse_line(json.dumps(session))["ts"]
+    assert ts["overhead_median"] == 4 and ts["resolution"] == 1

@@ -13,7 +13,7 @@ def _session(realtime=True):
     return {"type": "session", "schema": 1, "harness_version": "0.1.0", "port": "posix",
             "compiler": "GNU 12.2.0", "cflags": "-O2", "build_type": "Release",
             "ts": {"source": "rdtsc+lfence", "hz_nominal": 0, "hz_measured": 2_600_001_234,
-                   "resolution_ticks": 26, "overhead_min_ticks": 0, "overhead_median_ticks": 26,
+                   "resolution": 26, "overhead_min": 0, "overhead_median": 26,
                    "overhead_samples": 10000, "ref_clock": "CLOCK_MONOTONIC_RAW"},
             "rt": {"realtime": realtime, "policy": "SCHED_FIFO" if realtime else "SCHED_OTHER",
                    "reason": "" if realtime else "sched_setscheduler: Operation not permitted",
@@ -24,7 +24,7 @@ def _session(realtime=True):
 def _ok(mid, p50=1234):
     return {"type": "metric", "id": mid, "status": "ok", "reason": "", "unit": "ticks",
             "tick_hz": HZ, "n": 10000, "discarded": 100, "budget_exhausted": False,
-            "overhead_ticks": 26, "min": p50 - 30, "max": p50 * 3, "mean": p50, "stddev": 2.0,
+            "overhead": 26, "min": p50 - 30, "max": p50 * 3, "mean": p50, "stddev": 2.0,
             "p50": p50, "p90": p50 + 1, "p99": p50 + 2, "p999": p50 + 3,
             "realtime": True, "placement": "pinned", "cpu": 1, "note": ""}
 
@@ -130,7 +130,7 @@ def test_write_outputs_envelope(cat, tmp_path):
     sheet, results = paths["datasheet.md"], paths["results.json"]
     assert sheet.read_text().startswith("# rtbench data sheet")
     env = json.loads(results.read_text())
-    assert env["schema_version"] == 2 and env["rtbench_version"]
+    assert env["schema_version"] == 3 and env["rtbench_version"]
     assert env["run"] == {"id": 7, "uuid": "uuid-7", "label": "", "status": "complete",
                           "started": run.started, "finished": run.finished,
                           "argv": ["rtbench", "run"], "profiles": ["rt"],

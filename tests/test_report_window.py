@@ -108,17 +108,18 @@ def test_compare_says_the_window_of_a_max(cat, isolated, capsys):
 
 
 def test_the_glossary_says_where_a_batched_sample_starts_and_stops(cat):
-    """A row timed N calls to a sample (the record's ops): its definition in
-    the glossary and the HTML sheet says the clock spans the N calls and the
-    figure is that span over N; a row of one call per sample says nothing more."""
+    """A row timed N calls to a sample (the record's batch): its definition in
+    the glossary and the HTML sheet says the clock spans the N calls, the
+    median is that span over N and the tails are per batch; a row of one
+    call per sample says nothing more."""
     batched = record("sem.give.no_waiter", np.full(500, 240, dtype=np.int64))
-    batched["ops"] = 8
+    batched["ops"] = batched["batch"] = 8
     single = record("sched.yield.ctx.thread", np.full(500, 4000, dtype=np.int64))
     r = run([batched, single])
     text = report.render_glossary(r, cat)
     give = next(ln for ln in text.splitlines() if ln.startswith("  Clock starts")
                 and "8 such calls" in ln)
     assert "started before the first and stopped after the last" in give
-    assert "divided by 8" in give
+    assert "divided by 8" in give and "per batch of 8, not divided" in give
     assert text.count("such calls in a row") == 1  # the yield's definition has none
     assert "8 such calls in a row" in report.render_html(r, cat)

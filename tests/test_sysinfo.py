@@ -44,3 +44,56 @@ def test_collect_has_the_header_facts():
         assert info[key] not in (None, ""), key
     assert info["cores_online"] >= 1
     assert info["date"].endswith("+00:00")
+
+
+# ---- other rtbench harnesses: processes that vanish while /proc is read (issue 24) ----
+
+def _fake_proc(root, pid: int, comm: str, tasks: dict[int, str], ppid: int = 1) -> None:
+    d = root / str(pid)
+    (d / "task").mkdir(parents=True)
+    (d / "comm").write_text(comm + "\n")
+    (d / "status").write_text(f"Name:\t{comm}\nPPid:\t{ppid}\n")
+    for tid, cpus in tasks.items():
+        (d / "task" / str(tid)).mkdir()
+        (d / "task" / str(tid) / "status").write_text(f"Cpus_allowed_list:\t{cpus}\n")
+
+
+def test_a_harness_that_vanishes_while_its_tasks_are_read_is_no_error(tmp_path, monkeypatch):
+    """The failure issue 24 saw (`/proc/11093/task: No such file or
+    directory` on a Ctrl-C while another harness ended): the task folder
+    was there when the scan came to it and gone when it was listed. That
+    process is listed with what was read, the others as they are."""
+    import os
+
+    _fake_proc(tmp_path, 4242, "rtbench-harness", {4242: "0-1", 4243: "1"})
+    _fake_proc(tmp_path, 4343, "rtbench-harness", {4343: "0"})
+    _fake_proc(tmp_path, 4444, "bash", {4444: "0"})
+    real = os.scandir
+
+    def scandir(path):  # the kernel's answer for a process reaped half read
+        if str(path).endswith("4343/task"):
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real(path)
+
+    monkeypatch.setattr(sysinfo.os, "scandir", scandir)
+    found = sorted(sysinfo.other_harnesses(proc=tmp_path), key=lambda h: h["pid"])
+    assert found == [{"pid": 4242, "pinned": [1]}, {"pid": 4343, "pinned": []}]
+
+
+def test_a_harness_gone_before_its_name_is_read_is_left_out(tmp_path, monkeypatch):
+    _fake_proc(tmp_path, 4242, "rtbench-harness", {4242: "1"})
+    _fake_proc(tmp_path, 4343, "rtbench-harness", {4343: "0"})
+    real = sysinfo._read
+
+    def read(path):  # 4343 exits between the listing of /proc and the read of its name
+        if path.endswith("4343/comm"):
+            import shutil
+
+            shutil.rmtree(tmp_path / "4343")
+        return real(path)
+
+    monkeypatch.setattr(sysinfo, "_read", read)
+    assert sysinfo.other_harnesses(proc=tmp_path) == [{"pid": 4242, "pinned": [1]}]
+    monkeypatch.setattr(sysinfo, "_read", real)
+    assert sysinfo.other_harnesses(proc=tmp_path / "no-such-folder") == []
+

@@ -1,5 +1,5 @@
-"""The window audit (rtbench.audit): every headline row of FreeRTOS and
-ThreadX on the emulated AN385, run under QEMU's instruction trace, holds
+"""The window audit (rtbench.audit): every headline row of FreeRTOS,
+ThreadX and Zephyr on the emulated AN385, run under QEMU's instruction trace, holds
 at most audit.BUDGET instructions of rtbench's own code between its two
 stamps, no other stamp, and the trace's count of each window is the
 harness's figure for it.
@@ -15,12 +15,12 @@ from rtbench.targets import audit
 from rtbench.targets import kernels
 
 
-@pytest.fixture(scope="module", params=["freertos", "threadx"])
+@pytest.fixture(scope="module", params=["freertos", "threadx", "zephyr"])
 def audited(request, tmp_path_factory):
-    from conftest import board_tools_missing
+    from conftest import board_tools_missing, zephyr_missing
     import os
 
-    why = board_tools_missing()
+    why = zephyr_missing() if request.param == "zephyr" else board_tools_missing()
     if why:
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the board target cannot run: {why}")
@@ -28,7 +28,10 @@ def audited(request, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
     try:
-        kernel = kernels.get(request.param, kernel_src(request.param))
+        from conftest import zephyr_modules
+
+        kernel = kernels.get(request.param, kernel_src(request.param),
+                             zephyr_modules() if request.param == "zephyr" else None)
         yield request.param, audit.audit_board("mps2-an385", kernel, list(audit.HEADLINE))
     finally:
         mp.undo()
@@ -76,3 +79,43 @@ def test_a_window_with_harness_code_is_caught():
     w.owners.update({"kernel": 4, "harness": 6})
     a = audit.MetricAudit("sem.give.no_waiter", windows=[w])
     assert any("6 instructions of rtbench's code" in p for p in a.problems())
+
+
+# ---- `rtbench audit`: the same audit as a command ----
+
+@pytest.fixture
+def board(board_cache, monkeypatch):
+    from conftest import kernel_env
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
+    kernel_env(monkeypatch)
+
+
+def test_the_audit_command_prints_the_split_and_exits_0(isolated, board, capsys):
+    import json
+
+    from rtbench.cli import main
+
+    assert main(["audit", "--target", "mps2-an385", "--kernel", "threadx", "--only",
+                 "sem.give.no_waiter,sched.yield.*", "--samples", "5", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rows = {r["id"]: r for r in data["rows"]}
+    assert set(rows) == {"sem.give.no_waiter", "sched.yield.ctx.thread"}
+    assert data["problems"] == []
+    for r in rows.values():
+        assert r["windows"] == 5 and r["ours_max"] <= audit.BUDGET
+        assert r["figure"] == r["harness_p50"]  # the trace's count is the harness's figure
+        assert r["kernel"] > r["ours"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--target", "host"], "the audit traces an emulated board"),
+    (["--target", "mps2-an385", "--kernel", "vxworks"], "unknown --kernel"),
+    (["--target", "mps2-an385", "--kernel", "threadx", "--samples", "500"], "--samples"),
+])
+def test_the_audit_command_refuses_bad_input_in_one_line(isolated, capsys, args, says):
+    from rtbench.cli import main
+
+    assert main(["audit", *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -23,6 +23,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->expected = 0;
     c->batch_overhead = 0;
     c->batch_calibrated = 0;
+    c->batch = 1;
     c->hist = h;
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
@@ -60,9 +61,10 @@ bool rtb_want(struct rtb_ctx *c)
     if (c->status != RTB_STATUS_OK || c->stats.n >= c->samples)
         return false;
     /* Intervals that run backwards are never samples: a scenario whose
-     * every interval did would otherwise never end (a count of
-     * instructions has no time budget). */
-    if (c->invalid > c->samples) {
+     * every interval did would otherwise never end where there is no time
+     * budget (a count of instructions). With one, the budget ends it and
+     * the record counts them (`invalid`). */
+    if (!c->budgeted && c->invalid > c->samples) {
         set_reason(c, RTB_STATUS_FAILED, "more intervals ran backwards than samples were asked for",
                    "the end stamp came before the start (a timer that expired early?)");
         return false;
@@ -157,6 +159,7 @@ uint32_t rtb_batch(struct rtb_ctx *c, uint32_t most)
     double step_ns = c->hz > 0.0 ? (double)c->step * 1e9 / c->hz : 0.0;
     uint32_t n = (c->unit_is_time && step_ns > RTB_BATCH_STEP_NS && most > 1) ? most : 1;
     rtb_per_sample(c, n, 0);
+    c->batch = n;
     return n;
 }
 

@@ -23,6 +23,7 @@ struct rtb_ctx {
     uint32_t ops_per_sample;   /* rtb_per_sample: operations timed by one sample */
     uint64_t bytes_per_sample; /* and the bytes they move (0: not a transfer) */
     uint64_t expected;         /* rtb_expected: what a method check should measure, 0: none */
+    uint32_t batch;            /* rtb_batch's answer: calls a sample times for resolution (1: one) */
     uint64_t batch_overhead;   /* a batch's own loop, reported unit, subtracted (timed.c) */
     uint32_t batch_calibrated; /* the batch size batch_overhead was measured for, 0: none */
     double hz;              /* calibrated counter frequency */

@@ -53,11 +53,11 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_str("source", info->ts_source);
     jw_u64("hz_nominal", info->ts_hz_nominal);
     jw_u64("hz_measured", cal->hz_measured ? (uint64_t)(cal->hz + 0.5) : 0);
-    jw_u64("resolution_ticks", cal->resolution);
-    jw_u64("overhead_min_ticks", cal->overhead_min);
-    jw_u64("overhead_median_ticks", cal->overhead_median);
-    jw_fix3("overhead_mean_ticks", cal->overhead_mean);
-    jw_u64("overhead_ticks", cal->overhead);
+    jw_u64("resolution", cal->resolution);
+    jw_u64("overhead_min", cal->overhead_min);
+    jw_u64("overhead_median", cal->overhead_median);
+    jw_fix3("overhead_mean", cal->overhead_mean);
+    jw_u64("overhead", cal->overhead);
     jw_u64("overhead_samples", cal->samples);
     jw_str("ref_clock", info->ref_clock);
     jw_str("unit", info->unit);
@@ -105,7 +105,7 @@ static void write_hist(const struct rtb_hist *h, uint64_t overhead)
     jw_obj("hist");
     jw_str("scheme", "loglinear");
     jw_u64("sub_bucket_bits", RTB_HIST_SUB_BITS);
-    jw_i64("offset_ticks", -(int64_t)overhead);
+    jw_i64("offset", -(int64_t)overhead);
     jw_u64("overflow", h->overflow);
     jw_arr("buckets");
     for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++) {
@@ -149,18 +149,22 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_u64("discarded", c->discarded);
     jw_u64("invalid", c->invalid);
     jw_bool("budget_exhausted", c->budget_exhausted);
-    jw_u64("overhead_ticks", cal->overhead);
+    /* what was subtracted from every sample, in the record's unit: the
+     * stamps' calibrated cost, and a batch's own loop (batch_overhead) */
+    jw_u64("overhead", cal->overhead + c->batch_overhead);
     jw_u64("ops", c->ops_per_sample);
     jw_u64("bytes", c->bytes_per_sample);
     if (c->expected)
         jw_u64("expected", c->expected);
+    if (c->batch > 1) /* a batch for the counter's resolution: its tails are per batch */
+        jw_u64("batch", c->batch);
     if (c->batch_overhead)
         jw_u64("batch_overhead", c->batch_overhead);
     if (ok) /* a batch's own loop goes with the stamps' cost (core/timed.c) */
         write_stats(c, cal->overhead + c->batch_overhead);
     jw_u64("elapsed_ticks", c->elapsed);
     if (c->canary)
-        jw_u64("canary_ticks", c->canary);
+        jw_u64("canary", c->canary);
     jw_bool("realtime", info->realtime);
     jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");

@@ -6,7 +6,7 @@
 #include "calib.h"
 #include "ctx.h"
 
-#define RTB_RECORD_SCHEMA 1
+#define RTB_RECORD_SCHEMA 2
 
 /* unsupported_why: NULL if the port has what the metric needs. */
 void rtb_record_registry(const char *id, const char *unsupported_why);

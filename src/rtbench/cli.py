@@ -101,8 +101,9 @@ def cli() -> None:
                    "SCHED_OTHER, unpinned, no mlock), rt (pinned, SCHED_FIFO, mlockall), "
                    "cold (rt + caches evicted before every sample).")
 @click.option("--load", is_flag=True,
-              help="Measure under a built-in background load on the other CPUs "
-                   "(memory sweep + pipe ping-pong per CPU).")
+              help="Measure under a built-in background load on every CPU, the benchmark "
+                   "CPU included (a 64 MiB memory sweep and a pipe ping-pong pair per CPU, "
+                   "SCHED_OTHER): every wake-up must preempt it.")
 @click.option("--no-tune", is_flag=True,
               help="As root, rtbench lifts RT throttling (sched_rt_runtime_us = -1) and "
                    "steers movable interrupts off the benchmark CPU for the run, and puts "
@@ -120,14 +121,38 @@ def cli() -> None:
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
                    "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos or threadx.")
+@click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
+                               "several (freertos,threadx,zephyr: one run each, then the "
+                               "kernel comparison; default: the kernel whose checkout "
+                               "--kernel-src names).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="Your checkout of that kernel's sources (default: $RTBENCH_FREERTOS_SRC, "
-                   "$RTBENCH_THREADX_SRC).")
+              help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
+                   "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
+                   "$RTBENCH_THREADX_SRC, $RTBENCH_ZEPHYR_SRC).")
+@click.option("--zephyr-modules", type=click.Path(path_type=Path),
+              help="--kernel zephyr: the Zephyr modules its build needs, a folder holding "
+                   "cmsis/ (default: $RTBENCH_ZEPHYR_MODULES).")
+@click.option("--userspace", is_flag=True,
+              help="--kernel zephyr: the CONFIG_USERSPACE build, whose .process rows run in "
+                   "user-mode threads (the MPU); its own run, its own column beside the "
+                   "kernel-only build.")
+@click.option("--board", metavar="NAME",
+              help="--kernel zephyr: build the image for any board of your Zephyr tree "
+                   "(e.g. nrf52840dk/nrf52840) with the selected metrics built in, write it "
+                   "and FLASH.md (flash, capture the console, `rtbench import harness LOG`) "
+                   "to --out, and stop: nothing is measured here.")
+@click.option("--board-glue/--no-board-glue", default=True,
+              help="With --board on an MPS2 board: rtbench's board support (its counter and "
+                   "interrupt source; default) or what any other board gets (Zephyr's timing "
+                   "API, no interrupt rows).")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
                    "$RTBENCH_RTOS_BENCHMARK_SRC).")
+@click.option("--thread-metric-src", type=click.Path(path_type=Path),
+              help="With --with-peers on a board target: Thread-Metric's sources, a ThreadX "
+                   "checkout or its utility/benchmarks/thread_metric folder (default: the "
+                   "ThreadX checkout measured, else $RTBENCH_THREADX_SRC).")
 @click.option("--env", "lab_env", type=click.Path(path_type=Path),
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
@@ -155,7 +180,8 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
-        peer_src=kw["peer_src"],
+        zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
+        board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
         duration_s=kw["duration"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
@@ -191,7 +217,9 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
     cat = catalog_mod.load()
     if coverage or rows:
-        columns, notes = targets.supports(harness_path, kernel_src)
+        say = lambda text: click.echo(f"list --coverage: {text}", err=True)  # noqa: E731
+        with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
+            columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
         coverage_mod.print_tables(Console(highlight=False), cat, columns, rows,
                                   "; ".join(notes))
@@ -326,10 +354,14 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     """Put RUNS side by side (median, p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
-    beside the peers it ran with (--with-peers). Runs of different kernels
-    (FreeRTOS, ThreadX, Linux) give the kernel comparison sheet instead: a
-    column per kernel, its configuration, Thread-Metric beside it. Ends with
-    a summary line."""
+    beside the peers measured with it (rt-tests, rtos-benchmark: a run of
+    `rtbench run` with its peers).
+    Runs of different kernels (FreeRTOS, ThreadX, Linux) give the kernel
+    comparison sheet instead: a column per kernel, its configuration,
+    Thread-Metric beside it. Every comparison ends with a `Summary:` line
+    that accounts for every row (compared, unsupported, failed, unmatched);
+    on stderr too when the output is a file or not text. A limit in another
+    unit than the run's figures is an error (exit 2), never a pass."""
     from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
@@ -391,6 +423,47 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
     page, data = views.runs_from(db)
     _emit_page(page, fmt, output, data)
     return 0
+
+
+@cli.command("audit")
+@click.option("--target", required=True,
+              help="The emulated board whose image is traced: mps2-an385 or mps2-an386.")
+@click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
+@click.option("--kernel-src", type=click.Path(path_type=Path),
+              help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")
+@click.option("--zephyr-modules", type=click.Path(path_type=Path),
+              help="--kernel zephyr: its modules (as `rtbench run --zephyr-modules`).")
+@click.option("--userspace", is_flag=True, help="--kernel zephyr: the userspace build.")
+@click.option("--only", "patterns", callback=_patterns,
+              help="Comma-separated glob patterns over metric ids (default: the headline "
+                   "rows: yield, semaphore, mutex and queue with and without a switch, the "
+                   "interrupt rows).")
+@click.option("--samples", type=click.IntRange(1, 200), default=20, show_default=True,
+              help="Samples (windows) traced per metric.")
+@click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
+              default=900.0, callback=_finite, show_default=True,
+              help="Seconds the traced image may run.")
+@click.option("--format", "fmt", type=click.Choice(("text", "md", "json")),
+              help="Output format (default: text, or the -o file's suffix).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to FILE (its suffix picks the format) instead of stdout.")
+def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
+                  zephyr_modules: Path | None, userspace: bool,
+                  patterns: str | None, samples: int, timeout: float, fmt: str | None,
+                  output: Path | None) -> int:
+    """Trace a board image instruction by instruction and show, per metric,
+    whose code lies between its two stamps: the kernel's, or rtbench's
+    (docs/windows.md). Exit 1 when a window holds more of rtbench's code
+    than its budget or the trace's count differs from the harness's."""
+    from rtbench.measure import audit as audit_cmd
+
+    fmt = _pick_format(fmt, output, ("text", "md", "json"), "text")
+    only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
+    page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
+                                               timeout, zephyr_modules, userspace)
+    page.p(audit_cmd.problems_text(problems))
+    _emit_page(page, fmt, output, {"rows": rows, "problems": problems})
+    return 1 if problems else 0
 
 
 @cli.command("import")

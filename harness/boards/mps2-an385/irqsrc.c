@@ -129,29 +129,31 @@ static uint32_t ram_vectors[VECTORS] __attribute__((aligned(256)));
 
 /* TIMER1's vector set to `handler` in a RAM copy of the table in use (the
  * board's flash table, or a kernel's own: Zephyr's), and VTOR pointed at
- * it; NULL: VTOR back at the table it pointed at before. */
+ * it; NULL: VTOR back at the table it pointed at before. `moved` says
+ * whether VTOR is ours: the board's own table sits at address 0, so the
+ * table's address cannot say it. */
 static uint32_t original_table;
+static bool moved;
 
 static void timer1_vector(void (*handler)(void))
 {
     uint32_t table = original_table;
     if (handler) {
-        if (!original_table)
+        if (!moved)
             original_table = AN385_SCB_VTOR;
         const uint32_t *from = (const uint32_t *)(uintptr_t)original_table;
         for (int i = 0; i < VECTORS; i++)
             ram_vectors[i] = from[i];
         ram_vectors[16 + AN385_IRQ_TIMER1] = (uint32_t)(uintptr_t)handler;
         table = (uint32_t)(uintptr_t)ram_vectors;
-    } else if (!table) {
+    } else if (!moved) {
         return; /* never moved */
     }
     uint32_t primask = an385_irq_save();
     AN385_SCB_VTOR = table;
     __asm volatile("dsb\n\tisb" ::: "memory");
     an385_irq_restore(primask);
-    if (!handler)
-        original_table = 0;
+    moved = handler != 0;
 }
 
 void rtb_board_irqsrc_vector(void (*handler)(void))

@@ -183,7 +183,12 @@ struct rtb_port_info {
     bool irq_switch_at_exit;
     /* The target, for the data sheet: pairs of strings {key, value, ...,
      * NULL} (kernel version, tick rate, asserts, heap scheme, board...).
-     * NULL: none. */
+     * NULL: none. A key "differs:PATTERN[,PATTERN...]" states where this
+     * kernel's own convention makes the rows whose ids match a pattern
+     * (fnmatch) hold something the catalogue's definition does not; the
+     * kernel comparison and the data sheet print it on those rows, the most
+     * specific (longest) matching pattern's text, and list it among the
+     * fairness notes (docs/porting.md). */
     const char *const *facts;
 };
 void rtb_port_info(struct rtb_port_info *out);

@@ -106,6 +106,20 @@ static const char *const facts[] = {
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
     "interrupt_masking", "BASEPRI 5 << 5: kernel sections mask the interrupts at or below it",
     "stack_filling", "on (INCLUDE_uxTaskGetStackHighWaterMark: a new stack is filled with 0xa5)",
+    "mutex_inheritance", "always (every FreeRTOS mutex inherits priority)",
+    "notify_callbacks", "none (FreeRTOS objects have no notify callbacks)",
+    /* where FreeRTOS's conventions put more in a window than the definition */
+    "differs:timer.start.*,timer.cancel,timer.delete.*",
+    "a FreeRTOS timer call sends a command to the timer daemon task (priority "
+    STR(configTIMER_TASK_PRIORITY) ", above the caller), which runs it at once: the figure holds "
+    "the daemon's round trip (two switches and its work); the .caller row runs the daemon below "
+    "the caller",
+    "differs:timer.*.caller",
+    "the command is queued to the timer daemon, run below the caller: the figure is the call "
+    "alone, the daemon's work comes after the window",
+    "differs:irq.task_response.*,irq.handler_to_task,irq.return.*",
+    "the handler collects xHigherPriorityTaskWoken and ends with portYIELD_FROM_ISR (FreeRTOS's "
+    "rule for a handler that calls the kernel): both are in the window",
     "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,

@@ -366,9 +366,14 @@ void rtb_port_write(const char *s, size_t n)
     }
 }
 
+/* slowone: the call that waits: past a block's warm-up (10 samples, 8 calls each) */
+#define SLOW_ONE_CALL 200u
+
 void rtb_posix_fault_delay(void)
 {
     if (__builtin_expect(rtb_posix.slow_ns == 0, 1))
+        return;
+    if (rtb_posix.slow_one && ++rtb_posix.calls != SLOW_ONE_CALL)
         return;
     uint64_t until = rtb_posix_clock_ns() + rtb_posix.slow_ns;
     while (rtb_posix_clock_ns() < until)
@@ -377,19 +382,27 @@ void rtb_posix_fault_delay(void)
 
 /* Test hooks: hang or crash when the named metric starts (the watchdog's
  * tests); slow:ID:NS makes the calls metric ID times busy-wait NS ns
- * (compare's tests: a real slow-down, in the timed path). */
+ * (compare's tests: a real slow-down, in the timed path); slowone:ID:NS
+ * makes one of them wait (the batched rows' tails: one slow call must show
+ * at its full size). */
 void rtb_port_metric_begin(const char *id)
 {
     rtb_posix_xsig_forget(id);
     const struct rtb_metric *m = rtb_registry_find(id);
     rtb_posix.pshared = m && (m->task_flags & RTB_TASK_PROCESS);
     rtb_posix.slow_ns = 0;
+    rtb_posix.slow_one = false;
+    rtb_posix.calls = 0;
     const char *f = rtb_posix.fault;
     if (!f)
         return;
     size_t n = strlen(id);
     if (!strncmp(f, "slow:", 5) && !strncmp(f + 5, id, n) && f[5 + n] == ':')
         rtb_posix.slow_ns = (uint32_t)strtoul(f + 6 + n, 0, 10);
+    if (!strncmp(f, "slowone:", 8) && !strncmp(f + 8, id, n) && f[8 + n] == ':') {
+        rtb_posix.slow_ns = (uint32_t)strtoul(f + 9 + n, 0, 10);
+        rtb_posix.slow_one = true;
+    }
     if (!strncmp(f, "hang:", 5) && !strcmp(f + 5, id))
         for (;;)
             pause();

@@ -14,8 +14,10 @@ struct rtb_posix_state {
     int realtime;         /* SCHED_FIFO granted */
     int mlock;            /* mlockall succeeded */
     char rt_reason[160];  /* why not real-time */
-    const char *fault;    /* test hook: "hang:ID", "crash:ID" or "slow:ID:NS" */
+    const char *fault;    /* test hook: "hang:ID", "crash:ID", "slow:ID:NS" or "slowone:ID:NS" */
     uint32_t slow_ns;     /* --fault slow:ID:NS while ID runs: a busy-wait in its calls */
+    bool slow_one;        /* slowone: only one call (the SLOW_ONE_CALL-th) waits */
+    uint32_t calls;       /* calls of the metric so far (slowone) */
     /* Objects created now are process-shared: the running metric's tasks
      * are processes (RTB_TASK_PROCESS). Threads of one process get private
      * ones (private futexes), as an application's threads would. */

@@ -122,6 +122,18 @@ static const char *const facts[] = {
     "preemption_threshold", "compiled in, unused (threshold = priority); the preemption lock "
                             "raises it to 0",
     "stack_filling", "on (ThreadX's default: a new stack is filled with 0xef)",
+    "mutex_inheritance", "as the row asks: TX_INHERIT (pimutex.*) or TX_NO_INHERIT (mutex.*, rmutex.*)",
+#ifdef TX_DISABLE_NOTIFY_CALLBACKS
+    "notify_callbacks", "off (TX_DISABLE_NOTIFY_CALLBACKS)",
+#else
+    "notify_callbacks", "compiled in (ThreadX's default: TX_DISABLE_NOTIFY_CALLBACKS unset)",
+    "differs:sem.give.*,csem.give.*,msgq.send.*,event.set.*",
+    "ThreadX's notify callbacks are compiled in (its default): the call also tests for a "
+    "registered callback",
+#endif
+    "differs:mutex.*,rmutex.*",
+    "TX_NO_INHERIT: a mutex without priority inheritance, as the row asks (FreeRTOS and Zephyr "
+    "have none without it)",
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,
     "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench.compare import jsonable, kernels, views
+from rtbench.compare import jsonable, kernelpage, kernels, views
 from rtbench.compare.peers import compare_peers
 from rtbench.compare.runs import LIMIT_STATS, compare_runs, load_limits, parse_limit
 from rtbench.compare.vendors import compare_reference
@@ -74,23 +74,44 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
     if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "one run and --ref NAME, or one run and limits (--limit)")
+    cat = _worded(cat, stored)
     if linked and kernels.applies(stored, linked):  # kernels side by side: no verdict
         ks = kernels.build(stored, cat, linked)
+        summary = kernels.summary_line(ks)
         if fmt in ("md", "html"):
-            return Outcome(None, None, kernels.render(ks, fmt))
-        return Outcome(kernels.page(ks), kernels.to_jsonable(ks))
+            return Outcome(None, None, kernelpage.render(ks, fmt), summary=summary)
+        return Outcome(kernelpage.page(ks), kernels.to_jsonable(ks) | {"summary": summary},
+                       summary=summary)
     if beside:  # one run and its peers: the same metrics side by side
         peer_cmp = compare_peers(stored[0], beside, cat)
-        return Outcome(views.peer_comparison(peer_cmp), jsonable.to_jsonable(peer_cmp))
+        summary = views.peer_summary(peer_cmp)
+        return Outcome(views.peer_comparison(peer_cmp),
+                       jsonable.to_jsonable(peer_cmp) | {"summary": summary}, summary=summary)
     if sheet:
         ref_cmp = compare_reference(stored[0], sheet, cat)
-        return Outcome(views.ref_comparison(ref_cmp), jsonable.to_jsonable(ref_cmp))
+        summary = views.ref_summary(ref_cmp)
+        return Outcome(views.ref_comparison(ref_cmp),
+                       jsonable.to_jsonable(ref_cmp) | {"summary": summary}, summary=summary)
     return _runs(stored, cat, threshold, gate, wanted, fmt)
+
+
+def _worded(cat, runs) -> Any:
+    """Runs all on boards (an imported RTOS log's too: kernels.kernel_key)
+    are set out in a board's words (their titles and definitions name no
+    Linux call); runs with Linux among them keep the catalogue's own."""
+    if not runs or not all(kernels.kernel_key(r)[0] != "host" for r in runs):
+        return cat
+    board = next((r for r in runs if r.host.get("target_kind")), None)
+    if len({r.host.get("os") for r in runs}) == 1:
+        return cat.for_target(board.host) if board else cat.for_board(
+            str(runs[0].host.get("os") or "the kernel"), "the board")
+    return cat.for_board("each kernel", "the board")
 
 
 def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str) -> Outcome:
     """Run against run (same kernel, same unit or not: the verdicts say)."""
     cmp = compare_runs(stored, cat, threshold, limits)
+    _refuse_unit_mismatches(cmp)
     summary = views.summary_line(cmp, gate)
     data = jsonable.to_jsonable(cmp) | {"summary": summary, "fail_on": list(gate)}
     failing = cmp.regressions(gate) if gate else []
@@ -100,3 +121,23 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
                  f"{c.run.id}: " + (c.why or views.limit_value(c)) for c in cmp.limit_failures]
     return Outcome(views.run_comparison(cmp, gate, fmt == "html"), data, None, problems, summary,
                    bool(failing or cmp.limit_failures))
+
+
+def _refuse_unit_mismatches(cmp) -> None:
+    """A limit in another unit than the run's figures checks nothing, and a
+    CI gate that checks nothing must not pass: one line, exit 2, naming the
+    run's unit and how to write the limit in it."""
+    bad = cmp.limit_unit_mismatches
+    if not bad:
+        return
+    c = bad[0]
+    ids = list(dict.fromkeys(x.id for x in bad if x.limit == c.limit and x.run is c.run))
+    shown = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    fix = {"instructions": "write the limit in instructions, e.g. 'sem.*<=300instructions'",
+           "ns": "write the limit as a time, e.g. 'sem.*<=5us'"}.get(
+        c.unit_mismatch, f"narrow its pattern to the metrics measured in {c.limit.unit}")
+    target = c.run.host.get("target") or "host"
+    raise RtbenchError(f"limit {c.limit.text!r} is in {c.limit.unit}, but run {c.run.id} "
+                       f"measured {shown} in {c.unit_mismatch}: nothing would be checked; "
+                       f"{fix} (a limits file keeps one target's limits under "
+                       f"[target.{target}.limits])")

@@ -10,10 +10,11 @@ its title, target, unit and configuration facts).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rtbench.store.db import Run
-from rtbench.store.records import Session
+from rtbench.store.records import DIFFERS, Session, differences
 
 
 @dataclass
@@ -39,6 +40,8 @@ FACT_ROWS = (
     ("Heap", "heap"),
     ("Task allocation", "task_allocation"),
     ("Stack filling", "stack_filling"),
+    ("Mutex priority inheritance", "mutex_inheritance"),
+    ("Notify callbacks", "notify_callbacks"),
 )
 _SHOWN_ELSEWHERE = {"kernel", "board", "cpu", "icount_shift", "irq_switch_at_exit"}
 
@@ -50,16 +53,32 @@ def _compiler(run: Run) -> str:
     return f"{s['compiler']}, {s.get('cflags', '').strip()} ({s.get('build_type', '?')})"
 
 
+def _opt_level(run: Run) -> str:
+    """The -O level a run's harness was compiled at ("?" if its flags do not say)."""
+    m = re.findall(r"-O[0-3sgz]?\b", (run.session or {}).get("cflags", ""))
+    return m[-1] if m else "?"
+
+
 def _samples(run: Run) -> str:
     cfg = Session(run.session or {}).config
     return (f"{cfg.get('samples', '?')} samples, {cfg.get('warmup', '?')} warm-up, "
-            f"budget {cfg.get('budget_ms', '?')} ms")
+            + (f"budget {cfg['budget_ms']} ms" if cfg.get('budget_ms') else "no time budget"))
+
+
+def _source(c) -> dict:
+    """An imported run's source (tool, files, the statistics it gave); {} else."""
+    return (c.run.session or {}).get("source") or {} if c.run.origin not in (
+        "measured", "rtbench", "peer") else {}
 
 
 def _unit(c) -> str:
     s = Session(c.run.session or {})
     if s.is_count:
         return s.unit
+    if src := _source(c):
+        given = src.get("stats_given") or []
+        return (f"time (ns, as {src.get('tool', c.run.origin)} printed it"
+                + ("; means only" if given == ["mean"] else "") + ")")
     return f"time (ns; counter {s.ts.get('source', '?')})"
 
 
@@ -67,6 +86,10 @@ def _target(c) -> str:
     h = c.run.host
     if h.get("target_kind"):
         return f"{h.get('board', c.target)}; {h.get('emulator', '?')}, -icount {h.get('icount', '?')}"
+    if c.target != "host":  # an imported log of an RTOS: the board it ran on
+        src = _source(c)
+        board = src.get("board") or "the board is not given in the log"
+        return f"{board}; imported from {src.get('tool', c.run.origin)} output"
     return f"this host: {h.get('cpu_model', '?')}, {h.get('preemption', '?')}"
 
 
@@ -93,9 +116,11 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
                       c.run.host.get("preemption", "—") for v, c in zip(values, columns)]
         rows.append((label, values))
     named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
-    extra = list(dict.fromkeys(k for c in columns for k in c.facts if k not in named))
+    extra = list(dict.fromkeys(k for c in columns for k in c.facts
+                               if k not in named and not k.startswith(DIFFERS)))
     rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
              for k in extra]
+    rows += fairness_notes(columns)
     rows += [
         ("Samples per metric", [_samples(c.run) for c in columns]),
         ("Image size", [_image(c) for c in columns]),
@@ -104,6 +129,18 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
                  + (f", “{c.run.label}”" if c.run.label else "") for c in columns]),
     ]
     return rows
+
+
+def fairness_notes(columns: list) -> list[tuple[str, list[str]]]:
+    """Where a kernel's own convention puts more in some rows' windows than
+    the catalogue's definition (each port's "differs:" facts), one row per
+    set of rows: the figures stay, the difference is said (and repeated
+    on each such row of the sheet)."""
+    notes: dict[str, list[str]] = {}
+    for i, c in enumerate(columns):
+        for patterns, text in differences(c.facts):
+            notes.setdefault(", ".join(patterns), ["—"] * len(columns))[i] = text
+    return [(f"Fairness note: {rows}", values) for rows, values in notes.items()]
 
 
 def _same(what: str, values: list[str], why: str = "") -> Check:
@@ -126,7 +163,12 @@ def checks(columns: list) -> list[Check]:
     if len(boards) > 1:
         checks += [
             _same("the same board, emulator and -icount", [_target(c) for c in boards]),
-            _same("the same compiler and flags", [_compiler(c.run) for c in boards]),
+            _same("the same compiler", [(c.run.session or {}).get("compiler", "?")
+                                        for c in boards]),
+            _same("the same optimisation level", [_opt_level(c.run) for c in boards],
+                  "a kernel built with its own build system keeps its other flags (Zephyr's: "
+                  "CONFIG_SPEED_OPTIMIZATIONS is -O2 with Zephyr's own -f options); the "
+                  "configuration lists each kernel's"),
             _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
             Check("every kernel's debug checks off (vendors publish that way)",
                   [c.facts.get("asserts", "?") for c in boards],
@@ -161,4 +203,7 @@ FAIR_TEXT = (
     "services called rather than inlined as macros, the kernel's options listed). The "
     "configuration below puts the kernels' options side by side; the table under it says "
     "which of the settings that must be equal are equal for these runs. Where a port builds a "
-    "service its kernel lacks, or a kernel has none, the row's note says so.")
+    "service its kernel lacks, or a kernel has none, the row's note says so; where a kernel's "
+    "own convention puts more in a window than the definition (a timer daemon's round trip, an "
+    "interrupt entry of the kernel's, a callback test), the configuration lists it as a "
+    "fairness note and each such row repeats it.")

@@ -20,7 +20,9 @@ def to_jsonable(obj: Any) -> Any:
                 "status": obj.status, "host": obj.host.get("hostname", "")}
     if isinstance(obj, reference.Sheet):
         return {"name": obj.name, "title": obj.title, "source": obj.source,
-                "clock_note": obj.clock_note, "caveat": obj.caveat}
+                "clock_note": obj.clock_note, "caveat": obj.caveat,
+                "statistic": obj.statistic, "statistic_note": obj.statistic_note,
+                "statistic_rows": dict(obj.statistic_rows)}
     if dataclasses.is_dataclass(obj):  # fields not for JSON are left out (repr=False)
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)
                 if f.repr}

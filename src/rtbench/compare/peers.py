@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtbench.peers import rtosbench, rttests
+from rtbench.peers import latency_measure, rtosbench, rttests
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
 from rtbench.store.records import MetricRecord
@@ -31,7 +31,8 @@ class PeerRow:
     peer_unit: str  # "ns" for a time, else the figures' unit ("instructions")
     peer: dict[str, float | None]  # only the statistics the program gave, in peer_unit
     peer_n: int | None
-    ours_status: str  # "ok", "unsupported", "failed", or "none" (no rtbench metric)
+    ours_status: str  # "ok", "unsupported", "failed", "none" (no rtbench metric), or
+                      # "not in this run" (a metric of ours the run did not measure)
     ours_unit: str
     ours: dict[str, float | None]
     ours_n: int | None
@@ -80,13 +81,16 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 rec["id"], meta.title if meta else src.get("label", program), program,
                 src.get("label", program), src.get("command", ""),
                 rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
-                (mine["status"] if mine else "none"), o_unit, o_stats, (mine or {}).get("n"),
-                _why(rec)))
+                (mine["status"] if mine else "not in this run" if meta and rec.get("mapped", True)
+                 else "none"), o_unit, o_stats, (mine or {}).get("n"),
+                _why(rec, mine)))
             fam = _family(rec)
             if fam not in families:
                 families.append(fam)
                 if fam == "rtos-benchmark":
                     methods.append(rtosbench.method(pr.session, run.session))
+                if fam == "latency_measure":
+                    methods.append(latency_measure.method(pr.session))
     return PeerComparison(run, peer_runs, rows, families, methods)
 
 
@@ -102,16 +106,22 @@ def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]
     return {k: (v if unit == "ns" else None) for k, v in stats.items()}
 
 
-def _why(rec: dict) -> str:
+def _why(rec: dict, ours: dict | None = None) -> str:
     """Why this peer record's figure differs from rtbench's for its metric:
-    per rt-tests program, per rtos-benchmark row (each peer's WHY)."""
+    per rt-tests program, per rtos-benchmark row (each peer's WHY); for
+    latency_measure, whether the two agree (latency_measure.agreement)."""
     src = rec.get("source") or {}
+    if src.get("tool") == latency_measure.TOOL:
+        return latency_measure.agreement(rec, ours)
     if src.get("tool") == "rtos-benchmark":
         return rtosbench.WHY.get(src.get("label", ""), "")
     return rttests.WHY.get(src.get("tool", rec["id"]), "")
 
 
 def _family(rec: dict) -> str:
-    """The suite a peer record comes from: "rt-tests" or "rtos-benchmark"."""
+    """The suite a peer record comes from: "rt-tests", "rtos-benchmark" or
+    "latency_measure"."""
     tool = (rec.get("source") or {}).get("tool", "")
+    if tool == latency_measure.TOOL:
+        return "latency_measure"
     return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"

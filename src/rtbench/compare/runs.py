@@ -148,6 +148,12 @@ class RunComparison:
     def limit_failures(self) -> list["LimitCheck"]:
         return [c for c in self.limits if c.passed is False]
 
+    @property
+    def limit_unit_mismatches(self) -> list["LimitCheck"]:
+        """Checks whose limit is in another unit than the run's figure (a
+        limit in µs on a run in instructions): a gate that checks nothing."""
+        return [c for c in self.limits if c.unit_mismatch]
+
 
 def compare_runs(runs: list[Run], catalog: Catalog,
                  threshold_pct: float = DEFAULT_THRESHOLD_PCT,
@@ -201,11 +207,9 @@ def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[
                                         * (1 + blocks_mod.SLOW_CANARY))]
         if len(fast) >= MIN_BLOCKS:
             slow, kept = len(kept) - len(fast), fast
-    scale = 1.0 / float(rec.get("ops") or 1)
-    if m.is_time:
-        scale *= 1e9 / float(rec["tick_hz"])
-    return ({st: [b[st] * scale for b in kept if st in b] for st in ("p50", "p99", "p999")},
-            slow)
+    time = 1e9 / float(rec["tick_hz"]) if m.is_time else 1.0
+    return ({st: [b[st] * time / m.divisor(st) for b in kept if st in b]
+             for st in ("p50", "p99", "p999")}, slow)
 
 
 def _cell(rec: Any, baseline: float | None = None) -> Cell:
@@ -435,6 +439,7 @@ class LimitCheck:
     value: float | None
     passed: bool | None  # None: not checked (why says)
     why: str = ""
+    unit_mismatch: str = ""  # the run's unit, where the limit is in another
 
 
 def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> Limit:
@@ -540,6 +545,7 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
             check.why = f"{m.status}: {m.reason}"
         elif m.base_unit != lim.unit:
             check.why = f"the limit is in {lim.unit}, the run in {m.base_unit}: not checked"
+            check.unit_mismatch = m.base_unit
         elif (value := m.value(lim.stat)) is None:
             check.why = f"no {STAT_NAMES[lim.stat]} in the source"
         else:
@@ -553,5 +559,5 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
 
 def _resolution_ns(run: Run) -> float:
     s = Session(run.session or {})
-    res = s.ts.get("resolution_ticks")
+    res = s.ts.get("resolution")
     return (s.ticks_ns(res) or 0.0) if res else 0.0

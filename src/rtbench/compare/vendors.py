@@ -2,7 +2,10 @@
 RUN --ref NAME`): catalogue metrics claim the sheet's rows by name
 (rtbench.store.reference.row_key); each claimed row is shown beside our
 figure, both normalised to cycles at each side's own clock where that is
-known, with the ratio ours / theirs. Rows either side lacks are listed,
+known, with the ratio ours / theirs. Like with like: the statistic of ours
+is the one the sheet published (reference.STATISTICS: a worst case beside
+our max, an average beside our mean), and a count of instructions stands
+beside their cycles without a ratio (a path length is not a speed). Rows either side lacks are listed,
 the unclaimed ones with why (coverage.py).
 """
 
@@ -31,7 +34,6 @@ class Published:
     mb_s: float | None = None  # a published bandwidth (MB/s)
     ratio_cycles: float | None = None  # our cycles / theirs, each at its own clock
     ratio_time: float | None = None  # our time / theirs
-    ratio_count: float | None = None  # our instructions / their cycles (a count run)
 
 
 @dataclass
@@ -47,10 +49,11 @@ class RefRow:
                                # core clock (RefComparison.cycles_note says which)
     cells: list[Published | None]
     ours_mb_s: float | None = None  # our bandwidth at the median sample (bandwidth metrics)
-    ours_stat: str = "p50"  # the statistic ours is: the median, or the mean of a
-                            # source that gave no median (an imported figure)
+    ours_stat: str = "p50"  # the statistic ours is: the one paired with theirs
+                            # (their_stat), or what the source gave (an import)
     ours_count: float | None = None  # a count run's figure (instructions), never a time
     ours_unit: str = ""
+    their_stat: str = "unstated"  # what the published figure is (reference.STATISTICS)
 
 
 @dataclass
@@ -90,7 +93,8 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                     ours_only.append((it.id, profile, it.title))
                 continue
             for key in keys:
-                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz))
+                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz,
+                                     sheet.statistic_of(key)))
     used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
     for r in rows:
         r.cells = [_with_ratio(cells.get((r.key, v)), r) for v in used]
@@ -121,28 +125,44 @@ def _cycles_note(session: Session) -> str:
             "(the counter's rate need not be the core's)")
 
 
-def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0) -> RefRow:
-    """Our figure for one published row; beside their CPU cycles, the counter's
-    ticks, or core cycles (the time × core_hz) where the run measured the core
-    clock and the ticks are not the core's."""
+def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
+             theirs: str = "unstated") -> RefRow:
+    """Our figure for one published row, the statistic `theirs` asks for
+    (reference.STATISTICS); beside their CPU cycles, the counter's ticks, or
+    core cycles (the time × core_hz) where the run measured the core clock
+    and the ticks are not the core's."""
     if rec is None:
         return RefRow(it.id, it.title, profile, key, "not measured", "run incomplete",
-                      None, None, [])
+                      None, None, [], their_stat=theirs)
     m = MetricRecord(rec)
     if not m.ok:
-        return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [])
-    stat = "p50" if m.has("p50") else "mean" if m.has("mean") else None
+        return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [],
+                      their_stat=theirs)
+    stat = _our_stat(m, theirs)
     if stat is None:
-        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="")
+        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="",
+                      their_stat=theirs)
     mb_s = system.mb_per_s(rec, stat)
     if m.is_count:  # instructions (an emulator): beside their cycles, never as a time
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], None, stat,
-                      ours_count=m.count(stat), ours_unit=m.unit)
+                      ours_count=m.count(stat), ours_unit=m.unit, their_stat=theirs)
     if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
-        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat)
+        return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat,
+                      their_stat=theirs)
     # per operation: a sample that timed `ops` operations is divided (records.md)
-    cycles = m.ns(stat) * core_hz / 1e9 if core_hz else float(rec[stat]) / m.ops
-    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat), cycles, [], mb_s, stat)
+    cycles = m.ns(stat) * core_hz / 1e9 if core_hz else float(rec[stat]) / m.divisor(stat)
+    return RefRow(it.id, it.title, profile, key, "ok", "", m.ns(stat), cycles, [], mb_s, stat,
+                  their_stat=theirs)
+
+
+def _our_stat(m: MetricRecord, theirs: str) -> str | None:
+    """The statistic of ours to set beside theirs: the same one, else (a
+    source that gave fewer, an import) the nearest it has; None if none."""
+    want = reference.STATISTICS[theirs]
+    for stat in (want, "p50", "mean"):
+        if m.has(stat):
+            return stat
+    return None
 
 
 _TIME_UNITS = {"us": 1000.0, "ns": 1.0}
@@ -179,14 +199,15 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
     if cell is None or row.ours_status != "ok":
         return cell
     c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note, cell.mb_s)
+    if row.ours_stat != reference.STATISTICS[row.their_stat]:
+        return c  # not the statistic they published (ours lacks it): no ratio
     if c.mb_s and row.ours_mb_s:  # as a time ratio: above 1, we are slower
         c.ratio_time = c.mb_s / row.ours_mb_s
     if c.cycles and row.ours_cycles is not None:
         c.ratio_cycles = row.ours_cycles / c.cycles
     if c.time_ns and row.ours_ns is not None:
         c.ratio_time = row.ours_ns / c.time_ns
-    if c.cycles and row.ours_count is not None:
-        c.ratio_count = row.ours_count / c.cycles
+    # a count of instructions beside their cycles: side by side, no ratio
     return c
 
 

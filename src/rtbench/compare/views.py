@@ -14,6 +14,7 @@ from rtbench.sheets.pages import Page, Table
 from rtbench.sheets.plots import UNIT_SHORT, fmt_value
 from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.sheets.views import run_name
+from rtbench.store import reference
 from rtbench.store.db import Run
 
 
@@ -189,7 +190,9 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
             c = counts[st]
             words = [f"{c[v]} {v}" for v in ("slower", "faster") if c.get(v)]
             per.append(f"{STAT_NAMES[st]} " + (", ".join(words) or "no change"))
-        parts.append(f"run {run.id} vs run {cmp.runs[0].id}: {judged} metrics compared; "
+        rest = _not_compared(cmp, i)
+        parts.append(f"run {run.id} vs run {cmp.runs[0].id}: {judged} metrics compared"
+                     + (f" of {len(cmp.rows)} rows ({rest})" if rest else "") + "; "
                      + "; ".join(per))
     if cmp.limits:
         checked = [c for c in cmp.limits if c.passed is not None]
@@ -199,6 +202,26 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
         what = ",".join(gate) + (" + limits" if cmp.limits else "") if gate else "limits"
         parts.append(f"gate ({what}): " + (f"FAIL ({failing})" if failing else "pass"))
     return "Summary: " + " · ".join(parts)
+
+
+def _not_compared(cmp: RunComparison, i: int) -> str:
+    """Why the rows the later run `i` was not judged on were not: unsupported
+    or failed in either run, in one run only, or (units, no median in the
+    source, not measured) not comparable; "" when every row was judged."""
+    counts: dict[str, int] = {}
+    for r in cmp.rows:
+        base, cell = r.cells[0], r.cells[i]
+        if cell.changes:
+            continue
+        statuses = {base.status, cell.status}
+        why = ("in one run only" if "absent" in statuses else
+               "unsupported" if "unsupported" in statuses else
+               "failed" if "failed" in statuses else
+               "not measured" if "not measured" in statuses else "not comparable")
+        counts[why] = counts.get(why, 0) + 1
+    return ", ".join(f"{counts[k]} {k}" for k in ("unsupported", "failed", "in one run only",
+                                                  "not measured", "not comparable")
+                     if counts.get(k))
 
 
 def limit_value(c) -> str:
@@ -236,25 +259,31 @@ def _figure(cell) -> str:
         ratios.append(f"×{cell.ratio_cycles:.2f} cyc")
     if cell.ratio_time is not None:
         ratios.append(f"×{cell.ratio_time:.2f} time")
-    if cell.ratio_count is not None:
-        ratios.append(f"×{cell.ratio_count:.2f} instr/cyc")
     text = printed + (f" ({', '.join(extra)})" if extra else "")
     return text + (" → " + ", ".join(ratios) if ratios else "")
 
 
 def _ours(r) -> str:
-    """Our figure: µs, plus MB/s for a bandwidth; "(mean)" when the source
-    gave no median."""
+    """Our figure: µs, plus MB/s for a bandwidth, or instructions; which
+    statistic it is comes in its own column (_paired)."""
     if r.ours_status != "ok":
         return r.ours_status
     if r.ours_count is not None:
-        return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}" + (
-            " (mean)" if r.ours_stat == "mean" else "")
+        return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}"
     parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
-    text = " = ".join(parts) or "—"
-    return text + (" (mean)" if r.ours_stat == "mean" else "")
+    return " = ".join(parts) or "—"
+
+
+def _paired(r) -> str:
+    """Our statistic beside theirs ("max ~ maximum"); "≠" where ours lacks
+    the one they published (an import with fewer statistics: no ratio)."""
+    if r.ours_status != "ok" or not r.ours_stat:
+        return ""
+    like = r.ours_stat == reference.STATISTICS[r.their_stat]
+    return (f"{STAT_NAMES.get(r.ours_stat, r.ours_stat)} {'~' if like else '≠'} "
+            f"{reference.STATISTIC_WORDS[r.their_stat]}")
 
 
 def ref_comparison(cmp: RefComparison) -> Page:
@@ -263,20 +292,20 @@ def ref_comparison(cmp: RefComparison) -> Page:
                 f"Published figures from {s.source}.")
     page.warning("Different hardware, clock, compiler and method: this comparison is a guide, "
                  "not a verdict. " + (f"The vendor's own words: {s.caveat}" if s.caveat else ""))
+    page.p(_statistics_sentence(s))
     if cmp.our_unit == "instructions":
         page.warning("Different units: ours are instructions executed under an "
                      "instruction-counting emulator (" + cmp.our_unit_detail + "); theirs "
                      "are cycles or times on their hardware. A Cortex-M3 needs about 1 to 2 "
                      "cycles per instruction, more with wait states, and exception entry and "
-                     "return are 12 cycles each that the count leaves out: “×… instr/cyc” "
-                     "(our instructions ÷ their cycles) compares the length of the code "
-                     "paths, not speed.")
-        page.p(f"Ours: the median of the run's samples, in instructions. Theirs: as printed "
+                     "return are 12 cycles each that the count leaves out, so the two stand "
+                     "side by side with no ratio: a path's length is not its speed.")
+        page.p(f"Ours: the run's samples in instructions. Theirs: as printed "
                f"({s.clock_note}), converted to cycles at the sheet's stated clock, or left "
                "in its own unit where the sheet states no clock. Each column is one set-up "
                "the sheet published.")
     elif cmp.our_core_hz:
-        page.p(f"Ours: the median of the run's samples, and beside their cycles our time in "
+        page.p(f"Ours: the run's samples, and beside their cycles our time in "
                f"cycles of the core's clock ({cmp.cycles_note}; the benchmark counter ticks "
                f"at {cmp.our_clock}, which is not the core's clock). Theirs: as "
                f"printed ({s.clock_note}), converted to cycles at the sheet's stated clock, or "
@@ -285,7 +314,7 @@ def ref_comparison(cmp: RefComparison) -> Page:
                "in core cycles against their cycles and in time where both are known; for "
                "a bandwidth it is theirs ÷ ours, so above 1 still means slower.")
     else:
-        page.p(f"Ours: the median of the run's samples; our ticks are ticks of the benchmark "
+        page.p(f"Ours: the run's samples; our ticks are ticks of the benchmark "
                f"counter at {cmp.our_clock} (the measured counter frequency, which is not "
                f"the core clock unless the counter is the core's cycle counter). Theirs: as "
                f"printed ({s.clock_note}), converted to cycles at the sheet's stated clock, or "
@@ -299,13 +328,13 @@ def ref_comparison(cmp: RefComparison) -> Page:
         count = cmp.our_unit == "instructions"
         ours_head = ("our instructions" if count else
                      "our core cycles" if cmp.our_core_hz else "our ticks")
-        headers = ["metric", "profile", "published row", "ours (median)", ours_head,
-                   *cmp.columns]
-        rows = [[r.id, r.profile, r.key, _ours(r),
+        headers = ["metric", "profile", "published row", "statistic (ours ~ theirs)", "ours",
+                   ours_head, *cmp.columns]
+        rows = [[r.id, r.profile, r.key, _paired(r), _ours(r),
                  (f"{r.ours_count:.0f}" if r.ours_count is not None else "—") if count else
                  ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
-        page.table(Table(headers, rows, "lllrr" + "l" * len(cmp.columns)))
+        page.table(Table(headers, rows, "llllrr" + "l" * len(cmp.columns)))
     else:
         page.p("No metric of this run answers a row of this sheet.")
     page.h2(f"Published, not measured by this run ({len(cmp.published_only)})")
@@ -313,12 +342,44 @@ def ref_comparison(cmp: RefComparison) -> Page:
         page.table(Table(["published row", "why"], [list(x) for x in cmp.published_only]))
     else:
         page.p("None: every published row has a figure of ours.")
-    rows_with = len({r.key for r in cmp.rows if r.ours_status == "ok"})
-    page.p(f"Summary: {s.name}: {len(s.keys())} published rows, {rows_with} with a figure of "
-           f"ours, {len(cmp.published_only)} without (listed above with the reason); "
-           f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
-           "(`--format json` lists them).")
+    page.p(ref_summary(cmp))
     return page
+
+
+def _statistics_sentence(s: reference.Sheet) -> str:
+    """Which of our statistics stands beside which of theirs, and why."""
+    rows = "; ".join(f"“{k}” is a {reference.STATISTIC_WORDS[v]}, beside our "
+                     f"{STAT_NAMES.get(reference.STATISTICS[v], v)}" for k, v in s.statistic_rows)
+    ours = STAT_NAMES.get(reference.STATISTICS[s.statistic], s.statistic)
+    return (f"Like with like: the sheet's figures are each a {reference.STATISTIC_WORDS[s.statistic]}"
+            f" ({s.statistic_note}), so ours is the {ours}" + (f"; {rows}" if rows else "")
+            + ". A ratio is printed only where both are the same statistic in comparable "
+            "units.")
+
+
+def ref_summary(cmp: RefComparison) -> str:
+    """Every published row accounted for once: with a figure of ours, or
+    what this run has instead (unsupported, failed, not measured), or no
+    metric of this run at all; then our metrics the sheet has no row for."""
+    best: dict[str, str] = {}  # row -> the best status any of our rows for it has
+    rank = {"ok": 0, "failed": 1, "unsupported": 2}
+    for r in cmp.rows:
+        now = best.get(r.key)
+        if now is None or rank.get(r.ours_status, 3) < rank.get(now, 3):
+            best[r.key] = r.ours_status
+    counts = {"ok": 0, "unsupported": 0, "failed": 0, "other": 0}
+    for status in best.values():
+        counts[status if status in counts else "other"] += 1
+    parts = [f"{counts['ok']} with a figure of ours"]
+    parts += [f"{counts[k]} {k} in this run" for k in ("unsupported", "failed") if counts[k]]
+    if counts["other"]:
+        parts.append(f"{counts['other']} not measured (run incomplete)")
+    parts.append(f"{len(cmp.published_only)} without a metric of this run (listed above with "
+                 "the reason)")
+    s = cmp.sheet
+    return (f"Summary: {s.name}: {len(s.keys())} published rows: {', '.join(parts)}; "
+            f"{len(cmp.ours_only)} measured metrics of this run have no row in this sheet "
+            "(`--format json` lists them).")
 
 
 # ---- compare RUN, when it has peers (--with-peers): rt-tests, rtos-benchmark ----
@@ -328,6 +389,8 @@ _PEER_WHERE = {
                 "rtbench uses",
     "rtos-benchmark": "rtos-benchmark's FreeRTOS port run in the same session, on the same "
                       "emulated board with the same kernel build and -icount",
+    "latency_measure": "Zephyr's latency_measure built from the same Zephyr tree by the same "
+                       "rule and run on the same emulated board with the same -icount",
 }
 
 
@@ -385,4 +448,22 @@ def peer_comparison(cmp) -> Page:
             continue
         page.p(f"**{program}**" + (f" (`{command}`)" if command else "") + ", per figure:")
         page.bullets([f"**{r.label}** → `{r.id}`: {r.why}" for r in group if r.why])
+    page.p(peer_summary(cmp))
     return page
+
+
+def peer_summary(cmp) -> str:
+    """Every peer row accounted for once: both sides with a figure, the
+    peer's side without one (unsupported, failed), ours without one, or no
+    rtbench metric for it (unmatched)."""
+    counts: dict[str, int] = {}
+    for r in cmp.rows:
+        why = ("unmatched (no rtbench metric)" if r.ours_status == "none" else
+               "unmatched (not in this run)" if r.ours_status == "not in this run" else
+               f"{r.peer_status} on the peer's side" if r.peer_status != "ok" else
+               f"{r.ours_status} on rtbench's side" if r.ours_status != "ok" else "side by side")
+        counts[why] = counts.get(why, 0) + 1
+    order = sorted(counts, key=lambda k: (k != "side by side", k.startswith("unmatched"), k))
+    families = " and ".join(cmp.families or ["rt-tests"])
+    return (f"Summary: run {cmp.run.id} beside {families}: {len(cmp.rows)} peer figures: "
+            + ", ".join(f"{counts[k]} {k}" for k in order) + ".")

@@ -420,7 +420,7 @@ def _cyclictest_hist(src: Source, t: _Text) -> tuple[Figure, dict[str, Any]]:
             beyond.append(key)
     if beyond:
         note += f"; {', '.join(beyond)} beyond its range ({h.next} µs): not given"
-    hist = {"scheme": "linear", "offset_ticks": 0, "overflow": over[0], "buckets": h.buckets}
+    hist = {"scheme": "linear", "offset": 0, "overflow": over[0], "buckets": h.buckets}
     others = per[1:]
     fig = Figure(TOOL_KEY, "cyclictest", stats,
                  _src(src, "cyclictest", h.start, h.columns, others, t.command),
@@ -549,5 +549,5 @@ def _json_hist(src: Source, tid: int, hist: dict, n: int | None, scale: int) -> 
             i += 1
         if total and cum >= q * total and i:
             pct[key] = buckets[i - 1][0]
-    return {"scheme": "linear", "offset_ticks": 0, "overflow": total - in_rows,
+    return {"scheme": "linear", "offset": 0, "overflow": total - in_rows,
             "buckets": buckets, "_pct": pct}

@@ -1,4 +1,9 @@
-"""Several labgrid places at once: `rtbench run --target labgrid --env ENV
+"""Several runs at once, each its own `rtbench run` child process: the
+places of a labgrid lab (here) and the kernels of a board
+(`--kernel freertos,threadx,zephyr`, kernelset.py) share the machinery
+below the places' part (spawn, relay, wait, run_id).
+
+Several labgrid places at once: `rtbench run --target labgrid --env ENV
 --place A,B` (or `--place TAG=VALUE`: every place with that tag).
 
 Each place is measured by its own `rtbench run --place NAME` process: its
@@ -78,19 +83,11 @@ def run_places(req, console: Console) -> int:
     places = expand(req.place, req.lab_env)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = req.out or outdir.DEFAULT_PARENT / f"{stamp}-labgrid"
-    _check_out(out)
+    check_out(out)
     out.mkdir(parents=True, exist_ok=True)
     console.print(f"{len(places)} places at once: {', '.join(places)}", soft_wrap=True)
-    lock = threading.Lock()
-    children = {p: _spawn(req, p, out / p) for p in places}
-    readers = [threading.Thread(target=_relay, args=(p, c, console, lock), daemon=True)
-               for p, c in children.items()]
-    for t in readers:
-        t.start()
-    codes = _wait(children)
-    for t in readers:
-        t.join(timeout=5)
-    runs = {p: _run_id(out / p) for p in places}
+    codes = run_children({p: child_argv(req, p, out / p) for p in places}, console)
+    runs = {p: run_id(out / p) for p in places}
     for p in places:
         what = f"run {runs[p]}" if runs[p] is not None else "no run stored"
         console.print(f"place {p}: {what}, exit code {codes[p]}", soft_wrap=True, highlight=False)
@@ -102,8 +99,8 @@ def run_places(req, console: Console) -> int:
     return max(codes.values())
 
 
-def _check_out(out: Path) -> None:
-    """An existing OUT must be empty or hold an earlier result of places."""
+def check_out(out: Path) -> None:
+    """An existing OUT must be empty or hold earlier results of several runs."""
     if not out.is_dir():
         outdir.check_existing(out)
         return
@@ -126,9 +123,26 @@ def child_argv(req, place: str, out: Path) -> list[str]:
     return argv + (["--quick"] if req.quick else [])
 
 
-def _spawn(req, place: str, out: Path) -> subprocess.Popen:
+# ---- the children ----
+
+def run_children(argvs: dict[str, list[str]], console: Console) -> dict[str, int]:
+    """Start an `rtbench` child per name at once, show their lines as they
+    come (each prefixed with its name), wait for all: each one's exit code."""
+    lock = threading.Lock()
+    children = {name: spawn(argv) for name, argv in argvs.items()}
+    readers = [threading.Thread(target=_relay, args=(n, c, console, lock), daemon=True)
+               for n, c in children.items()]
+    for t in readers:
+        t.start()
+    codes = _wait(children)
+    for t in readers:
+        t.join(timeout=5)
+    return codes
+
+
+def spawn(argv: list[str]) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": os.environ.get("COLUMNS", "160")}
-    return subprocess.Popen([sys.executable, "-m", "rtbench", *child_argv(req, place, out)],
+    return subprocess.Popen([sys.executable, "-m", "rtbench", *argv],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1, env=env,
                             errors="replace", preexec_fn=_term_with_parent)
@@ -175,7 +189,7 @@ def _wait(children: dict[str, subprocess.Popen]) -> dict[str, int]:
         return {p: EXIT_INTERRUPTED for p in children}
 
 
-def _run_id(out: Path) -> int | None:
+def run_id(out: Path) -> int | None:
     try:
         return int(json.loads((out / "results.json").read_text())["run"]["id"])
     except (OSError, ValueError, KeyError, TypeError):

@@ -36,6 +36,7 @@ class Interleaved:
     on_block: Callable[[Record, bool], None]  # (merged record so far, its last block?)
     on_settled: Callable[[Record], None]      # the record as it stays
     on_begin: Callable[[str], None] = lambda _id: None
+    on_pass: Callable[[int, list[str]], None] = lambda _k, _ids: None  # (pass, its metrics)
     probe_cpu: int | None = None  # the benchmark CPU whose steal and interrupts are counted
     pass_hz: bool = True  # later passes take the first's counter and core clocks (--hz, --core-hz)
     acc: dict[str, blocks.Accumulator] = field(default_factory=dict)
@@ -51,6 +52,7 @@ class Interleaved:
         self._t0 = time.monotonic()
         self.acc = {i: blocks.Accumulator() for i in active}
         while active and self.plan.more(self.passes, time.monotonic() - self._t0):
+            self.on_pass(self.passes, active)
             runner = Runner(self.target, self._pass_options(active),
                             on_session=self._on_session, on_begin=self.on_begin,
                             on_metric=self._on_metric)
@@ -76,7 +78,7 @@ class Interleaved:
     @property
     def overhead(self) -> int:
         first = next((a.first for a in self.acc.values() if a.first), None)
-        return blocks.run_overhead(self.means, (first or {}).get("overhead_ticks") or 0)
+        return blocks.run_overhead(self.means, (first or {}).get("overhead") or 0)
 
     def _pass_options(self, ids: list[str]) -> RunOptions:
         k, p = self.passes, self.plan
@@ -91,7 +93,7 @@ class Interleaved:
                        budget_ms=p.block_budget_ms, extra=extra)
 
     def _on_session(self, rec: Record) -> None:
-        mean = rec.get("ts", {}).get("overhead_mean_ticks")
+        mean = rec.get("ts", {}).get("overhead_mean")
         if mean is not None:
             self.means.append(float(mean))
         if self._session is None:

@@ -1,8 +1,9 @@
-"""`rtbench run --load`: a documented background load on the other CPUs.
+"""`rtbench run --load`: a documented background load on every CPU, the
+benchmark CPU included.
 
 Worst case under load is what real-time users qualify against, so rtbench
-can measure while every CPU but the benchmark CPU is busy with the kinds of
-work that disturb a real-time CPU from outside:
+can measure while every CPU is busy with the kinds of work that disturb a
+real-time CPU:
 
 - a memory sweep over 64 MiB (evicts the shared last-level cache and loads
   the memory bus the benchmark CPU shares), and

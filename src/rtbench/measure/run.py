@@ -15,14 +15,14 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.measure import farm, load, outdir, placement, tuning
+from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
 from rtbench.measure.interleave import Interleaved
+from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
-from rtbench.peers import programs, rtosbench, rttests, threadmetric
+from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
 from rtbench.sheets import datasheet, firstpage, system
 from rtbench.store import blocks
@@ -30,7 +30,7 @@ from rtbench.store import catalog as catalog_mod
 from rtbench.store import contract
 from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
-from rtbench.targets import Target, sysinfo
+from rtbench.targets import Target, harness, sysinfo
 
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM gives 143 and SIGHUP 129 (rtbench.process.lifetime)
 
@@ -78,7 +78,12 @@ class RunRequest:
     target: str = targets.HOST  # where to measure (rtbench.targets)
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
+    zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
+    userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
+    board: str | None = None     # --kernel zephyr --board NAME: an image to flash (zephyr_board)
+    board_glue: bool = True      # --board on an MPS2: rtbench's board support (--no-board-glue)
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
+    thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
     place: str | None = None     # its place(s): NAME, NAME,NAME or TAG=VALUE (--place)
     tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (tuning.py)
@@ -96,6 +101,11 @@ class RunRequest:
 
 
 def execute(req: RunRequest, console: Console) -> int:
+    if req.board is not None or not req.board_glue:
+        _check_board_options(req)
+        return zephyr_board.build(req, console)  # an image to flash: nothing measured here
+    if kernelset.is_several(req.kernel):
+        return kernelset.run_kernels(req, console)  # one run per kernel, at once, then compared
     if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
         from rtbench.targets.labgrid import LabgridTarget
 
@@ -103,13 +113,15 @@ def execute(req: RunRequest, console: Console) -> int:
         return farm.run_places(req, console)  # one run per place, at once, then compared
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
+    say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
     # The guard watches from the start: what the target starts to prepare (an
     # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
     with lifetime.guarded():
-        target = targets.make(req.target, req.kernel, req.kernel_src, req.harness,
-                              req.lab_env, req.place)
+        target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
+                              req.place, req.zephyr_modules, req.userspace)
         try:
-            return _execute(req, console, target, cat, ids)
+            with harness.announcing(say):  # an image build (the run's, a peer's) says so
+                return _execute(req, console, target, cat, ids)
         finally:
             target.close()  # a lab's place is released whatever happened
 
@@ -120,6 +132,9 @@ def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[s
     ids = [i for i in ids if i not in prog_ids]
     _check_numbers(req, target)
     with console.status(f"preparing the harness for {target.name} (first use builds it)…"):
+        if getattr(target, "kernel", None) is not None:  # a board: an image, booted to list
+            console.print(f"preparing {target.name}: {_what_runs(target)}", soft_wrap=True,
+                          highlight=False)
         target.prepare()
         ids, not_applicable = _check_registry(target, ids)
     if not target.supports_programs:
@@ -186,11 +201,39 @@ def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list
         raise
 
 
+def _what_runs(target: Target) -> str:
+    """What a board run prepares, in words."""
+    kernel = target.kernel
+    return (f"the {kernel.title} {kernel.version} image (built from {kernel.src} on first "
+            "use), booted once for its metric list")
+
+
+def _check_board_options(req: RunRequest) -> None:
+    """--board builds a Zephyr image to run away from rtbench: nothing that
+    measures here goes with it."""
+    if req.board is None:
+        raise RtbenchError("--no-board-glue: with --board NAME (a Zephyr image to flash)")
+    if req.kernel != "zephyr":
+        raise RtbenchError("--board NAME: for --kernel zephyr (an image for any board of your "
+                           "Zephyr tree)")
+    asked = [name for name, on in (
+        ("--target", req.target != targets.HOST), ("--with-peers", req.with_peers),
+        ("--load", req.load), ("--cpu", req.cpu is not None), ("--no-rt", req.no_rt),
+        ("--duration", req.duration_s is not None), ("--label", bool(req.label)),
+        ("--db", req.db is not None)) if on]
+    if asked:
+        raise RtbenchError(f"{', '.join(asked)}: not with --board (it builds an image to flash "
+                           "and measures nothing here; import the board's log to store a run)")
+
+
 def _check_target_options(req: RunRequest, target: Target) -> None:
     """Options that only make sense on the host are refused elsewhere."""
     if req.peer_src is not None and (target.supports_cpu or not req.with_peers):
         raise RtbenchError("--peer-src: the rtos-benchmark checkout for --with-peers on a board "
                            "target (--target mps2-an385)")
+    if req.thread_metric_src is not None and (target.supports_cpu or not req.with_peers):
+        raise RtbenchError("--thread-metric-src: Thread-Metric's sources for --with-peers on a "
+                           "board target (--target mps2-an385)")
     if target.supports_cpu:
         return
     asked = [name for name, on in (("--load", req.load), ("--cpu", req.cpu is not None),
@@ -295,14 +338,17 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     the kernels it has a port for (FreeRTOS), told when its sources are
     missing."""
     on_threadx = target.kernel.name == "threadx"
-    if on_threadx or threadmetric.sources(target) is not None:
-        threadmetric.beside(store, run_id, target, say)
+    if on_threadx or threadmetric.sources(target, req.thread_metric_src) is not None:
+        threadmetric.beside(store, run_id, target, say, req.thread_metric_src)
     else:
-        say("peer Thread-Metric: not run (its sources come with a ThreadX checkout: "
-            "set RTBENCH_THREADX_SRC)")
+        say("peer Thread-Metric: not run (its sources not found"
+            + (f" in {req.thread_metric_src}" if req.thread_metric_src else "")
+            + f": {threadmetric.where_sources()})")
     if target.kernel.name in rtosbench.KERNELS:
         rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
             req.peer_src, req.samples, req.profiles[0]), say)
+    if target.kernel.name == "zephyr":  # the seed's own tool, on the same board and build rule
+        latency_measure.beside(store, run_id, catalog_mod.load(), target, say, req.profiles[0])
 
 
 def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
@@ -310,10 +356,8 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
                      watch: sysinfo.RunWatch | None = None) -> tuple[str, Exception | None]:
     """Every profile through the harness: (run status, the harness error if any)."""
     plan = req.plan(target)
-    with _progress(console) as progress, \
+    with RunProgress(console, req.profiles, plan, len(ids)) as progress, \
             (load.background(cpu) if req.load else contextlib.nullcontext()):
-        total = None if plan.duration_s else len(ids) * len(req.profiles) * plan.blocks
-        task = progress.add_task("starting", total=total)
         printed: set[tuple[str, str]] = set()
 
         def on_metric(rec: dict, final: bool = True, block: bool = True) -> None:
@@ -321,7 +365,7 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
             if watch:
                 watch.sample()
             if block:
-                progress.advance(task)
+                progress.block_done()
             key = (rec["id"], rec.get("profile", "?"))
             if not final or key in printed:
                 return
@@ -329,13 +373,13 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
             line = _metric_line(rec)
             if len(req.profiles) > 1:
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
-            progress.console.print(line, soft_wrap=True)
+            progress.print(line)
 
         bad: list[str] = []
         try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
-                                           progress, task, on_metric, plan)
+                                           progress, on_metric, plan)
                 bad += outcome.bad
                 if outcome.interrupted:
                     return "incomplete", None
@@ -387,7 +431,7 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
 
 
 def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int | None,
-                     profile: str, store: Store, run_id: int, progress: Progress, task,
+                     profile: str, store: Store, run_id: int, progress: RunProgress,
                      on_metric, plan: blocks.Plan):
     """The harness over `ids` in `profile`, in the plan's interleaved blocks
     (rtbench.store.blocks). The run keeps the first profile's session record;
@@ -410,18 +454,13 @@ def _measure_profile(req: RunRequest, target: Target, ids: list[str], cpu: int |
         target, plan, opts, on_session=on_session,
         on_block=lambda rec, final: in_profile(rec, final, True),
         on_settled=lambda rec: in_profile(rec, True, False),
-        on_begin=lambda i: progress.update(task, description=f"{profile}: {i}"),
+        on_pass=lambda k, active: progress.block_begins(profile, k, len(active)),
+        on_begin=progress.metric_begins,
         probe_cpu=cpu if pinned else None)
     # The untuned profile runs where the kernel puts it; the others keep
     # rtbench itself off the benchmark CPU.
     with placement.off_cpu(cpu) if pinned else contextlib.nullcontext():
         return passes.run()
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console, transient=True,
-                    disable=not console.is_terminal)  # no bar in logs and pipes
 
 
 def _metric_line(rec: dict) -> str:

@@ -27,6 +27,15 @@ def store_run(store: Store, run_id: int, records: list[dict], host: dict,
     return peer_id
 
 
+def store_beside(store: Store, run_id: int, records: list[dict], label: str,
+                 say, session: dict | None = None) -> int:
+    """store_run with the measured run's host and command, said on the console."""
+    run = store.get_run(run_id)
+    peer_id = store_run(store, run_id, records, run.host, run.argv, label=label, session=session)
+    say(f"peers: run {peer_id}, linked to run {run_id} (rtbench compare {run_id})")
+    return peer_id
+
+
 def link(store: Store, peer_id: int, run_id: int) -> None:
     with store.conn:
         store.conn.execute("UPDATE runs SET linked_to = ? WHERE id = ?", (run_id, peer_id))

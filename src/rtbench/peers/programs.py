@@ -209,7 +209,7 @@ def parse_timerlat_hist(text: str) -> dict[str, Figure]:
         note = f"timerlat tracer, {what}; percentiles from rtla's 1 µs histogram"
         if beyond:
             note += f" ({', '.join(beyond)} beyond its range: not given)"
-        hist = {"scheme": "linear", "offset_ticks": 0, "overflow": summary.get("over", 0),
+        hist = {"scheme": "linear", "offset": 0, "overflow": summary.get("over", 0),
                 "buckets": [[us * 1000, (us + 1) * 1000, c] for us, c in rows if c]}
         out[mid] = Figure(stats, "ticks", f"{prefix}CPU", n=n, note=note, extra={"hist": hist})
     return out

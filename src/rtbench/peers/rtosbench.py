@@ -30,7 +30,7 @@ from typing import Callable
 from rtbench.errors import RtbenchError
 from rtbench.importers import rtosbench
 from rtbench.peers import programs
-from rtbench.peers.linked import line, store_run
+from rtbench.peers.linked import line, store_beside
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
 from rtbench.targets import harness
@@ -144,11 +144,7 @@ def beside(store: Store, run_id: int, catalog: Catalog, target, ctx: Context,
     if unmapped:
         say(f"  peer rtos-benchmark: {len(unmapped)} more figures rtbench has no metric for "
             "(kept as rtosbench:<name>)")
-    run = store.get_run(run_id)
-    peer_id = store_run(store, run_id, recs, run.host, run.argv,
-                        label=f"rtos-benchmark beside run {run_id}", session=session)
-    say(f"peers: run {peer_id}, linked to run {run_id} (rtbench compare {run_id})")
-    return peer_id
+    return store_beside(store, run_id, recs, f"rtos-benchmark beside run {run_id}", say, session)
 
 
 def method(session: dict | None, ours_session: dict | None) -> str:
@@ -157,7 +153,7 @@ def method(session: dict | None, ours_session: dict | None) -> str:
     src = (session or {}).get("source") or {}
     ts = (ours_session or {}).get("ts") or {}
     empty = src.get("empty_window")
-    ours = ts.get("overhead_median_ticks")
+    ours = ts.get("overhead_median")
     parts = (
         "rtos-benchmark's FreeRTOS port ran in the same QEMU with the same -icount as the "
         "harness image, built against the same kernel checkout with the harness's own "

@@ -88,8 +88,8 @@ class Facts:
         virtual machine's TSC that mostly advances in steps of ~25 ticks
         while its smallest step is 1)."""
         ts = self.session.ts
-        spread = (ts.get("overhead_median_ticks") or 0) - (ts.get("overhead_min_ticks") or 0)
-        return float(max(ts.get("resolution_ticks") or 0, spread))
+        spread = (ts.get("overhead_median") or 0) - (ts.get("overhead_min") or 0)
+        return float(max(ts.get("resolution") or 0, spread))
 
 
 def _ids(ids: list[str]) -> str:

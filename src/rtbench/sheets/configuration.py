@@ -9,14 +9,14 @@ in their number formats.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rtbench.sheets import system
 from rtbench.store import blocks
 from rtbench.store.host import irq_steering, throttling
 from rtbench.store.db import DEFAULT_PROFILE, Run
-from rtbench.store.records import COUNT_UNITS, Session
+from rtbench.store.records import COUNT_UNITS, DIFFERS, Session, differences
 
 
 def core_clock_phrase(session: Session) -> str:
@@ -38,6 +38,7 @@ class Expect:
     reason: str = ""
     placement: str = ""
     canary: float | None = None  # the profile's usual canary (blocks.canary_baseline)
+    facts: dict[str, Any] = field(default_factory=dict)  # the port's target facts ("differs:")
 
 
 def expectations(run: Run, session: Session) -> dict[str, Expect]:
@@ -47,7 +48,8 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
     if len(run.profiles) == 1:
         return {run.profiles[0]: Expect(session.rt.get("realtime"), session.rt.get("cpu"),
                                         session.rt.get("reason", ""),
-                                        canary=blocks.canary_baseline(run.metrics))}
+                                        canary=blocks.canary_baseline(run.metrics),
+                                        facts=session.target)}
     out = {}
     for profile in run.profiles:
         recs = [r for r in run.metrics
@@ -56,7 +58,7 @@ def expectations(run: Run, session: Session) -> dict[str, Expect]:
                               _mode([r.get("cpu") for r in recs]),
                               _mode([r.get("rt_reason", "") for r in recs]) or "",
                               _mode([r.get("placement", "") for r in recs]) or "",
-                              blocks.canary_baseline(recs))
+                              blocks.canary_baseline(recs), session.target)
     return out
 
 
@@ -142,8 +144,10 @@ def board_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Kernel", t.get("kernel") or f"{host.get('os', '?')} {host.get('kernel_version', '')}"),
         ("Kernel configuration", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()
                                            if k not in ("kernel", "board", "cpu", "icount_shift",
-                                                        "irq_switch_at_exit"))
+                                                        "irq_switch_at_exit")
+                                           and not k.startswith(DIFFERS))
          or unknown),
+        *[(f"Fairness note: {', '.join(patterns)}", text) for patterns, text in differences(t)],
         ("Scheduling", s.get("rt", {}).get("policy") or unknown),
         ("Timestamp source", ts.get("source", unknown)),
         ("Unit", f"{ts.get('unit', '?')}: {ts.get('unit_detail', '')}"),

@@ -32,7 +32,7 @@ from rtbench.store import blocks
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
 from rtbench.store.items import OTHER_SERVICE, UNMAPPED_SERVICE, Item, items
-from rtbench.store.records import MetricRecord, Session, strict_json
+from rtbench.store.records import MetricRecord, Session, difference, strict_json
 
 
 # ---- number formatting: negative values keep their sign, never clamped ----
@@ -96,6 +96,7 @@ class Table:
 
 
 def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
+    catalog = catalog.for_target(run.host)  # a board's sheet speaks of its kernel and board
     host = run.host
     session = Session(run.session or {})
     expect = expectations(run, session)
@@ -137,8 +138,8 @@ def methodology(session: Session, expect: dict[str, Expect] | None = None) -> st
         v = session.ticks_ns(ticks) if ticks is not None else None
         return "? ns" if v is None else f"{fmt_ns(v)} ns"
 
-    omin, omed = ts.get("overhead_min_ticks"), ts.get("overhead_median_ticks")
-    res = ts.get("resolution_ticks")
+    omin, omed = ts.get("overhead_min"), ts.get("overhead_median")
+    res = ts.get("resolution")
     if rt.get("realtime"):
         sched = (f"under {rt.get('policy', 'SCHED_FIFO')} with memory "
                  f"{'locked' if rt.get('mlock') else 'not locked'}")
@@ -213,17 +214,19 @@ def _counter_columns(columns: tuple[tuple[str, str], ...], unit: str) -> tuple:
 def _count_methodology(session: Session) -> str:
     """An instruction-counting target: the method in its own unit."""
     ts, rt, cfg, t = session.ts, session.rt, session.config, session.target
-    omed, res = ts.get("overhead_median_ticks"), ts.get("resolution_ticks")
+    omed, res = ts.get("overhead_median"), ts.get("resolution")
     return " ".join([
         f"Every figure is the difference of two reads of the board's counter "
         f"({ts.get('source', '?')}), converted per interval to {session.unit}:",
         f"{ts.get('unit_detail', '')}",
         f"Reading the counter costs {omed} {session.unit} (two back-to-back reads, the same",
-        f"every time: min {ts.get('overhead_min_ticks')}); that cost was subtracted from every",
+        f"every time: min {ts.get('overhead_min')}); that cost was subtracted from every",
         f"sample. The resolution is {res} {session.unit[:-1] if res == 1 else session.unit}.",
         "The same image run twice gives the same figures: nothing on the host changes a count.",
         f"Each metric ran {cfg.get('warmup', '?')} warm-up samples, which were discarded,",
-        f"then up to {cfg.get('samples', '?')} measured samples within a budget of "
+        f"then {cfg.get('samples', '?')} measured samples: no time budget (a count of "
+        "instructions is deterministic, so --samples alone decides)." if not cfg.get('budget_ms')
+        else f"then up to {cfg.get('samples', '?')} measured samples within a budget of "
         f"{cfg.get('budget_ms', '?')} ms of the board's (virtual) time.",
         f"Tasks ran under the kernel's scheduler ({rt.get('policy') or '?'}) on its one CPU; the",
         f"kernel's tick ({t.get('tick_hz', '?')} Hz) kept running, so a sample the tick",
@@ -345,16 +348,30 @@ def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
     value = m.value(stat)
     if value is None:
         return _BLANK
+    mark = BATCH_MARK if m.per_batch(stat) else ""  # the row's notes say per batch of how many
     if m.is_time:
-        return fmt(value)
+        return fmt(value) + mark
     if m.is_count:  # the column says the unit
-        return fmt_count(value)
+        return fmt_count(value) + mark
     return (f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}") + f" {m.unit}"
+
+
+BATCH_MARK = "†"
+
+
+def batch_note(m: MetricRecord) -> str:
+    """What the † beside a batched row's tails means ("" for other rows)."""
+    if m.batch <= 1:
+        return ""
+    return (f"† per batch of {m.batch} calls, not divided (one slow call shows at its full "
+            f"size); min, median and mean are per call")
 
 
 def _notes(rec: dict, expect: Expect) -> list[str]:
     """Whatever makes this metric's figures differ from the sheet's method."""
     notes = []
+    if (b := batch_note(MetricRecord(rec))):
+        notes.append(b)
     if rec.get("budget_exhausted"):
         notes.append(f"time budget ran out after {rec['n']} samples")
     if rec.get("invalid"):
@@ -369,6 +386,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"tasks on CPU {rec['cpu']}")
     if rec.get("emulated"):  # the port built the service, or differs from the row: how
         notes.append(f"how: {rec['emulated']}")
+    if rec.get("status") == "ok" and (d := difference(expect.facts, rec.get("id", ""))):
+        notes.append(d)  # the kernel's own convention in the window (the port says)
     if rec.get("note"):
         notes.append(rec["note"])
     if rec.get("status") == "ok" and rec.get("max") is not None:
@@ -389,15 +408,19 @@ def _definitions(its: list[Item]) -> list[dict]:
 
 
 def _batch_sentence(it: Item) -> str:
-    """Where the run timed a batch of calls per sample (the record's `ops`,
-    rtb_batch: the counter too coarse for one call), where the clock really
-    started and stopped; "" for one call per sample."""
-    ops = max((int(r.get("ops") or 1) for r in it.records.values() if r), default=1)
-    if ops <= 1:
+    """Where the run timed a batch of calls per sample (the record's
+    `batch`, rtb_batch: the counter too coarse for one call), where the
+    clock really started and stopped and what is divided; "" for one call
+    per sample."""
+    batch = max((MetricRecord(r).batch for r in it.records.values() if r), default=1)
+    if batch <= 1:
         return ""
-    return (f" In this run a sample timed {ops} such calls in a row (the counter is too "
-            f"coarse for one): the clock started before the first and stopped after the "
-            f"last, and the figures are that span divided by {ops}.")
+    return (f" In this run a sample timed {batch} such calls in a row (the counter is too "
+            f"coarse for one; the loop's own cost, measured with empty calls, is subtracted): "
+            f"the clock started before the first and stopped after the last. Min, median "
+            f"and mean are that span divided by {batch}; p90, p99, p99.9 and max are per "
+            f"batch of {batch}, not divided, so one slow call shows at its full size "
+            f"(marked {BATCH_MARK}).")
 
 
 # ---- renderings ----
@@ -410,6 +433,7 @@ def render_markdown(run: Run, catalog: Catalog) -> str:
 
 def render_glossary(run: Run, catalog: Catalog) -> str:
     """The glossary and the definition of every metric of the run (Markdown)."""
+    catalog = catalog.for_target(run.host)
     lines = [f"# Glossary and definitions — run {run.id}", ""]
     lines += [f"- **{term}** — {text}" for term, text in GLOSSARY]
     lines += ["", "## Metric definitions", ""]
@@ -424,6 +448,7 @@ def render_html(run: Run, catalog: Catalog) -> str:
     network. Histograms need matplotlib, imported only here."""
     from rtbench.sheets import plots
 
+    catalog = catalog.for_target(run.host)
     model = sheet_model(run, catalog)
     colours = {p: plots.COLOURS[i % len(plots.COLOURS)] for i, p in enumerate(run.profiles)}
     figures: dict[str, dict] = {}

@@ -30,7 +30,7 @@ from rtbench.errors import RtbenchError
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run, Store, now_utc
 from rtbench.store.items import items
-from rtbench.store import contract
+from rtbench.store import contract, records
 from rtbench.store.records import MetricRecord, strict_json
 
 CSV_SCHEMA = 1
@@ -44,11 +44,11 @@ CSV_COLUMNS = (
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
 _CYCLE_STATS = ("min", "p50", "p99", "max")
-ENVELOPE_SCHEMA = 2  # docs/results-schema.json
+ENVELOPE_SCHEMA = 3  # docs/results-schema.json
 
 
 def envelope(run: Run, catalog: Catalog) -> dict[str, Any]:
-    """The results file (docs/results-schema.json, schema_version 2)."""
+    """The results file (docs/results-schema.json, schema_version 3)."""
     its = items(run, catalog)
     return {
         "schema_version": ENVELOPE_SCHEMA,
@@ -78,7 +78,7 @@ def to_csv(run: Run, catalog: Catalog) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    for it in items(run, catalog):
+    for it in items(run, catalog.for_target(run.host)):
         for profile, rec in it.records.items():
             row = {"schema_version": CSV_SCHEMA, "run_id": run.id, "run_uuid": run.uuid,
                    "run_label": run.label, "metric_id": it.id, "profile": profile,
@@ -162,6 +162,7 @@ class ResultsFile:
             for i, rec in enumerate(value):
                 if v1 and isinstance(rec, dict):
                     rec = {**rec, "profile": rec.get("profile", DEFAULT_PROFILE)}
+                rec = records.upgrade(rec)  # versions 1 and 2: the fields' schema-1 names
                 _check_metric(validator, rec, i, str(self.path))
                 mkey = (rec["id"], rec["profile"])
                 if mkey in seen:
@@ -177,6 +178,9 @@ class ResultsFile:
         if version == 1:
             head = upgrade_v1({**head, "metrics": []})
             head["run"]["profiles"] = list(profiles) or [DEFAULT_PROFILE]
+        if version in (1, 2):  # 2 -> 3: the session's fields in schema 2's names
+            head = {**head, "schema_version": ENVELOPE_SCHEMA,
+                    "session": records.upgrade(head.get("session"))}
         elif version != ENVELOPE_SCHEMA:
             newer = isinstance(version, int) and not isinstance(version, bool) \
                 and version > ENVELOPE_SCHEMA
@@ -194,6 +198,7 @@ class ResultsFile:
         for key, value in _stream(self.path):
             if key == "metrics":
                 for rec in value:
+                    rec = records.upgrade(rec)
                     yield rec if "profile" in rec else {**rec, "profile": DEFAULT_PROFILE}
 
 

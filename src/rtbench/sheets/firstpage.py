@@ -103,6 +103,7 @@ class FirstPage:
 
 def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = None
           ) -> FirstPage:
+    catalog = catalog.for_target(run.host)  # a board's titles speak of its kernel
     facts = advice_mod.Facts(run)
     profile = run.profiles[0]
     recs = {r["id"]: MetricRecord(r) for r in run.metrics
@@ -121,6 +122,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
             flag = flags.get(mid, "")
             if not m.has("p50") and m.has("mean"):
                 flag = ", ".join(filter(None, (flag, "mean only")))
+            if m.batch > 1:
+                flag = ", ".join(filter(None, (flag, f"p99 and max per batch of {m.batch}")))
             rows.append(KeyRow(mid, meta.title if meta else mid,
                                {k: m.value(k) for k in ("p50", "p99", "max", "mean")}, m.n,
                                flag))
@@ -130,9 +133,12 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
               and m.has("max") and m.has("p50") and _is_kernel(catalog, m.id)
               and not m.id.startswith("method.")]
     at_res = set(advice_mod.resolution_rows(facts))
+    # a batched row's max is per batch: against a batch's median (p50 x batch)
     worst = [Worst(m.id, _title(catalog, m.id), m.value("max"), m.value("p50"),
-                   m.value("max") / m.value("p50") if m.value("p50") > 0
-                   and m.id not in at_res else None, blocks.window_text(m.raw))
+                   m.value("max") / (m.value("p50") * m.batch) if m.value("p50") > 0
+                   and m.id not in at_res else None,
+                   ", ".join(filter(None, (blocks.window_text(m.raw),
+                                           f"the max of a batch of {m.batch}" if m.batch > 1 else ""))))
              for m in kernel]
     values = [v for g in groups for r in g.rows for v in r.values.values()]
     values += [w.max for w in worst]

@@ -78,7 +78,7 @@ def render(page: Page, fmt: str) -> str:
         page=page, blocks=blocks, title=page.title, version=rtbench.__version__)
 
 
-_RICH_STYLES = {"bad": "bold red", "better": "green", "muted": "dim"}
+_RICH_STYLES = {"bad": "bold red", "better": "green", "muted": "dim", "group": "bold"}
 LONGEST_TOKEN = 56  # a column is never narrower than its longest word, up to this
 
 

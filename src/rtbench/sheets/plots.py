@@ -383,9 +383,11 @@ def _bars_path(bins):
 
 
 def line_plot(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None], str]],
-              y_label: str) -> str:
+              y_label: str, unit: str = "ns") -> str:
     """A small line chart (history of a metric across runs): one line per
-    (name, values ns, matplotlib style); None leaves a gap."""
+    (name, values in `unit`, matplotlib style); a None is left out and the
+    line joins the points on either side of it (a time axis for "ns", the
+    unit's own numbers otherwise)."""
     import matplotlib
     from matplotlib import ticker
     from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -397,11 +399,15 @@ def line_plot(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[floa
         ax = fig.add_subplot()
         xs = list(range(len(x_labels)))
         for i, (name, values, style) in enumerate(series):
-            ys = [float("nan") if v is None else v for v in values]
-            ax.plot(xs, ys, style, color=COLOURS[i // 2 % len(COLOURS)], label=name,
-                    linewidth=1, markersize=3)
+            kept = [(x, v) for x, v in zip(xs, values) if v is not None]
+            if kept:
+                ax.plot([x for x, _v in kept], [v for _x, v in kept], style,
+                        color=COLOURS[i // 2 % len(COLOURS)], label=name, linewidth=1,
+                        markersize=3)
         ax.set_xticks(xs, x_labels)
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: fmt_time(v)))
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(
+            (lambda v, _pos: fmt_time(v)) if unit == "ns" else
+            (lambda v, _pos: f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}")))
         ax.set_ylabel(y_label)
         ax.set_xlabel("run")
         ax.grid(axis="y", linewidth=0.3)

@@ -12,14 +12,26 @@ import jinja2
 from markupsafe import Markup
 
 
-_MD_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]",
-                         **{chr(c): " " for c in range(32)}, "\x7f": " "})
+_MD_TEXT = str.maketrans({"\\": "\\\\", "&": "\\&", "<": "\\<", ">": "\\>", "[": "\\[",
+                         "]": "\\]", **{chr(c): " " for c in range(32)}, "\x7f": " "})
+_MD_SPAN = str.maketrans({**{chr(c): " " for c in range(32)}, "\x7f": " "})
 
 
 def _mdtext(text: Any) -> str:
     """Free text (a label, a host name, a reason, an imported figure's name)
-    as Markdown text: on one line, no raw HTML, no link or image."""
-    return str(text).translate(_MD_TEXT)
+    as Markdown text: on one line, no raw HTML, no link or image, and no
+    HTML entity either (`<<` stays `<<` to the reader, written `\\<\\<`), no
+    heading (a leading `#` is escaped).
+    A `code span` keeps its text as is (Markdown shows it literally); a
+    backtick without its pair is escaped."""
+    chunks = str(text).split("`")
+    if len(chunks) % 2 == 0:  # an odd number of backticks: no code span
+        out = "\\`".join(c.translate(_MD_TEXT) for c in chunks)
+    else:
+        out = "`".join(c.translate(_MD_SPAN) if i % 2 else c.translate(_MD_TEXT)
+                       for i, c in enumerate(chunks))
+    # at the start of a line, `#` would make the text a heading
+    return "\\" + out if out.lstrip(" ").startswith("#") else out
 
 
 def _cell(text: Any) -> str:

@@ -12,9 +12,10 @@ from rtbench.errors import RtbenchError
 from rtbench.sheets.datasheet import figure_cell
 from rtbench.sheets.pages import Page, Table
 from rtbench.store import catalog as catalog_mod
+from rtbench.store import host as host_mod
 from rtbench.store import reference
 from rtbench.store.db import HistoryPoint, Run, RunSummary, Store
-from rtbench.store.records import MetricRecord
+from rtbench.store.records import MetricRecord, Session
 
 
 def run_name(run: Run) -> str:
@@ -40,27 +41,72 @@ def history_from(db: Path | None, metric: str, profile: str | None,
         page.p(f"No stored run measured {metric}" + (f" under profile {profile}." if profile
                                                        else "."))
     data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
-             "label": p.run.label, "profile": p.profile, "record": p.record} for p in points]
+             "label": p.run.label, **_measured(p.run), "unit": _unit_of(p),
+             "profile": p.profile, "record": p.record} for p in points]
     return page, data
 
 
 def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) -> Page:
-    page = Page(f"rtbench history: {title}", f"{metric_id}, every stored run, oldest first; µs.")
-    rows = []
-    for pt in points:
-        m = MetricRecord(pt.record)
-        figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99", "max"))]
-                   if m.ok else ["", "—", "—", "—", "—", "—"])
-        rows.append([str(pt.run.id), pt.run.started, pt.run.label, pt.profile, m.status,
-                     *figures, "" if m.ok else m.reason])
-    page.table(Table(["run", "started", "label", "profile", "status", "n", "min", "median",
-                      "mean", "p99", "max", "reason"], rows, "lllllrrrrrrl"))
-    if html and any(MetricRecord(p.record).ok for p in points):
-        page.svg(_history_plot(points))
+    """One table (and in HTML one plot) per unit the runs measured it in:
+    times in µs, a board's counts in instructions, a program's figures in
+    their own unit; never one axis for two units."""
+    groups = _by_unit(points)
+    page = Page(f"rtbench history: {title}",
+                f"{metric_id}, every stored run, oldest first; "
+                + ("; ".join(f"{_unit_words(u)}: {_runs_phrase(pts)}" for u, pts in groups.items())
+                   if len(groups) > 1 else _unit_words(next(iter(groups), "ns"))) + ".")
+    for unit, pts in groups.items():
+        if len(groups) > 1:
+            page.h2(f"In {_unit_words(unit)} ({_runs_phrase(pts)})")
+        head = _UNIT_HEAD.get(unit, unit)
+        rows = []
+        for pt in pts:
+            m = MetricRecord(pt.record)
+            figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99",
+                                                                   "max"))]
+                       if m.ok else ["", "—", "—", "—", "—", "—"])
+            rows.append([str(pt.run.id), pt.run.started, pt.run.label,
+                         host_mod.kernel_name(pt.run.host), pt.profile, m.status, *figures,
+                         "" if m.ok else m.reason])
+        page.table(Table(["run", "started", "label", "kernel", "profile", "status", "n",
+                          *(f"{k} {head}" for k in ("min", "median", "mean", "p99", "max")),
+                          "reason"], rows, "llllllrrrrrrl"))
+        if html and any(MetricRecord(p.record).ok for p in pts):
+            page.svg(_history_plot(pts, unit))
     return page
 
 
-def _history_plot(points: list[HistoryPoint]) -> str:
+_UNIT_HEAD = {"ns": "µs", "instructions": "instr"}  # figure_cell writes a time in µs
+
+
+def _unit_words(unit: str) -> str:
+    return "times in µs" if unit == "ns" else unit
+
+
+def _runs_phrase(points: list[HistoryPoint]) -> str:
+    ids = list(dict.fromkeys(p.run.id for p in points))
+    return ("run " if len(ids) == 1 else "runs ") + ", ".join(map(str, ids))
+
+
+def _unit_of(pt: HistoryPoint) -> str:
+    """The unit of a point's figures; a record without one (failed,
+    unsupported) has its run's."""
+    m = MetricRecord(pt.record)
+    if m.ok:
+        return m.base_unit
+    return "instructions" if Session(pt.run.session or {}).is_count else "ns"
+
+
+def _by_unit(points: list[HistoryPoint]) -> dict[str, list[HistoryPoint]]:
+    out: dict[str, list[HistoryPoint]] = {}
+    for pt in points:
+        out.setdefault(_unit_of(pt), []).append(pt)
+    return out
+
+
+def _history_plot(points: list[HistoryPoint], unit: str) -> str:
+    """Median and p99 per profile across the runs of one unit; a run
+    without a figure leaves no gap (the line joins the runs that have one)."""
     from rtbench.sheets import plots
 
     runs = list(dict.fromkeys(p.run.id for p in points))
@@ -69,10 +115,11 @@ def _history_plot(points: list[HistoryPoint]) -> str:
     for profile in profiles:
         by_run = {p.run.id: MetricRecord(p.record) for p in points if p.profile == profile}
         for stat, style, name in (("p50", "-o", "median"), ("p99", "--", "p99")):
-            values = [by_run[r].ns_or_none(stat) if r in by_run and by_run[r].ok else None
+            values = [by_run[r].value(stat) if r in by_run and by_run[r].ok else None
                       for r in runs]
             series.append((f"{profile} {name}", values, style))
-    return plots.line_plot([str(r) for r in runs], series, "time")
+    return plots.line_plot([str(r) for r in runs], series, "time" if unit == "ns" else unit,
+                           unit)
 
 
 # ---- runs ----
@@ -84,45 +131,58 @@ def runs_from(db: Path | None) -> tuple[Page, list[dict]]:
         path = str(store.path)
     data = [{"id": s.run.id, "uuid": s.run.uuid, "started": s.run.started,
              "finished": s.run.finished, "status": s.run.status, "label": s.run.label,
-             "profiles": s.profiles, "counts": s.counts, "host": s.run.host,
-             "imported_from": s.run.imported_from} for s in summaries]
+             **_listed(s)[0], "profiles": s.profiles, "counts": s.counts,
+             "host": s.run.host, "imported_from": s.run.imported_from} for s in summaries]
     return runs_page(summaries, path), data
 
 
+def _measured(run: Run) -> dict[str, str]:
+    """What a run measured, for telling runs apart: its target, kernel and
+    board (or CPU)."""
+    h = run.host
+    return {"target": host_mod.target_name(h, run.origin == "measured"),
+            "kernel": host_mod.kernel_name(h), "board": host_mod.board_name(h)}
+
+
 def runs_page(summaries: list[RunSummary], db: str) -> Page:
-    page = Page("rtbench runs", f"Database {db}")
+    page = Page("rtbench runs", f"Database {db}; each run's target, kernel and board (or CPU), "
+                "for picking the ids to compare.")
     rows = []
     for s in summaries:
         r, c = s.run, s.counts
         counts = f"{c.get('ok', 0)} ok" + "".join(
             f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
-        try:
-            env, origin = _environment(s), _origin(r)
-        except (TypeError, ValueError, AttributeError, KeyError) as exc:
-            # a run an older rtbench stored, or a database edited by hand: its row
-            # says so, and the others are listed
-            env, origin = f"unreadable ({type(exc).__name__})", ""
-        rows.append([str(r.id), r.started, r.status, r.label, ", ".join(map(str, s.profiles)),
-                     counts, env, origin])
-    page.table(Table(["run", "started", "status", "label", "profiles", "metrics",
-                      "environment", "origin"], rows, "lllllll"))
+        what, env, origin = _listed(s)
+        rows.append([str(r.id), r.started, r.status, r.label, what["target"], what["kernel"],
+                     what["board"], ", ".join(map(str, s.profiles)), counts, env, origin])
+    page.table(Table(["run", "started", "status", "label", "target", "kernel", "board / CPU",
+                      "profiles", "metrics", "machine", "origin"], rows, "l" * 11))
     if not summaries:
         page.p("No runs stored yet: `rtbench run` measures one.")
     return page
 
 
-def _environment(s: RunSummary) -> str:
+def _listed(s: RunSummary) -> tuple[dict[str, str], str, str]:
+    """A run's row in the listing: what it measured (`_measured`), its
+    machine and its origin. A run an older rtbench stored, or a database
+    edited by hand, lists as unreadable in part, and the others as ever."""
+    try:
+        return _measured(s.run), _machine(s), _origin(s.run)
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        return dict.fromkeys(("target", "kernel", "board"), "?"), \
+            f"unreadable ({type(exc).__name__})", ""
+
+
+def _machine(s: RunSummary) -> str:
     r = s.run
-    host = r.host
-    env = " · ".join(str(x) for x in (host.get("hostname", ""), host.get("cpu_model", ""),
-                                      host.get("kernel_release", ""),
-                                      host.get("preemption", "")) if x)
+    env = str(r.host.get("hostname", ""))
     rt = (r.session or {}).get("rt") or {}
     imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
-    if r.session and len(s.profiles) <= 1 and not imported:  # several profiles: each has its own
-        env += " · RT" if rt.get("realtime") else " · not RT"
+    if r.session and len(s.profiles) <= 1 and not imported \
+            and not r.host.get("target_kind"):  # several profiles: each has its own; a board
+        env += (" · " if env else "") + ("RT" if rt.get("realtime") else "not RT")
     if r.damaged:
-        env += f" · {len(r.damaged)} part(s) unreadable"
+        env += (" · " if env else "") + f"{len(r.damaged)} part(s) unreadable"
     return env
 
 

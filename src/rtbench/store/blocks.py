@@ -48,6 +48,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from rtbench.store.records import MetricRecord
+
 DEFAULT_BLOCKS = 20   # blocks per metric on the host
 QUICK_BLOCKS = 6      # with --quick (6 against 6 blocks can reach p < 0.01 in compare; 5 cannot)
 MIN_BLOCK_SAMPLES = 50  # fewer samples than this per block make no block
@@ -130,6 +132,7 @@ class Accumulator:
     min: int | None = None
     max: int | None = None
     hist: dict[int, tuple[int, int]] = field(default_factory=dict)
+    batch: list[int] = field(default_factory=list)  # each block's batch_overhead (0: one call a sample)
     overflow: int = 0
     discarded: int = 0
     invalid: int = 0
@@ -159,7 +162,8 @@ class Accumulator:
         elif rec.get("ops", 1) != self.first.get("ops", 1):
             self.mismatch += 1
             return
-        o = rec.get("overhead_ticks") or 0
+        o = rec.get("overhead") or 0  # the stamps' cost, and a batch's loop (batch_overhead)
+        self.batch.append(int(rec.get("batch_overhead") or 0))
         n = int(rec["n"])
         raw_mean = float(rec["mean"]) + o
         m2 = float(rec.get("stddev") or 0.0) ** 2 * max(n - 1, 0)
@@ -183,24 +187,31 @@ class Accumulator:
         block = {"n": n, **{k: int(rec[k]) + o for k in ("min", "max", "p50", "p90", "p99",
                                                            "p999") if k in rec},
                  "mean": raw_mean}
-        if rec.get("canary_ticks"):
-            block["canary"] = int(rec["canary_ticks"])
+        if rec.get("canary"):
+            block["canary"] = int(rec["canary"])
         if rec.get("elapsed_ticks") and rec.get("tick_hz"):
             block["s"] = rec["elapsed_ticks"] / rec["tick_hz"]
         block.update(info or {})
         self.blocks.append(block)
 
     def record(self, overhead: int) -> dict | None:
-        """The merged record, every figure net of `overhead` (the run's)."""
+        """The merged record, every figure net of `overhead` (the run's
+        stamp cost) and of the metric's own batch loop (the median of its
+        blocks' batch_overhead, where a sample timed a batch)."""
         if self.first is None:
             if self.status is None and self.last_empty is not None:
                 return {**self.last_empty, "reason": f"no samples taken in any of its "
                         f"{self.empty} block(s) (raise --budget-ms or lower --blocks)"}
             return self.status
+        if self.batch and any(self.batch):
+            batch = int(statistics.median(self.batch))
+            overhead += batch
         rec = {k: v for k, v in self.first.items()
-               if k not in STATS and k not in ("hist", "canary_ticks", "elapsed_ticks")}
+               if k not in STATS and k not in ("hist", "canary", "elapsed_ticks")}
+        if self.batch and any(self.batch):
+            rec["batch_overhead"] = batch
         rec.update(n=self.n, discarded=self.discarded, invalid=self.invalid,
-                   budget_exhausted=self.cut, overhead_ticks=overhead)
+                   budget_exhausted=self.cut, overhead=overhead)
         if self.n:
             total = sum(c for _hi, c in self.hist.values()) + self.overflow
             rec.update(min=self.min - overhead, max=self.max - overhead,
@@ -209,7 +220,7 @@ class Accumulator:
             for k, q in _QUANTILES.items():
                 rec[k] = quantile(self.hist, self.overflow, total, q, self.min,
                                   self.max) - overhead
-        rec["hist"] = {**(self.first.get("hist") or {}), "offset_ticks": -overhead,
+        rec["hist"] = {**(self.first.get("hist") or {}), "offset": -overhead,
                        "overflow": self.overflow,
                        "buckets": [[lo, hi, c] for lo, (hi, c) in sorted(self.hist.items())]}
         rec["blocks"] = [_net(b, overhead) for b in self.blocks]
@@ -222,7 +233,7 @@ class Accumulator:
                 rec[key] = round(sum(got), 3) if key == "steal_ms" else sum(got)
         canaries = [b["canary"] for b in self.blocks if "canary" in b]
         if canaries:
-            rec["canary_ticks"] = int(statistics.median(canaries))
+            rec["canary"] = int(statistics.median(canaries))
         if self.empty:
             rec["note"] = "; ".join(filter(None, (
                 rec.get("note"), f"{self.empty} block(s) took no sample within their budget "
@@ -272,10 +283,11 @@ def run_overhead(means: list[float], fallback: int) -> int:
 # ---- reading the blocks back ----
 
 def block_values(rec: dict, stat: str = "p50") -> list[float]:
-    """Each block's `stat` per operation, in the record's unit (ticks or
-    instructions); [] for a record without blocks."""
-    ops = float(rec.get("ops") or 1)
-    return [b[stat] / ops for b in rec.get("blocks") or () if stat in b]
+    """Each block's `stat` per operation (a batched row's tails per batch:
+    records.PER_CALL_STATS), in the record's unit (ticks or instructions);
+    [] for a record without blocks."""
+    div = MetricRecord(rec).divisor(stat)
+    return [b[stat] / div for b in rec.get("blocks") or () if stat in b]
 
 
 def spread(rec: dict) -> float | None:
@@ -353,18 +365,22 @@ def blocks_text(rec: dict, baseline: float | None) -> str:
 def merged_session(first: dict, plan_: Plan, passes: int, means: list[float],
                    overhead: int) -> dict:
     """The run's session record: the first pass's, its config in the run's
-    terms (samples, budget in all) and how the blocks were cut."""
+    terms (samples, budget in all) and how the blocks were cut. A harness
+    that has no time budget (budget_ms 0: a count of instructions, where
+    --samples alone decides) keeps none."""
+    budgeted = first.get("config", {}).get("budget_ms", 1) != 0
     s = {**first, "config": {**first.get("config", {}), "samples": plan_.samples,
-                             "warmup": plan_.warmup, "budget_ms": plan_.budget_ms,
+                             "warmup": plan_.warmup,
+                             "budget_ms": plan_.budget_ms if budgeted else 0,
                              "blocks": passes, "block_samples": plan_.block_samples(0),
                              "block_warmup": plan_.block_warmup,
-                             "block_budget_ms": plan_.block_budget_ms}}
+                             "block_budget_ms": plan_.block_budget_ms if budgeted else 0}}
     if plan_.duration_s is not None:
         s["config"]["duration_s"] = plan_.duration_s
     ts = dict(first.get("ts", {}))
-    if len(means) > 1 or "overhead_mean_ticks" in ts:
+    if len(means) > 1 or "overhead_mean" in ts:
         ts["overhead_pass_means"] = [round(m, 3) for m in means]
-        ts["overhead_ticks"] = overhead
+        ts["overhead"] = overhead
     s["ts"] = ts
     return s
 

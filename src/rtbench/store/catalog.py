@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -34,6 +35,10 @@ class Metric:
     # Who measures it: "harness" (rtbench-harness registers it) or "external"
     # (a standard program rtbench runs, rtbench.peers.programs; not in the registry).
     measured_by: str = "harness"
+    # The wording on a board (an RTOS) where it differs as a whole from the
+    # Linux one above: any of title, definition, clock_start, clock_stop
+    # ([metric.board]; the pieces of [[board_wording]] do the rest).
+    board: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,10 @@ class Catalog:
     # (group, metric ids): the key measurements of a sheet's first page, in
     # the vendors' order (services.toml [[first_page]]; rtbench.sheets.firstpage)
     first_page: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (Linux's words, a board's words): pieces of the wording that speak of
+    # Linux and what a board's sheet says instead (board-wording.toml)
+    board_wording: tuple[tuple[str, str], ...] = ()
+    worded_for: str = ""  # "": Linux's words, as loaded; else the kernel and board (for_board)
 
     @property
     def ids(self) -> list[str]:
@@ -63,6 +72,38 @@ class Catalog:
     def harness_ids(self) -> list[str]:
         """The ids rtbench-harness registers (measured_by "harness")."""
         return [m.id for m in self.metrics if m.measured_by == "harness"]
+
+    def for_target(self, host: dict) -> "Catalog":
+        """The catalogue in the words of the run's target: a run on a board
+        (its host record names a target kind) gets the board's wording
+        with its kernel and board named; any other run the catalogue as it
+        is, whose implementation notes are Linux's."""
+        if not host.get("target_kind") or self.worded_for:
+            return self
+        board = str(host.get("board") or host.get("target") or "the board")
+        return self.for_board(str(host.get("os") or "the kernel"),
+                              board.split(", emulated by")[0])
+
+    def for_board(self, kernel: str, board: str) -> "Catalog":
+        """Every metric's title, definition and clock points as a board's
+        sheet says them: [metric.board] where a metric has it, else the
+        Linux wording with each [[board_wording]] piece replaced."""
+        pieces = sorted(self.board_wording, key=lambda p: -len(p[0]))  # the longest first
+
+        def fill(text: str) -> str:
+            return text.replace("{kernel}", kernel).replace("{board}", board)
+
+        def word(text: str, own: str | None) -> str:
+            if own is not None:
+                return fill(own)
+            for linux, theirs in pieces:
+                if linux in text:
+                    text = text.replace(linux, fill(theirs))
+            return _tidy(text)
+
+        return replace(self, worded_for=f"{kernel} on {board}", metrics=tuple(
+            replace(m, **{f: word(getattr(m, f), m.board.get(f)) for f in BOARD_FIELDS})
+            for m in self.metrics))
 
     def by_service(self, service: str) -> list[Metric]:
         return [m for m in self.metrics if m.service == service]
@@ -84,6 +125,15 @@ class Catalog:
                                    + (did_you_mean(pat, self.ids) or " (see `rtbench list`)"))
             chosen.update(hits)
         return [i for i in self.ids if i in chosen]
+
+
+BOARD_FIELDS = ("title", "definition", "clock_start", "clock_stop")
+
+
+def _tidy(text: str) -> str:
+    """A text a piece was taken out of: no doubled or stray spaces."""
+    text = re.sub(r" {2,}", " ", text)
+    return re.sub(r" ([.,;)])(?=[\s.,;)]|$)", r"\1", text).strip()
 
 
 def did_you_mean(word: str, choices, n: int = 3) -> str:
@@ -121,7 +171,7 @@ def load(path: Path | None = None) -> Catalog:
     else:
         texts = [(Path(path).name, Path(path).read_text("utf-8"))]
     raw: dict = {"services": {"order": []}, "metric": [], "not_applicable": [],
-                 "first_page": []}
+                 "first_page": [], "board_wording": []}
     for name, text in texts:
         try:
             part = tomllib.loads(text)
@@ -139,6 +189,7 @@ def load(path: Path | None = None) -> Catalog:
         raw["metric"].extend(part.get("metric", []))
         raw["not_applicable"].extend(part.get("not_applicable", []))
         raw["first_page"].extend(part.get("first_page", []))
+        raw["board_wording"].extend(part.get("board_wording", []))
     return _build(raw)
 
 
@@ -171,8 +222,13 @@ def _build(raw: dict) -> Catalog:
         if measured_by not in MEASURED_BY:
             raise CatalogError(f"catalogue metric {entry['id']!r}: measured_by must be one of "
                                f"{', '.join(MEASURED_BY)}, not {measured_by!r}")
+        board = entry.get("board", {})
+        if not (isinstance(board, dict) and set(board) <= set(BOARD_FIELDS)
+                and all(isinstance(v, str) and v.strip() for v in board.values())):
+            raise CatalogError(f"catalogue metric {entry['id']!r}: [metric.board] holds a "
+                               f"board's {', '.join(BOARD_FIELDS)} as text, not {board!r}")
         metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve,
-                              measured_by=measured_by))
+                              measured_by=measured_by, board=dict(board)))
     entries = raw.get("not_applicable", [])
     bad = [e for e in entries if not ("vendor" in e and "why" in e
                                       and ("name" in e) != ("section" in e))]
@@ -191,5 +247,13 @@ def _build(raw: dict) -> Catalog:
         if unknown:
             raise CatalogError(f"[[first_page]] {g['group']!r}: no metric {unknown[0]!r}")
         first_page.append((g["group"], tuple(ids)))
+    wording = raw.get("board_wording", [])
+    bad = [w for w in wording if not (isinstance(w, dict) and set(w) == {"linux", "board"}
+                                      and isinstance(w["linux"], str) and w["linux"]
+                                      and isinstance(w["board"], str))]
+    if bad:
+        raise CatalogError(f"[[board_wording]] needs linux (the words, exactly) and board "
+                           f"(what a board's sheet says instead, or \"\"): {bad[0]}")
     return Catalog(services=services, metrics=tuple(metrics), not_applicable=na,
-                   not_applicable_sections=na_sections, first_page=tuple(first_page))
+                   not_applicable_sections=na_sections, first_page=tuple(first_page),
+                   board_wording=tuple((w["linux"], w["board"]) for w in wording))

@@ -29,6 +29,7 @@ import platformdirs
 
 from rtbench.errors import RtbenchError
 from rtbench.store import contract
+from rtbench.store import records
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 
@@ -394,6 +395,7 @@ class Store:
             rec = contract.stored_record(row["m_record"], metric_id, [])
             if rec is None:
                 continue
+            rec = records.upgrade(rec)
             rec.setdefault("profile", row["m_profile"])
             points.append(HistoryPoint(self._load(row, with_metrics=False), row["m_profile"], rec))
         return points
@@ -406,9 +408,11 @@ class Store:
         by an older rtbench, a database edited by hand), the run loads: a
         column that is no JSON, or JSON of the wrong kind, reads as empty and
         is named in `Run.damaged`; control characters in its strings are
-        removed (rtbench.store.contract.clean), so no terminal obeys them."""
+        removed (rtbench.store.contract.clean), so no terminal obeys them.
+        Records of schema 1 are read in schema 2's names (records.upgrade)."""
         damaged: list[str] = []
         text = contract.stored_text
+        session = contract.column(row["session"], dict, "session", damaged)
         run = Run(id=row["id"], uuid=text(row["uuid"]), started=text(row["started"]),
                   finished=row["finished"] if isinstance(row["finished"], str) else None,
                   stored_status=row["status"] if row["status"] in RUN_STATUSES else "failed",
@@ -416,7 +420,7 @@ class Store:
                   argv=[a for a in contract.column(row["argv"], list, "argv", damaged) or []
                         if isinstance(a, str)],
                   host=contract.column(row["host"], dict, "host", damaged) or {},
-                  session=contract.column(row["session"], dict, "session", damaged),
+                  session=records.upgrade(session) if session is not None else None,
                   imported_from=text(row["imported_from"]) or None,
                   imported_at=text(row["imported_at"]) or None,
                   origin_kind=text(row["origin"]) or None, linked_to=row["linked_to"])
@@ -431,6 +435,7 @@ class Store:
                     continue
                 rec = contract.stored_record(m["record"], m["metric_id"], damaged)
                 if rec is not None:
+                    rec = records.upgrade(rec)
                     rec.setdefault("profile", m["profile"])
                     run.metrics.append(rec)
         return run

@@ -45,3 +45,39 @@ def irq_steering(host: dict) -> str:
         text += (f"; {len(left)} stayed (managed by the kernel or per-CPU): "
                  + ", ".join(left[:12]) + (" …" if len(left) > 12 else ""))
     return text
+
+
+# ---- what a run measured, in a listing's words (rtbench runs, history) ----
+
+def target_name(host: dict, measured_here: bool = True) -> str:
+    """Where the run measured: "host" (this machine's kernel), a board
+    target ("mps2-an385"), a lab's place ("labgrid:NAME"), a board's serial
+    log; "—" for an import that does not say."""
+    if host.get("target"):
+        return str(host["target"])
+    return "host" if measured_here else "—"
+
+
+def kernel_name(host: dict) -> str:
+    """The kernel measured with its version: "Linux 6.1.0-rt (PREEMPT_RT)",
+    "FreeRTOS V11.3.0", "Zephyr 3.7.0"; "—" when the source does not say."""
+    os_name = str(host.get("os") or "")
+    version = str(host.get("kernel_version") if host.get("target_kind")
+                  else host.get("kernel_release") or host.get("kernel_version") or "")
+    if not host.get("target_kind") and not os_name and version:
+        os_name = "Linux"
+    text = " ".join(x for x in (os_name, version) if x) or "—"
+    model = (host.get("preemption_model") or {}).get("model") \
+        or str(host.get("preemption") or "").split(",")[0].split(" (")[0]
+    if model and model != "unknown" and not host.get("target_kind"):
+        text += f" ({model})" if model.startswith("PREEMPT") else f" (preempt={model})"
+    return text
+
+
+def board_name(host: dict) -> str:
+    """What it ran on: a board's name (without the emulator, which the
+    target says), else the CPU model; "—" when unknown."""
+    board = str(host.get("board") or "")
+    if board:
+        return board.split(", emulated by")[0]
+    return str(host.get("cpu_model") or "—")

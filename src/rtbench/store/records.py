@@ -1,4 +1,4 @@
-"""Harness records (docs/records.md, schema 1): parsing, checking, units.
+"""Harness records (docs/records.md, schema 2): parsing, checking, units.
 
 Python never guesses what a number means: a harness record's statistics are
 in its `unit`: "ticks" or "cycles" of a counter at `tick_hz` (a time: the
@@ -14,6 +14,7 @@ never computed from the others. Their unit may be a non-time one ("MB/s").
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 from dataclasses import dataclass
@@ -23,9 +24,23 @@ from rtbench.store.contract import (  # noqa: F401 (the protocol's terms, re-exp
     MAX_COUNT, MAX_FIGURE, STATS, STATUSES, TIME_UNIT, TIME_UNITS, RecordError, figure_problem)
 from rtbench.store import contract
 
-SCHEMA = 1
+SCHEMA = 2
+# Schema 1 named fields that hold the record's unit (instructions on a board)
+# after ticks; schema 2 names them for what they are. A record of either is
+# read in schema 2's names (`upgrade`), wherever it comes from.
+RENAMED_METRIC = {"overhead_ticks": "overhead", "canary_ticks": "canary"}
+RENAMED_HIST = {"offset_ticks": "offset"}
+RENAMED_TS = {"resolution_ticks": "resolution", "overhead_min_ticks": "overhead_min",
+              "overhead_median_ticks": "overhead_median", "overhead_mean_ticks": "overhead_mean",
+              "overhead_ticks": "overhead"}
 TYPES = ("registry", "session", "begin", "metric", "end")
 MAX_LINE = 1 << 20  # characters of a record line (the harness's largest: ~200 KB)
+# A sample that times a batch of N calls because the counter is too coarse
+# for one (the record's `batch`, rtb_batch): these statistics are per call
+# (the batch's span divided by N: the mean exactly, the others as the span
+# of a typical batch); the rest (the tails, the spread) stay per batch,
+# never divided, so one slow call shows at its full size.
+PER_CALL_STATS = ("min", "p50", "mean")
 COUNT_UNITS = ("instructions",)    # harness units that are counts (no tick_hz)
 HARNESS_UNITS = TIME_UNITS + COUNT_UNITS
 # `origin` of records rtbench did not measure with its harness (absent: the harness)
@@ -36,6 +51,30 @@ class DamagedRecord(RecordError):
     """A line that starts like a record and is no JSON (cut short, damaged
     on a serial line, longer than any record): lost on the way, where a
     RecordError that is not this one is a record the harness got wrong."""
+
+
+def _renamed(d: dict, names: dict[str, str]) -> dict:
+    if not any(old in d for old in names):
+        return d
+    return {names.get(k, k) if names.get(k, k) not in d else k: v for k, v in d.items()}
+
+
+def upgrade(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record in schema 2's names (a schema-1 record renamed; anything
+    else as it is). Idempotent."""
+    if not isinstance(rec, dict):
+        return rec
+    t = rec.get("type")
+    if t == "session" and isinstance(rec.get("ts"), dict):
+        ts = _renamed(rec["ts"], RENAMED_TS)
+        return rec if ts is rec["ts"] else {**rec, "ts": ts}
+    if t in (None, "metric"):
+        rec = _renamed(rec, RENAMED_METRIC)
+        if isinstance(rec.get("hist"), dict):
+            hist = _renamed(rec["hist"], RENAMED_HIST)
+            if hist is not rec["hist"]:
+                rec = {**rec, "hist": hist}
+    return rec
 
 
 def parse_line(line: str) -> dict[str, Any] | None:
@@ -64,6 +103,10 @@ def parse_line(line: str) -> dict[str, Any] | None:
     if not isinstance(rec, dict) or rec.get("type") not in TYPES:
         raise RecordError(f"harness printed a record of unknown type: "
                           f"{contract.printable(line, 200)}")
+    if rec.get("type") == "session" and rec.get("schema") == 1:
+        rec = upgrade(rec)  # an image built by an earlier rtbench (a flashed board's log)
+    elif rec.get("type") == "metric":
+        rec = upgrade(rec)
     contract.check(rec)
     _CHECKS[rec["type"]](rec)
     return rec
@@ -89,9 +132,9 @@ def _need(rec: dict, *keys: str) -> None:
 
 def _check_session(rec: dict) -> None:
     _need(rec, "schema", "ts", "rt", "config")
-    if rec["schema"] != SCHEMA:
+    if rec["schema"] not in (1, SCHEMA):
         raise RecordError(f"harness speaks record schema {contract.printable(rec['schema'], 20)}, "
-                          f"this rtbench knows schema {SCHEMA}")
+                          f"this rtbench knows schemas 1 and {SCHEMA}")
     _need(rec["ts"], "hz_measured")
     _need(rec["rt"], "realtime")
 
@@ -181,10 +224,27 @@ class MetricRecord:
         """Bytes one sample moved (0: the metric is not a transfer)."""
         return int(self.raw.get("bytes") or 0)
 
+    @property
+    def batch(self) -> int:
+        """Calls a sample timed because the counter was too coarse for one
+        (rtb_batch; 1: one call a sample)."""
+        return int(self.raw.get("batch") or 1)
+
+    def per_batch(self, stat: str) -> bool:
+        """Whether `stat` is given per batch of `batch` calls, not per call
+        (PER_CALL_STATS)."""
+        return self.batch > 1 and stat not in PER_CALL_STATS
+
+    def divisor(self, stat: str) -> float:
+        """What a sample's `stat` is divided by to give the figure: `ops`,
+        less the batch for a batched row's tails."""
+        return self.ops / self.batch if self.per_batch(stat) else self.ops
+
     def ns(self, stat: str) -> float:
-        """A statistic in ns per operation (per sample divided by `ops`).
-        KeyError if the record lacks it (see `has`, `ns_or_none`)."""
-        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.ops
+        """A statistic in ns per operation (per sample divided by `ops`; a
+        batch's tails per batch, `per_batch`). KeyError if the record lacks
+        it (see `has`, `ns_or_none`)."""
+        return ticks_to_ns(self.raw[stat], self.raw["tick_hz"]) / self.divisor(stat)
 
     # ---- records from other sources (docs/records.md) ----
 
@@ -210,7 +270,7 @@ class MetricRecord:
 
     def count(self, stat: str) -> float:
         """A statistic of a count record (instructions) per operation."""
-        return float(self.raw[stat]) / self.ops
+        return float(self.raw[stat]) / self.divisor(stat)
 
     @property
     def stats_given(self) -> tuple[str, ...]:
@@ -253,6 +313,29 @@ class MetricRecord:
     @property
     def source(self) -> dict[str, Any]:
         return self.raw.get("source") or {}
+
+
+# ---- where a kernel's convention puts more in a window than the definition ----
+# A port states it in its target facts as "differs:PATTERN[,PATTERN...]" =
+# text (rtb/port.h, struct rtb_port_info.facts): the rows whose ids match a
+# pattern (fnmatch) carry the text of the most specific (longest) pattern.
+DIFFERS = "differs:"
+
+
+def differences(facts: dict[str, Any]) -> list[tuple[list[str], str]]:
+    """A port's stated definition differences: (patterns, text), in order."""
+    return [(k[len(DIFFERS):].split(","), str(v)) for k, v in facts.items()
+            if k.startswith(DIFFERS)]
+
+
+def difference(facts: dict[str, Any], metric_id: str) -> str:
+    """What the port says its kernel adds to `metric_id`'s window ("": nothing)."""
+    best, text = -1, ""
+    for patterns, says in differences(facts):
+        for p in patterns:
+            if fnmatch.fnmatchcase(metric_id, p) and len(p) > best:
+                best, text = len(p), says
+    return text
 
 
 @dataclass(frozen=True)

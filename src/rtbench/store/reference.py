@@ -41,6 +41,15 @@ class Row:
     note: str
 
 
+# What a published figure is, and the statistic of ours set beside it
+# (`compare --ref` pairs like with like: a worst case with our max, an
+# average with our mean; one path's count or an unstated figure with our
+# median, said so).
+STATISTICS = {"mean": "mean", "max": "max", "path": "p50", "unstated": "p50"}
+STATISTIC_WORDS = {"mean": "average", "max": "maximum", "path": "single-path count",
+                   "unstated": "statistic not stated"}
+
+
 @dataclass(frozen=True)
 class Sheet:
     name: str
@@ -51,9 +60,16 @@ class Sheet:
     kernel: bool
     clock_note: str
     caveat: str = ""  # the vendor's own words on how far its figures carry, if any
+    statistic: str = "unstated"  # what its figures are (STATISTICS), unless a row says
+    statistic_note: str = ""  # where the sheet says so
+    statistic_rows: tuple[tuple[str, str], ...] = ()  # (row name, statistic) exceptions
 
     def rows(self) -> list[Row]:
         return _rows(self.file)
+
+    def statistic_of(self, key: str) -> str:
+        """What the published figure of row `key` is (STATISTICS)."""
+        return dict(self.statistic_rows).get(key, self.statistic)
 
     def variants(self) -> list["Variant"]:
         """The distinct set-ups (platform, clock, mode, config) the sheet
@@ -141,7 +157,14 @@ def varying_fields(variants: list[Variant]) -> tuple[str, ...]:
 @lru_cache(maxsize=None)
 def sheets() -> tuple[Sheet, ...]:
     text = resources.files("rtbench.store").joinpath(f"{_DIR}/sheets.toml").read_text("utf-8")
-    return tuple(Sheet(**entry) for entry in tomllib.loads(text)["sheet"])
+    out = []
+    for entry in tomllib.loads(text)["sheet"]:
+        entry["statistic_rows"] = tuple(entry.get("statistic_rows", {}).items())
+        for stat in (entry.get("statistic", "unstated"), *(v for _k, v in entry["statistic_rows"])):
+            if stat not in STATISTICS:  # a shipped file: a test holds it, never a user's input
+                raise ReferenceError(f"sheets.toml: {entry['name']}: unknown statistic {stat!r}")
+        out.append(Sheet(**entry))
+    return tuple(out)
 
 
 def get(name: str) -> Sheet:

@@ -40,7 +40,7 @@ def grouped(rec: dict) -> Grouped | None:
     ns per operation for a time, instructions per operation for a count.
 
     Midpoint of `[lo, hi)` in whole ticks is `(lo + hi - 1) / 2`, plus the
-    histogram's `offset_ticks` (the subtracted timestamp overhead). Samples
+    histogram's `offset` (the subtracted timestamp overhead). Samples
     beyond the histogram's range (`overflow`) are counted at the record's
     exact maximum.
     """
@@ -51,7 +51,7 @@ def grouped(rec: dict) -> Grouped | None:
     if rec.get("status") != "ok" or not buckets or (hz <= 0 and not count):
         return None
     b = np.asarray(buckets, dtype=float).reshape(-1, 3)
-    ticks = (b[:, 0] + b[:, 1] - 1) / 2 + float(hist.get("offset_ticks", 0))
+    ticks = (b[:, 0] + b[:, 1] - 1) / 2 + float(hist.get("offset", 0))
     counts = b[:, 2]
     if hist.get("overflow"):
         ticks = np.append(ticks, float(rec["max"]))

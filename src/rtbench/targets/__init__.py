@@ -22,7 +22,7 @@ May import: rtbench.store, rtbench.process, rtbench.errors.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
@@ -36,8 +36,14 @@ HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
-         place: str | None = None) -> Target:
-    """The target `name` (checked: one line and exit 2 for what is wrong)."""
+         place: str | None = None, zephyr_modules: Path | None = None,
+         userspace: bool = False) -> Target:
+    """The target `name` (checked: one line and exit 2 for what is wrong).
+    `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get)."""
+    if name not in BOARDS and (zephyr_modules is not None or userspace):
+        raise RtbenchError(("--zephyr-modules" if zephyr_modules is not None else "--userspace")
+                           + " is for --kernel zephyr on an emulated board (--target "
+                           "mps2-an385)")
     if name != LABGRID and (env is not None or place is not None):
         raise RtbenchError("--env and --place are for --target labgrid")
     if name == LABGRID:
@@ -67,20 +73,23 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
         if harness is not None:
             raise RtbenchError("--harness is for the host target")
-        return QemuTarget(name, kernels.get(kernel, kernel_src))
+        return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace))
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
-def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
+def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
+             say: Callable[[str], None] = lambda _text: None
              ) -> tuple[dict[str, dict[str, tuple[bool, str]]], list[str]]:
     """What each target has code for (metric id -> (supported, why not)),
     by column of `rtbench list --coverage`: this host's harness (built if
     need be), then each board with each kernel whose checkout is given
     (or named by its environment variable); and why a column is left out
-    (no sources, no emulator)."""
+    (no sources, no emulator). Each column is said to `say` as its work
+    begins (a board's image is built, once, and booted under QEMU)."""
     from rtbench.targets import harness as harness_mod
     from rtbench.targets import kernels
 
+    say(f"{HOST_COLUMN}: asking this machine's harness what it supports")
     columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
     notes: list[str] = []
     for board in BOARDS:
@@ -88,6 +97,7 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = ()
             src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
             try:
                 target = make(board, name, src)
+                say(f"{spec.title} ({board}): its image, booted under QEMU for what it supports")
                 target.prepare()
                 columns[f"{spec.title} ({board})"] = target.registry()
             except RtbenchError as exc:

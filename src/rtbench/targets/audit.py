@@ -444,18 +444,23 @@ def run(image: Image, command: list[str],
 
 def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: int = 20,
                 timeout: float = 600.0) -> list[MetricAudit]:
-    """Build `kernel`'s image for `board` as a run does, and audit the
-    windows of `metrics` (default: HEADLINE and every row the image has),
-    `samples` each, no warm-up, the overhead calibrated from 16 pairs (a
-    trace of 20 000 pairs is tens of millions of lines; under -icount 16
-    give the same figure)."""
+    """Build `kernel`'s image for `board` as a run does, and audit it
+    (audit_target)."""
     from rtbench.targets import qemu
 
-    target = qemu.QemuTarget(board, kernel)
+    return audit_target(qemu.QemuTarget(board, kernel), metrics, samples, timeout)
+
+
+def audit_target(target, metrics: list[str] | None = None, samples: int = 20,
+                 timeout: float = 600.0) -> list[MetricAudit]:
+    """Audit the windows of `metrics` (globs over ids; default: every row the
+    image has) in the image of an emulated board `target` (a
+    qemu.QemuTarget), `samples` each, no warm-up, the overhead calibrated
+    from 16 pairs (a trace of 20 000 pairs is tens of millions of lines;
+    under -icount 16 give the same figure)."""
     target.prepare()
     image = Image(target.image)
-    args = ["--samples", str(samples), "--warmup", "0", "--calib-pairs", "16",
-            "--budget-ms", "3600000"]
+    args = ["--samples", str(samples), "--warmup", "0", "--calib-pairs", "16"]
     if metrics:
         args += ["--only", ",".join(metrics)]
     audits, _ = run(image, target.command(args), timeout=timeout)

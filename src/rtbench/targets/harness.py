@@ -6,12 +6,15 @@ changed source tree gets a fresh build and an unchanged one is reused.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Callable, Iterator
 
 import platformdirs
 
@@ -20,7 +23,39 @@ from rtbench.process import lifetime
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
+BUILT = ".built"  # written after a whole build, under the lock: the executable is complete
 _PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
+
+# Who is told what a build builds (a first build takes a minute and more):
+# set by `announcing` around the work that may build, None: nobody.
+_SAY: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
+    "rtbench_build_say", default=None)
+
+
+@contextlib.contextmanager
+def announcing(say: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, every build that has work to do says what it
+    builds (and a wait for another rtbench building the same) to `say`."""
+    token = _SAY.set(say)
+    try:
+        yield
+    finally:
+        _SAY.reset(token)
+
+
+def _announce(text: str) -> None:
+    say = _SAY.get()
+    if say is not None:
+        say(text)
+
+
+def _locked(lock, what: str) -> None:
+    """Take the build's lock, saying so when another rtbench holds it."""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        _announce(f"waiting for another rtbench building the same {what}")
+        fcntl.flock(lock, fcntl.LOCK_EX)
 
 
 def source_dir() -> Path:
@@ -79,9 +114,6 @@ def is_built() -> bool:
         return False
 
 
-BUILT = ".built"  # written after a whole build, under the lock: the executable is complete
-
-
 def build(src: Path | None = None) -> Path:
     """Build the harness if needed; return the path of the executable.
 
@@ -100,11 +132,13 @@ def build(src: Path | None = None) -> Path:
         raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     # Two rtbench processes starting at once must not build into one dir.
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _locked(lock, "harness")
         if not (exe.is_file() and (builddir / BUILT).is_file()):
             if shutil.which("cmake") is None:
                 raise HarnessError("cmake not found on PATH (needed to build the harness)")
             (builddir / BUILT).unlink(missing_ok=True)
+            _announce(f"building the harness ({EXE_NAME}) for this machine with CMake into "
+                      f"{builddir} (once per change of its sources)")
             _run_cmake(src, builddir)
             if exe.is_file():
                 (builddir / BUILT).write_text("")
@@ -122,12 +156,14 @@ def _run_cmake(src: Path, builddir: Path) -> None:
     ], "harness")
 
 
-def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False) -> None:
-    """Run CMake steps with their output in builddir/build.log; a failure is
-    one line naming the step, the first compiler error of that step (the log
-    is read from where the step began) and the log. Every step runs in a
-    session of its own, watched by rtbench's guard: make, the compiler and
-    cc1 die with rtbench, however it dies (rtbench.process.lifetime)."""
+def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool = False,
+               env: dict[str, str] | None = None) -> None:
+    """Run CMake steps with their output in builddir/build.log (`env`: more
+    environment for them); a failure is one line naming the step, the first
+    compiler error of that step (the log is read from where the step began)
+    and the log. Every step runs in a session of its own, watched by
+    rtbench's guard: make, the compiler and cc1 die with rtbench, however it
+    dies (rtbench.process.lifetime)."""
     builddir.mkdir(parents=True, exist_ok=True)
     log_path = builddir / "build.log"
     with open(log_path, "a" if append else "w") as log, lifetime.guarded():
@@ -135,7 +171,7 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
             began = log.tell()
-            rc = _step(cmd, log)
+            rc = _step(cmd, log, env)
             if rc != 0:
                 log.flush()
                 with open(log_path, errors="replace") as fh:
@@ -146,9 +182,10 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                                    + f"; see {log_path}")
 
 
-def _step(cmd: list[str], log) -> int:
+def _step(cmd: list[str], log, env: dict[str, str] | None = None) -> int:
     """One build step, its exit status; an interrupt ends its whole group."""
-    proc = lifetime.popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = lifetime.popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                          env={**os.environ, **env} if env else None)
     try:
         rc = proc.wait()
     except BaseException:
@@ -197,17 +234,76 @@ def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) ->
                            [image], f"{peer} image", key_src=src)[0]
 
 
+# ---- Zephyr: its own build, from the user's tree ----
+
+ZEPHYR_IMAGE = "zephyr/zephyr.elf"  # and zephyr/zephyr.map beside it (the window audit)
+# What Zephyr's build needs besides CMake and the cross compiler, by what a
+# missing one is called in Debian (docs: EMBEDDED.md's measured list).
+ZEPHYR_TOOLS = {"ninja": "ninja-build", "dtc": "device-tree-compiler"}
+ZEPHYR_USERSPACE_TOOLS = {"gperf": "gperf"}  # the kernel-object hash tables
+ZEPHYR_PYTHON = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
+                 "packaging": "packaging"}
+
+
+def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
+    """Build rtbench's Zephyr port (harness/ports/zephyr, an application
+    outside the Zephyr tree) against the user's Zephyr checkout and modules
+    with Debian's cross compiler (no Zephyr SDK, no west), into the cache;
+    return zephyr.elf. A missing tool or Python package is one line naming
+    the fix (exit 2), before anything is built."""
+    src = source_dir()
+    return build_zephyr_app(kernel, zephyr_board, src / "ports" / "zephyr", "zephyr",
+                            {"RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF", **defs},
+                            "Zephyr image")
+
+
+def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
+                     what: str) -> Path:
+    """Build the Zephyr application `app` (rtbench's port, or one of the
+    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
+    by rtbench's harness sources and the options; its zephyr.elf."""
+    import importlib.util
+    import sys
+
+    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if kernel.userspace else {})}
+    missing = [pkg for tool, pkg in tools.items() if shutil.which(tool) is None]
+    if missing:
+        raise RtbenchError(f"Zephyr's build needs {', '.join(missing)}: install "
+                           f"{' '.join(missing)} (as root: apt-get install {' '.join(missing)})")
+    absent = [pkg for mod, pkg in ZEPHYR_PYTHON.items() if importlib.util.find_spec(mod) is None]
+    if absent:
+        raise RtbenchError(f"Zephyr's build needs the Python packages {', '.join(absent)} in "
+                           f"rtbench's environment: pip install 'rtbench[zephyr]' (or "
+                           f"{' '.join(absent)})")
+    cc = shutil.which("arm-none-eabi-gcc")
+    if cc is None:
+        raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    opts = {"BOARD": zephyr_board, "ZEPHYR_MODULES": ";".join(str(m) for m in kernel.modules),
+            "BUILD_VERSION": f"v{kernel.version}", "Python3_EXECUTABLE": sys.executable,
+            "USER_CACHE_DIR": str(cache / "zephyr-cache"), **defs}
+    env = {"ZEPHYR_BASE": str(kernel.src), "ZEPHYR_TOOLCHAIN_VARIANT": "cross-compile",
+           "CROSS_COMPILE": cc[:-len("gcc")]}
+    builddir_name = (f"{name}-{zephyr_board.replace('/', '-')}"
+                     + ("-user" if kernel.userspace else ""))
+    return _build_in_cache(app, builddir_name, opts, [ZEPHYR_IMAGE], what,
+                           key_src=source_dir(), env=env, generator="Ninja")[0]
+
+
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
                     key_src: Path | None = None, variable: dict[str, str] | None = None,
-                    copy_to: Path | None = None) -> list[Path]:
+                    copy_to: Path | None = None, env: dict[str, str] | None = None,
+                    generator: str | None = None) -> list[Path]:
     """Configure (once per key) and build `images` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
     so the next attempt configures again. `variable`, `copy_to` (one image
-    only): see build_image."""
+    only): see build_image. `env` (in the key) and `generator`: for a
+    project that needs them (Zephyr's: ZEPHYR_BASE, Ninja)."""
     # The names of the variable options are in the key: a build without
     # them never gets a value another caller left in the CMake cache.
     key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
-                          + (repr(sorted(variable)) if variable else "")).encode()).hexdigest()[:12]
+                          + (repr(sorted(variable)) if variable else "")
+                          + (repr(sorted(env.items())) if env else "")).encode()).hexdigest()[:12]
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
@@ -218,12 +314,21 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
     except OSError as exc:
         raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _locked(lock, what)
+        if not all((builddir / image).is_file() for image in images):
+            whose = (f"rtbench's {opts['RTB_PORT']} port" if "RTB_PORT" in opts
+                     else f"the {what}")
+            _announce(f"building {', '.join(images)}: {whose} for "
+                      f"{opts.get('RTB_BOARD') or opts.get('BOARD', 'the board')}, "
+                      "cross-compiled with CMake into "
+                      f"{builddir} (once for these sources; a minute or more)")
         if not (builddir / "CMakeCache.txt").is_file():
             try:
-                _run_steps(builddir, [["cmake", "-S", str(src), "-B", str(builddir),
+                _run_steps(builddir, [["cmake", *(["-G", generator] if generator else []),
+                                       "-S", str(src), "-B", str(builddir),
                                        "-DCMAKE_BUILD_TYPE=Release",
-                                       *(f"-D{k}={v}" for k, v in opts.items())]], what)
+                                       *(f"-D{k}={v}" for k, v in opts.items())]], what,
+                           env=env)
             except BaseException:  # a failure or an interrupt: configure again next time
                 (builddir / "CMakeCache.txt").unlink(missing_ok=True)
                 raise
@@ -231,7 +336,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
                  ] if variable else []
         _run_steps(builddir, [*steps, ["cmake", "--build", str(builddir), "--target", *images,
                                        "--parallel", str(os.cpu_count() or 1)]], what,
-                   append=True)
+                   append=True, env=env)
         paths = [builddir / image for image in images]
         for path in paths:
             if not path.is_file():

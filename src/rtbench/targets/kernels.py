@@ -24,6 +24,14 @@ class Kernel:
     version: str
     cmake_defs: tuple[tuple[str, str], ...]
     args_var: str = ""   # the CMake option of the command line built into the image
+    modules: tuple[Path, ...] = ()  # Zephyr: the modules its build needs (CMSIS)
+    userspace: bool = False  # Zephyr: the CONFIG_USERSPACE build (.process rows in user mode)
+
+    @property
+    def os_name(self) -> str:
+        """The kernel as a run names it: the userspace build is another
+        configuration of Zephyr, a column of its own in the kernel sheet."""
+        return f"{self.title} (userspace)" if self.userspace else self.title
 
 
 @dataclass(frozen=True)
@@ -47,10 +55,22 @@ SPECS = {
                      r"#define\s+THREADX_MAJOR_VERSION\s+(\d+)\s+#define\s+THREADX_MINOR_VERSION"
                      r"\s+(\d+)\s+#define\s+THREADX_PATCH_VERSION\s+(\d+)",
                      "THREADX_PATH", "RTB_THREADX_ARGS"),
+    # Zephyr builds as its own CMake project (harness/ports/zephyr, an
+    # out-of-tree application): ZEPHYR_BASE is its environment, not an option
+    "zephyr": _Spec("zephyr", "Zephyr", "RTBENCH_ZEPHYR_SRC", "include/zephyr/kernel.h", "VERSION",
+                    r"VERSION_MAJOR\s*=\s*(\d+)\s+VERSION_MINOR\s*=\s*(\d+)\s+PATCHLEVEL"
+                    r"\s*=\s*(\d+)", "ZEPHYR_BASE", "RTB_ZEPHYR_ARGS"),
 }
 
+# Zephyr's modules: where they are, and the ones an MPS2 (Cortex-M) build needs.
+MODULES_ENV = "RTBENCH_ZEPHYR_MODULES"
+NEEDED_MODULES = ("cmsis",)
 
-def get(name: str | None, src: Path | None) -> Kernel:
+
+def get(name: str | None, src: Path | None, modules: Path | None = None,
+        userspace: bool = False) -> Kernel:
+    if name is None and src is not None:  # --kernel-src alone: the checkout says which
+        name = of_checkout(src)
     if name is None:
         raise RtbenchError(f"--kernel is required on a board target (one of: {', '.join(SPECS)})")
     spec = SPECS.get(name)
@@ -66,8 +86,58 @@ def get(name: str | None, src: Path | None) -> Kernel:
     if not (src / spec.marker).is_file():
         raise RtbenchError(f"{src} is not a {spec.title} kernel checkout ({spec.marker} not "
                            f"found): pass --kernel-src DIR or set {spec.env}")
+    if spec.name != "zephyr":
+        if modules is not None or userspace:
+            raise RtbenchError(("--zephyr-modules" if modules is not None else "--userspace")
+                               + f": for --kernel zephyr (not {spec.name})")
+        return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
+                      ((spec.cmake_var, str(src.resolve())),), spec.args_var)
     return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
-                  ((spec.cmake_var, str(src.resolve())),), spec.args_var)
+                  ((spec.cmake_var, str(src.resolve())),), spec.args_var,
+                  zephyr_modules(modules), userspace)
+
+
+def zephyr_modules(given: Path | None) -> tuple[Path, ...]:
+    """The Zephyr modules a build gets (-DZEPHYR_MODULES): `given` (or
+    $RTBENCH_ZEPHYR_MODULES) is one module, or a folder of modules (as west
+    lays them out); each is a folder with zephyr/module.yml, named as
+    Zephyr names the module (its folder's name: cmsis)."""
+    if given is None:
+        env = os.environ.get(MODULES_ENV)
+        if not env:
+            raise RtbenchError("Zephyr's modules not given: pass --zephyr-modules DIR (the "
+                               "folder holding cmsis/, Zephyr's CMSIS module, which every "
+                               f"Cortex-M build needs) or set {MODULES_ENV}")
+        given = Path(env)
+    path = given.expanduser()
+    if _is_module(path):
+        found = [path]
+    else:
+        try:
+            found = sorted(d for d in path.iterdir() if _is_module(d))
+        except OSError as exc:
+            raise RtbenchError(f"--zephyr-modules {path}: {exc.strerror or exc}") from exc
+    missing = [m for m in NEEDED_MODULES if m not in {d.name for d in found}]
+    if missing:
+        raise RtbenchError(f"--zephyr-modules {path}: no {', '.join(missing)} module there (a "
+                           f"folder named {missing[0]} holding zephyr/module.yml: Zephyr's "
+                           f"{missing[0]} module, zephyrproject-rtos/{missing[0]})")
+    return tuple(d.resolve() for d in found)
+
+
+def _is_module(path: Path) -> bool:
+    return (path / "zephyr" / "module.yml").is_file()
+
+
+def of_checkout(src: Path) -> str:
+    """The kernel whose checkout `src` is, told by its marker file."""
+    found = [name for name in SPECS if is_checkout(name, src)]
+    if len(found) != 1:
+        looked = ", ".join(f"{s.marker} ({s.title})" for s in SPECS.values())
+        raise RtbenchError(f"--kernel-src {src}: " + (
+            f"not a kernel checkout rtbench knows (looked for {looked}); pass --kernel too"
+            if not found else f"holds {' and '.join(found)}: pass --kernel"))
+    return found[0]
 
 
 def is_checkout(name: str, src: Path) -> bool:

@@ -105,7 +105,12 @@ class LabgridTarget(Target):
                                f"builds for ({', '.join(BOARDS)}); set the place's tag board=... "
                                "or the target's option rtbench_board")
         self.board = BOARDS[self.board_name]
-        self.kernel = kernels.get(self._setting("kernel", self.kernel_name), self.kernel_src)
+        name = self._setting("kernel", self.kernel_name)
+        if name == "zephyr":  # its image is Zephyr's own build (harness.build_zephyr_image)
+            raise RtbenchError(f"{self._where()}: Zephyr runs on the emulated boards (--target "
+                               "mps2-an385) and on a board of its own through --board; a "
+                               "labgrid place carries FreeRTOS or ThreadX")
+        self.kernel = kernels.get(name, self.kernel_src)
         if shutil.which(CC) is None:
             raise RtbenchError(f"{CC} not found: install {PACKAGES[CC]} "
                                "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")

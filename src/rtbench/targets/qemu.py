@@ -59,6 +59,11 @@ class QemuTarget(Target):
             if shutil.which(tool) is None:
                 raise RtbenchError(f"{tool} not found: install {PACKAGES[tool]} "
                                    "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
+        if self.kernel.name == "zephyr":
+            self.image = harness.build_zephyr_image(self.kernel, zephyr_board(self.kernel,
+                                                                              self.name),
+                                                    {"RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)})
+            return
         self.image = harness.build_image(self.kernel.name, self.name, self.image_defs(),
                                          f"rtbench-{self.kernel.name}-{self.name}.elf")
 
@@ -105,9 +110,11 @@ class QemuTarget(Target):
             "target_kind": "emulator",
             "board": self.board["title"],
             "cpu_model": self.board["cpu"],
-            "os": self.kernel.title,
+            "os": self.kernel.os_name,
             "kernel_version": self.kernel.version,
             "kernel_src": str(self.kernel.src),
+            **({"zephyr_modules": [str(m) for m in self.kernel.modules]}
+               if self.kernel.modules else {}),
             "emulator": first_line([QEMU, "--version"]),
             "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per "
                       "guest instruction)",
@@ -124,6 +131,22 @@ class QemuTarget(Target):
 
     def source_hash(self) -> str:
         return harness.source_hash(harness.source_dir())
+
+
+# The emulated boards by Zephyr's names for them.
+ZEPHYR_BOARDS = {"mps2-an385": "mps2/an385", "mps2-an386": "mps2/an386"}
+
+
+def zephyr_board(kernel: Kernel, board: str) -> str:
+    """Zephyr's name of `board`, if the user's tree has it (Zephyr 4.0 has
+    the AN385 and the AN521, not the AN386)."""
+    name = ZEPHYR_BOARDS[board]
+    dts = f"{name.replace('/', '_')}.dts"
+    if not any(kernel.src.glob(f"boards/*/*/{dts}")):
+        raise RtbenchError(f"--target {board}: this Zephyr tree ({kernel.src}, {kernel.version}) "
+                           f"has no board {name} (no boards/*/*/{dts}); Zephyr 4.0 emulates the "
+                           "AN385 only: use --target mps2-an385")
+    return name
 
 
 def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:

@@ -295,20 +295,26 @@ def own_cpu_seconds() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def other_harnesses(exclude: set[int] | None = None) -> list[dict]:
+def other_harnesses(exclude: set[int] | None = None, proc: Path = Path("/proc")) -> list[dict]:
     """Other rtbench harnesses measuring on this machine now: their pid and
-    the CPUs their tasks are pinned to (a task allowed on one CPU only)."""
+    the CPUs their tasks are pinned to (a task allowed on one CPU only).
+
+    Processes come and go while /proc is read (a harness ending, its
+    threads exiting, a Ctrl-C that ends them all): one that vanishes half
+    read is left out (its name unread) or listed with the tasks read before
+    it went, never an error (`proc`: the folder to read, for the tests)."""
     from rtbench.targets import harness
 
     out = []
     own = exclude or set()
-    for d in Path("/proc").glob("[0-9]*"):
-        if _read(str(d / "comm")) != harness.EXE_NAME[:15] or int(d.name) in own:
+    for d in _entries(proc):
+        if not d.name.isdigit() or int(d.name) in own \
+                or _read(str(d / "comm")) != harness.EXE_NAME[:15]:
             continue
-        if _ancestor(int(d.name), os.getpid()):
+        if _ancestor(int(d.name), os.getpid(), proc):
             continue
         pinned = set()
-        for task in d.glob("task/*"):
+        for task in _entries(d / "task"):
             m = re.search(r"^Cpus_allowed_list:\s*(\S+)", _read(str(task / "status")) or "",
                           re.MULTILINE)
             cpus = cpu_list(m.group(1)) if m else []
@@ -318,12 +324,24 @@ def other_harnesses(exclude: set[int] | None = None) -> list[dict]:
     return out
 
 
-def _ancestor(pid: int, ancestor: int) -> bool:
-    """Whether `ancestor` is `pid` or one of its parents."""
+def _entries(folder: Path) -> list[Path]:
+    """The entries of a /proc folder, [] once its process has gone (the
+    folder vanished, or its task list with it: ENOENT, ESRCH)."""
+    try:
+        with os.scandir(folder) as it:
+            return [Path(e.path) for e in it]
+    except (FileNotFoundError, ProcessLookupError, NotADirectoryError):
+        return []
+
+
+def _ancestor(pid: int, ancestor: int, proc: Path = Path("/proc")) -> bool:
+    """Whether `ancestor` is `pid` or one of its parents (False for a
+    process that has gone)."""
     for _ in range(64):
         if pid == ancestor:
             return True
-        m = re.search(r"^PPid:\s*(\d+)", _read(f"/proc/{pid}/status") or "", re.MULTILINE)
+        m = re.search(r"^PPid:\s*(\d+)", _read(str(proc / str(pid) / "status")) or "",
+                      re.MULTILINE)
         if not m or int(m.group(1)) <= 1:
             return False
         pid = int(m.group(1))

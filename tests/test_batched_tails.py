@@ -1,0 +1,50 @@
+"""A row timed in batches (Linux: a few-ns call against a ~10 ns counter
+step, rtb_batch) reports its tails per batch, never divided by the batch
+size: one slow call shows in the max at its full size (issue: honest tails
+for batched rows). The harness's fault hook `slowone:ID:NS` makes exactly
+one call of the metric busy-wait NS ns, inside the timed call."""
+
+import json
+
+import pytest
+
+from rtbench.cli import main
+from rtbench.store.records import PER_CALL_STATS, MetricRecord
+
+SLOW_NS = 400_000
+ID = "sem.give.no_waiter"
+
+
+@pytest.fixture
+def slowed_run(isolated, monkeypatch):
+    monkeypatch.setenv("RTBENCH_INJECT_FAULT", f"slowone:{ID}:{SLOW_NS}")
+    assert main(["run", "--quick", "--no-tune", "--no-programs", "--only", ID, "--db", "r.db",
+                 "--out", "o"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    return next(m for m in env["metrics"] if m["id"] == ID)
+
+
+def test_one_slow_call_shows_at_full_size_in_the_max(slowed_run):
+    m = MetricRecord(slowed_run)
+    assert m.ok
+    # the call waited SLOW_NS: the max holds it whole, batched or not
+    assert m.value("max") >= 0.9 * SLOW_NS
+    # and the median is a call's, far below
+    assert m.value("p50") < SLOW_NS / 100
+
+
+def test_a_batched_rows_tails_are_per_batch_and_said_so(slowed_run):
+    m = MetricRecord(slowed_run)
+    if m.batch == 1:
+        pytest.skip("the counter is fine enough for one call a sample here")
+    assert m.ops == m.batch and slowed_run["batch_overhead"] >= 0
+    for stat in ("p99", "max"):
+        assert m.per_batch(stat) and m.divisor(stat) == 1
+    for stat in PER_CALL_STATS:
+        assert not m.per_batch(stat) and m.divisor(stat) == m.batch
+    # the sheet marks the per-batch figures and says what they are
+    from rtbench.sheets.datasheet import BATCH_MARK, batch_note, figure_cell
+
+    assert figure_cell(m, "max").endswith(BATCH_MARK)
+    assert not figure_cell(m, "p50").endswith(BATCH_MARK)
+    assert f"per batch of {m.batch} calls" in batch_note(m)

@@ -1,0 +1,164 @@
+"""Zephyr beyond the checks every kernel gets (test_board_target.py, the
+window audit): the userspace build, whose .process rows run in user-mode
+threads, and three kernels in one command, stored as three runs and
+compared. (CI sets RTBENCH_REQUIRE_BOARD=1: a missing tool fails there.)"""
+
+import json
+import os
+
+import pytest
+
+from conftest import kernel_env, zephyr_missing
+from rtbench.cli import main
+from rtbench.measure import zephyr_board
+from rtbench.peers import latency_measure
+from rtbench.store.db import Store
+
+
+@pytest.fixture
+def zephyr(board_cache, monkeypatch):
+    why = zephyr_missing()
+    if why:
+        if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
+            pytest.fail(f"the Zephyr image cannot be built: {why}")
+        pytest.skip(f"Zephyr: {why}")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
+    kernel_env(monkeypatch)
+
+
+def test_the_userspace_build_runs_process_rows_in_user_mode(isolated, zephyr):
+    only = "sem.give.no_waiter,sched.yield.ctx.*,sem.give.wake_ctx.*"
+    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--userspace", "--quick",
+                 "--only", only, "--db", "r.db", "--out", "o"]) == 0
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    got = {m["id"]: m for m in env["metrics"]}
+    assert env["host"]["os"] == "Zephyr (userspace)"
+    assert env["session"]["target"]["userspace"].startswith("on")
+    for mid in ("sched.yield.ctx.process", "sem.give.wake_ctx.process"):
+        assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
+    # a user thread's switch goes through the MPU's reprogramming and the system-call
+    # layer: dearer than a kernel thread's in the same image
+    assert got["sched.yield.ctx.process"]["p50"] > got["sched.yield.ctx.thread"]["p50"]
+
+
+def test_three_kernels_in_one_command_are_three_runs_and_their_comparison(isolated, zephyr,
+                                                                          capsys):
+    only = "sched.yield.ctx.thread,sem.give.no_waiter,sem.take.available"
+    assert main(["run", "--target", "mps2-an385", "--kernel", "freertos,threadx,zephyr",
+                 "--quick", "--only", only, "--db", "r.db", "--out", "k"]) == 0
+    out = capsys.readouterr().out
+    with Store(isolated / "r.db") as store:
+        runs = [store.get_run(i) for i in (1, 2, 3)]
+    assert sorted(r.host["os"] for r in runs) == ["FreeRTOS", "ThreadX", "Zephyr"]
+    assert all(r.status == "complete" for r in runs)
+    for kernel in ("freertos", "threadx", "zephyr"):
+        assert (isolated / "k" / kernel / "results.json").is_file()
+    md = (isolated / "k" / "compare.md").read_text()
+    # the first screen: the key rows, then the verdict, then the configuration
+    assert md.index("## Key rows (instructions)") < md.index("## Fastest, section by section") \
+        < md.index("## Configuration")
+    assert "| Context switch via yield |" in md.split("## Fastest")[0]
+    for title in ("FreeRTOS V11", "ThreadX 6.4.2", "Zephyr 4.0.0"):
+        assert title in md
+    assert "kernel comparison of runs" in out and "kernels measured in" in out
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--target", "mps2-an385", "--kernel", "freertos,freertos"], "a kernel is listed twice"),
+    (["--target", "mps2-an385", "--kernel", "freertos,vxworks"], "unknown --kernel 'vxworks'"),
+    (["--kernel", "freertos,threadx"], "several kernels run on an emulated board"),
+    (["--target", "mps2-an385", "--kernel", "freertos,threadx", "--kernel-src", "/x"],
+     "--kernel-src names one kernel's checkout"),
+    (["--target", "mps2-an385", "--kernel", "freertos,threadx", "--userspace"],
+     "--zephyr-modules and --userspace are for zephyr"),
+])
+def test_several_kernels_refuse_bad_input_in_one_line(isolated, capsys, args, says):
+    assert main(["run", *args, "--db", "r.db", "--out", "o"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+    assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
+
+
+def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, zephyr, capsys):
+    """Zephyr's own benchmark, built from the same tree by the same rule and
+    run on the same board: its averages (converted to instructions) agree
+    with rtbench's means where both time the same path, and where they do
+    not, the row names the cause read in its sources."""
+    only = "sched.yield.ctx.thread,sem.give.no_waiter,fifo.put.alloc.immediate"
+    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
+                 "--only", only, "--db", "r.db", "--out", "o"]) == 0
+    lm_tool = latency_measure.TOOL  # "zephyr latency_measure"
+    with Store(isolated / "r.db") as store:
+        peers = [store.get_run(r.id) for r in store.list_runs() if r.origin == "peer"]
+        lm = next(r for r in peers if any((m.get("source") or {}).get("tool") == lm_tool
+                                          for m in r.metrics))
+        tm = next(r for r in peers if r is not lm)
+    got = {m["id"]: m for m in lm.metrics}
+    for mid in only.split(","):
+        assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
+    assert lm.session["source"]["instructions_per_cycle"] == 0.3125
+    assert all(m["status"] == "unsupported" and "porting layer for Zephyr" in m["reason"]
+               for m in tm.metrics)
+    capsys.readouterr()
+    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "**semaphore.give.immediate.kernel** → `sem.give.no_waiter`: agrees" in md
+    assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
+    assert ("**fifo.put.alloc.immediate.kernel** → `fifo.put.alloc.immediate`: differs by -" in md
+            and "does not (its source prints the raw sum)" in md)
+
+
+@pytest.mark.parametrize("glue, unit", [("--no-board-glue", "cycles"),
+                                        ("--board-glue", "instructions")])
+def test_an_image_for_any_board_runs_away_from_rtbench_and_its_log_imports(isolated, zephyr,
+                                                                           capsys, glue, unit):
+    """--board NAME writes an image with its command line built in and
+    FLASH.md; the board's console log imports as a run. Tested on the
+    emulated AN385 both ways: with rtbench's board support, and as any
+    other board gets it (Zephyr's timing API, no interrupt source)."""
+    assert main(["run", "--kernel", "zephyr", "--board", "mps2/an385", glue, "--quick",
+                 "--only", "sched.yield.ctx.thread,irq.response", "--out", "img"]) == 0
+    img = isolated / "img"
+    notes = (img / "FLASH.md").read_text()
+    assert "rtbench import harness board.log" in notes and "--only irq.response," in notes
+    text, done = latency_measure.run_until(
+        zephyr_board.qemu_command("mps2/an385", img / "zephyr.elf"), "rtbench-harness: exit",
+        120.0) if glue == "--no-board-glue" else (_run_to_exit(img / "zephyr.elf"), True)
+    assert done, text[-500:]
+    (isolated / "board.log").write_text(text)
+    assert main(["import", "harness", "board.log", "--db", "r.db"]) == 0
+    with Store(isolated / "r.db") as store:
+        got = {m["id"]: m for m in store.get_run(1).metrics}
+    assert got["sched.yield.ctx.thread"]["status"] == "ok"
+    assert got["sched.yield.ctx.thread"]["unit"] == unit
+    if glue == "--no-board-glue":
+        assert got["irq.response"]["status"] == "unsupported"
+        assert "no interrupt source" in got["irq.response"]["reason"]
+    else:
+        assert got["irq.response"]["status"] == "ok"
+
+
+def _run_to_exit(image) -> str:
+    """With the board support the image ends QEMU itself (semihosting)."""
+    import subprocess
+
+    done = subprocess.run(zephyr_board.qemu_command("mps2/an385", image), capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout[-500:] + done.stderr[-500:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--kernel", "zephyr", "--board", "nrf52840dk/nrf52840"], "has no board 'nrf52840dk'"),
+    (["--kernel", "freertos", "--board", "mps2/an385"], "--board NAME: for --kernel zephyr"),
+    (["--kernel", "zephyr", "--no-board-glue"], "--no-board-glue: with --board NAME"),
+    (["--kernel", "zephyr", "--board", "mps2/an385", "--target", "mps2-an385"],
+     "--target: not with --board"),
+    (["--kernel", "zephyr", "--board", "mps2/an385", "--with-peers"],
+     "--with-peers: not with --board"),
+])
+def test_a_board_image_refuses_bad_input_in_one_line(isolated, zephyr, capsys, args, says):
+    assert main(["run", *args, "--out", "img"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1, err
+    assert not (isolated / "img").exists()
