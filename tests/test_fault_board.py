@@ -314,3 +314,59 @@ def test_a_bad_record_during_a_run_fails_its_metric_and_keeps_the_run(fields, fa
     assert got["sem.give.no_waiter"]["reason"].startswith("bad record from the harness")
     assert got["method.null"]["status"] == got["sem.take.available"]["status"] == "ok"
     assert (isolated / "o" / "datasheet.md").is_file()
+
+
+# ---- another carrier: a standard program's output ----
+
+@pytest.mark.parametrize("line, why", [
+    ("events per second: 1" + "9" * 400, "not a finite number"),   # a float: inf
+    ("events per second: 5\ntotal number of events: 1" + "0" * 30, "not a count"),
+])
+def test_a_standard_programs_impossible_figure_fails_its_metric(line, why, tmp_path,
+                                                                monkeypatch):
+    """A program rtbench runs beside the harness (sysbench here) prints a
+    figure no record may hold: its metric is failed with why, never stored
+    as a number (the records of standard programs pass the same contract)."""
+    from rtbench.peers import programs
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "sysbench"
+    exe.write_text(f"#!/bin/sh\nprintf '%s\\n' '{line}'\n")
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    got: list[dict] = []
+    programs.run(["sys.prog.sysbench.cpu"], programs.Context(None), got.append)
+    (rec,) = got
+    assert rec["status"] == "failed" and why in rec["reason"], rec
+    assert "sysbench" in rec["reason"] and "mean" not in rec and "n" not in rec
+
+
+def test_a_lab_console_that_never_ends_its_line_is_read_in_bounded_memory():
+    """A labgrid console (a board's UART) printing 40 MiB without a line
+    end, then the end record: the text is given as a cut line (read as a
+    damaged record) and the end record still arrives; nothing holds the
+    40 MiB (it grew rtbench to 2.8 GB in 19 s)."""
+    import tracemalloc
+
+    from rtbench.store.records import MAX_LINE
+    from rtbench.targets.labgrid import CHUNK, ENDED, ConsoleLines
+
+    class Console:  # labgrid's ConsoleProtocol, as ConsoleLines reads it
+        def __init__(self):
+            self.chunks = iter([b"x" * CHUNK] * ((40 << 20) // CHUNK)
+                               + [b"\r\n", b'{"type":"end","metrics":0}\r\n'])
+
+        def read(self, size, timeout, max_size):
+            return next(self.chunks, b"")
+
+    tracemalloc.start()
+    try:
+        lines = ConsoleLines(Console(), eof_on_empty=True)
+        got = [(len(line), line[:20]) for line in lines]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got[0][0] <= MAX_LINE + 2 and got[-1][1].startswith('{"type":"end"'), got[:3]
+    assert lines.ended == ENDED
+    assert peak < 8 * MAX_LINE, peak
