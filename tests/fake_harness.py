@@ -12,6 +12,10 @@ Knobs (environment):
   FAKE_HARNESS_EXIT_EARLY   exit with this code right after the session record
   FAKE_HARNESS_STALL        seconds to sleep before the session record
   FAKE_HARNESS_SPANS        append "start end" (CLOCK_MONOTONIC, s) per measuring run
+  FAKE_HARNESS_BAD          ID:JSON: metric ID's record with the fields of the JSON
+                            object put in (a board that prints bad records)
+  FAKE_HARNESS_ENDLESS      ID:MIB: when metric ID begins, print MIB MiB without a line
+                            end, then hang (a console that never prints a newline)
 """
 
 import json
@@ -133,8 +137,20 @@ def measure(opts: dict) -> None:
                 time.sleep(3600)
         if mid == target and kind == "crash":
             os.kill(os.getpid(), signal.SIGSEGV)
+        endless, _, mib = os.environ.get("FAKE_HARNESS_ENDLESS", "").partition(":")
+        if mid == endless:
+            chunk = "x" * (1 << 20)
+            for _ in range(int(mib)):
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+            while True:
+                time.sleep(3600)
         time.sleep(float(os.environ.get("FAKE_HARNESS_DELAY", "0")))
-        emit(metric(mid, known.index(mid), opts))
+        rec = metric(mid, known.index(mid), opts)
+        bad, _, fields = os.environ.get("FAKE_HARNESS_BAD", "").partition(":")
+        if mid == bad:
+            rec.update(json.loads(fields))
+        emit(rec)
     emit({"type": "end", "metrics": len(ids)})
 
 

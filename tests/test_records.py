@@ -6,8 +6,8 @@ from rtbench.store import records
 from rtbench.store.records import MetricRecord, RecordError
 
 OK = {"type": "metric", "id": "a", "status": "ok", "reason": "", "unit": "ticks",
-      "tick_hz": 2_000_000_000, "n": 10, "min": -4, "max": 200, "mean": 10.5, "stddev": 1,
-      "p50": 10, "p90": 12, "p99": 20, "p999": 100}
+      "tick_hz": 2_000_000_000, "n": 10, "overhead_ticks": 4, "min": -4, "max": 200,
+      "mean": 10.5, "stddev": 1, "p50": 10, "p90": 12, "p99": 20, "p999": 100}
 
 
 def test_non_record_lines_are_ignored():

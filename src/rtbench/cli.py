@@ -24,8 +24,9 @@ import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.measure.run import RunRequest, execute, parse_profiles
 from rtbench.process import lifetime
-from rtbench.sheets import datasheet
+from rtbench.sheets import datasheet, files
 from rtbench.store import catalog as catalog_mod
+from rtbench.store import contract
 from rtbench.store.db import Store
 from rtbench.store.records import strict_json
 
@@ -60,7 +61,7 @@ def _duration(_ctx: click.Context, param: click.Parameter, value: str | None) ->
         seconds = float(text[:-1] if mult else text) * (mult or 1)
     except ValueError:
         seconds = -1.0
-    if not math.isfinite(seconds) or not 0 < seconds <= 7 * 86400:
+    if not math.isfinite(seconds) or not 1 <= seconds <= 7 * 86400:
         raise click.BadParameter(f"{value!r}: a time from 1s to 7d, e.g. 600, 10m, 2h",
                                  param=param)
     return seconds
@@ -279,7 +280,7 @@ def _emit(text: str, output: Path | None) -> None:
         raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
                                                      if output.name else "no file name"))
     try:
-        datasheet.atomic_write(output, text)
+        files.atomic_write(output, text)
     except OSError as exc:
         raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
@@ -492,17 +493,21 @@ def import_command(args: tuple[str, ...], label: str, program: str | None,
                            "or a single results.json)")
     if program is not None and kind != "rt-tests":
         raise RtbenchError("--program is for rt-tests imports only")
+
+    def say(text: str) -> None:  # names of files and figures: no control characters
+        click.echo(contract.one_line(text))
+
     if kind == "rtbench":  # rtbench's own format, read back beside its writer
         from rtbench.sheets import export
 
-        export.import_files(files, label, db, click.echo)
+        export.import_files(files, label, db, say)
         return 0
     from rtbench.importers import command
 
     if kind == "harness":
-        command.harness_logs(files, label, db, click.echo)
+        command.harness_logs(files, label, db, say)
     else:
-        command.foreign(kind, files, label, program, db, click.echo)
+        command.foreign(kind, files, label, program, db, say)
     return 0
 
 
@@ -527,8 +532,8 @@ def reference_list_command(fmt: str | None, output: Path | None) -> int:
 
 
 def _error(message: str) -> None:
-    try:
-        click.echo(f"rtbench: error: {message}", err=True)
+    try:  # one line, whatever a file or a board put into the message
+        click.echo(f"rtbench: error: {contract.one_line(message)}", err=True)
     except OSError:
         pass  # stderr is gone too (a hung-up terminal): the exit status says it
 

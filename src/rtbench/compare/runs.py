@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import fnmatch
+import math
 import re
 from typing import Any
 
@@ -460,8 +461,10 @@ def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> 
 
         raise RtbenchError(f"limit {text!r}: no metric matches {m['metric']!r}"
                            + did_you_mean(m["metric"], catalog.ids))
-    return Limit(m["metric"], stat, m["op"], float(m["value"]) * unit[0], unit[1],
-                 text.strip(), target)
+    value = float(m["value"]) * unit[0]
+    if not math.isfinite(value) or value > MAX_LIMIT:
+        raise RtbenchError(f"limit {text[:60]!r}: {m['value'][:20]}… is beyond any figure")
+    return Limit(m["metric"], stat, m["op"], value, unit[1], text.strip(), target)
 
 
 def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
@@ -469,19 +472,21 @@ def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
     for runs on one target (host, mps2-an385, ...); each key a metric glob,
     each value one limit or a list of them without the metric:
     `"irq.response" = ["p99 <= 50us", "max <= 100us"]`."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(open(path, encoding="utf-8").read())
-    except OSError as exc:
-        raise RtbenchError(f"cannot read limits file {path}: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RtbenchError(f"limits file {path} is not valid TOML: {exc}") from exc
+    data = _limits_data(path)
     sections = [("", data.get("limits", {}))]
-    sections += [(name, t.get("limits", {})) for name, t in (data.get("target") or {}).items()]
+    targets = data.get("target") or {}
+    if not isinstance(targets, dict) or not all(isinstance(t, dict) for t in targets.values()):
+        raise RtbenchError(f"limits file {path}: [target.NAME.limits] tables, e.g. "
+                           "[target.host.limits]")
+    sections += [(name, t.get("limits", {})) for name, t in targets.items()]
     out = []
     for target, table in sections:
+        if not isinstance(table, dict):
+            raise RtbenchError(f"limits file {path}: limits is a table of METRIC = LIMIT")
         for metric, specs in table.items():
+            if not isinstance(specs, (str, list)):
+                raise RtbenchError(f"limits file {path}: {metric!r}: a limit is a string "
+                                   "such as \"max <= 100us\", or a list of them")
             for spec in ([specs] if isinstance(specs, str) else specs):
                 if not isinstance(spec, str):
                     raise RtbenchError(f"limits file {path}: {metric!r}: a limit is a string "
@@ -491,6 +496,35 @@ def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
                         else f"{metric}{spec}")
                 out.append(parse_limit(text, target, catalog))
     return out
+
+
+MAX_LIMITS_FILE = 1 << 20  # bytes: a limits file is a few lines
+MAX_LIMIT = 1e18  # in ns or instructions: beyond any figure rtbench stores
+
+
+def _limits_data(path) -> dict[str, Any]:
+    """The limits file's TOML: a regular file (a FIFO would wait for ever,
+    /dev/zero never end) of at most MAX_LIMITS_FILE bytes, UTF-8 and TOML."""
+    import os
+    import stat
+    import tomllib
+
+    try:
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise RtbenchError(f"cannot read limits file {path}: not a regular file")
+            data = fh.read(MAX_LIMITS_FILE + 1)
+    except OSError as exc:
+        raise RtbenchError(f"cannot read limits file {path}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_LIMITS_FILE:
+        raise RtbenchError(f"limits file {path} is larger than {MAX_LIMITS_FILE >> 20} MiB: "
+                           "not a limits file")
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RtbenchError(f"limits file {path} is not UTF-8 text") from exc
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise RtbenchError(f"limits file {path} is not valid TOML: {exc}") from exc
 
 
 def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:

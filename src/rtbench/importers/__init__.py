@@ -31,7 +31,8 @@ from typing import Any
 
 from rtbench.importers.base import Figure, ImportFormatError, Source, check_unique, map_figures
 from rtbench.store.catalog import Catalog
-from rtbench.store.records import STATS, figure_problem
+from rtbench.store import contract
+from rtbench.store.records import STATS
 
 KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness")
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",
@@ -81,7 +82,7 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
     check_unique(figures)
     records = map_figures(figures, catalog, fallback)
     for rec in records:  # NaN, infinities, 1e308, negative times: not figures
-        problem = figure_problem(rec, hist=False)
+        problem = contract.problem(rec)
         if problem:
             src = rec.get("source") or {}
             raise ImportFormatError(src.get("file", "?"), src.get("line", 0),

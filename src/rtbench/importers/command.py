@@ -26,7 +26,9 @@ def _readable(files: list[Path]) -> None:
 
 def harness_logs(files: list[Path], label: str, db: Path | None,
                  say: Callable[[str], None]) -> None:
-    """A board's console logs of the harness: each stored as a measured run."""
+    """A board's console logs of the harness: each stored as a measured run.
+    Every log is checked whole before the database is opened, then read
+    again a record at a time into one transaction per log."""
     logs = []
     for f in files:  # every file read and checked before the database
         _readable([f])
@@ -35,12 +37,12 @@ def harness_logs(files: list[Path], label: str, db: Path | None,
         for f, log in zip(files, logs):
             when = now_utc()
             run_id = store.import_records(
-                log.metrics, origin="harness", imported_at=when, uuid=str(uuid.uuid4()),
+                log.records(), origin="harness", imported_at=when, uuid=str(uuid.uuid4()),
                 source=f"harness log: {f.resolve()}", started=when, label=label,
                 argv=["rtbench", "import", "harness", str(f)], host=log.host(str(f)),
                 session=log.session, status="complete" if log.complete else "incomplete")
-            say(f"imported {f} as run {run_id} ({len(log.metrics)} metric records"
-                + ("" if log.complete else "; the log has no end record: incomplete") + ")")
+            say(f"imported {f} as run {run_id} ({log.count} metric records"
+                + ("" if log.complete else f"; incomplete: {log.why}") + ")")
 
 
 def foreign(kind: str, files: list[Path], label: str, program: str | None, db: Path | None,

@@ -204,14 +204,14 @@ def compare_places(db: Path | None, runs: dict[str, int], out: Path, console: Co
     takes this place once it lands; it gets the same runs, keyed by place."""
     from rtbench import compare
     from rtbench.compare import views
-    from rtbench.sheets import datasheet, pages
+    from rtbench.sheets import files, pages
     from rtbench.store import catalog
     from rtbench.store.db import Store
 
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs.values()]
     page = views.run_comparison(compare.compare_runs(stored, catalog.load()))
-    datasheet.atomic_write(out / "compare.md", pages.render(page, "md"))
+    files.atomic_write(out / "compare.md", pages.render(page, "md"))
     console.print(f"comparison of runs {', '.join(map(str, runs.values()))} "
                   f"(rtbench compare {' '.join(map(str, runs.values()))}):", soft_wrap=True)
     pages.print_rich(page, console)

@@ -58,6 +58,7 @@ class Interleaved:
                             on_metric=self._on_metric)
             got = runner.run()
             out.restarts += got.restarts
+            out.bad += got.bad
             if out.session is None:
                 out.session = got.session
             self.passes += 1

@@ -116,11 +116,11 @@ def compare_kernels(db: Path | None, run_ids: list[int], out: Path, console: Con
     """The kernel comparison of the runs (`rtbench compare A B C`), printed
     and written to OUT/compare.md."""
     from rtbench.compare import command
-    from rtbench.sheets import datasheet, pages
+    from rtbench.sheets import files, pages
 
     ids = tuple(str(r) for r in run_ids)
     md = command.compare(ids, None, 5.0, (), (), None, "md", db)
-    datasheet.atomic_write(out / "compare.md", md.text or pages.render(md.page, "md"))
+    files.atomic_write(out / "compare.md", md.text or pages.render(md.page, "md"))
     shown = command.compare(ids, None, 5.0, (), (), None, "text", db)
     console.print(f"kernel comparison of runs {', '.join(ids)} (rtbench compare "
                   f"{' '.join(ids)}):", soft_wrap=True, highlight=False)

@@ -27,6 +27,7 @@ from rtbench.process import lifetime, locks
 from rtbench.sheets import datasheet, firstpage, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
+from rtbench.store import contract
 from rtbench.store.db import Store, now_utc
 from rtbench.store.records import MetricRecord
 from rtbench.targets import Target, harness, sysinfo
@@ -112,14 +113,17 @@ def execute(req: RunRequest, console: Console) -> int:
         return farm.run_places(req, console)  # one run per place, at once, then compared
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)
-    target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                          req.place, req.zephyr_modules, req.userspace)
     say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
-    try:
-        with harness.announcing(say):  # an image build (the run's, a peer's) says what it builds
-            return _execute(req, console, target, cat, ids)
-    finally:
-        target.close()  # a lab's place is released whatever happened
+    # The guard watches from the start: what the target starts to prepare (an
+    # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
+    with lifetime.guarded():
+        target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
+                              req.place, req.zephyr_modules, req.userspace)
+        try:
+            with harness.announcing(say):  # an image build (the run's, a peer's) says so
+                return _execute(req, console, target, cat, ids)
+        finally:
+            target.close()  # a lab's place is released whatever happened
 
 
 def _execute(req: RunRequest, console: Console, target: Target, cat, ids: list[str]) -> int:
@@ -295,7 +299,7 @@ def _measure(req: RunRequest, target: Target, ids: list[str], store: Store, run_
     except RtbenchError as exc:  # e.g. the database became unwritable: end what can be
         status, error = "failed", exc
     code = {"complete": 0, "failed": 1}[status] if status != "incomplete" else \
-        lifetime.exit_code()
+        1 if error is not None and lifetime.received() is None else lifetime.exit_code()
     with lifetime.interrupts_deferred():
         if watch is not None:
             store.update_host(run_id, {**store.get_run(run_id).host, **watch.finish(),
@@ -312,9 +316,11 @@ def _measure_tuned(req: RunRequest, target: Target, ids: list[str], cpu: int | N
     if prog_ids and status != "incomplete":  # standard programs (docs/reports.md)
         programs.run(prog_ids, programs.Context(cpu, req.quick, req.profiles[0]),
                      lambda rec: (store.add_metric(run_id, rec),
-                                  console.print(programs.line(rec), soft_wrap=True)))
+                                  console.print(contract.one_line(programs.line(rec)),
+                                                soft_wrap=True)))
     if req.with_peers and status != "incomplete":
-        say = lambda text: console.print(text, soft_wrap=True)  # noqa: E731
+        # what a peer printed, as one line of text: no terminal control reaches the console
+        say = lambda text: console.print(contract.one_line(text), soft_wrap=True)  # noqa: E731
         if target.name == targets.HOST:  # rt-tests beside the Linux run
             pinned = "--no-pin" not in PROFILES[req.profiles[0]]
             rttests.beside(store, run_id, catalog_mod.load(), rttests.Context(
@@ -369,14 +375,20 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
                 line = "  " + escape(f"[{rec.get('profile', '?')}]") + line
             progress.print(line)
 
+        bad: list[str] = []
         try:
             for profile in req.profiles:
                 outcome = _measure_profile(req, target, ids, cpu, profile, store, run_id,
                                            progress, on_metric, plan)
+                bad += outcome.bad
                 if outcome.interrupted:
                     return "incomplete", None
         except HarnessError as exc:
             return "failed", exc
+    if bad:  # each failed, with its reason; the rest was measured
+        return "incomplete", HarnessError(
+            f"the harness printed {len(bad)} bad record(s), the run is incomplete: {bad[0]}"
+            + (f" (and {len(bad) - 1} more: see the failed metrics)" if len(bad) > 1 else ""))
     return "complete", None
 
 
@@ -388,16 +400,17 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
     stored = store.get_run(run_id)
     try:
         paths = datasheet.write_outputs(stored, cat, out)
-    except OSError as exc:
+    except (OSError, RtbenchError) as exc:  # a full disk; a link or a FIFO put in its place
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
-                   f"cannot be written into {out}: {exc.strerror or exc}", err=True)
+                   f"cannot be written into {out}: {why}", err=True)
         return code or 1
     firstpage.print_console(firstpage.build(stored, cat), console,
                             f"run {run_id}: the first page of its data sheet")
     sheet = paths["datasheet.md"]
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
-    if status == "incomplete":
+    if status == "incomplete" and error is None:
         why = lifetime.signal_name()
         console.print(f"[yellow]interrupted ({why}): the run is incomplete[/yellow]")
         if why == "SIGPIPE":  # nobody reads stdout any more: say it where it is seen
@@ -408,6 +421,12 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
                   highlight=False)
     console.print(f"beside them: {paths['glossary.md'].name}, {paths['results.json'].name}",
                   soft_wrap=True, highlight=False)
+    gone = store.vanished()
+    if gone:  # the run is in no database: its results file is all there is
+        results = paths["results.json"]
+        click.echo(f"rtbench: error: {gone}: run {run_id} is in no database; everything it "
+                   f"measured is in {results} (`rtbench import {results}` stores it)", err=True)
+        return code or 1
     return code
 
 
@@ -454,4 +473,5 @@ def _metric_line(rec: dict) -> str:
         return (f"  {escape(m.id):<32} [green]ok[/green]          median {t['p50']:>10}  "
                 f"p99 {t['p99']:>10}  max {t['max']:>10}{window}")
     colour = "yellow" if m.status == "unsupported" else "red"
-    return f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] {escape(m.reason)}"
+    return (f"  {escape(m.id):<32} [{colour}]{m.status:<11}[/{colour}] "
+            f"{escape(contract.one_line(m.reason))}")

@@ -54,6 +54,7 @@ class Outcome:
     metrics: dict[str, Record] = field(default_factory=dict)
     interrupted: bool = False
     restarts: int = 0
+    bad: list[str] = field(default_factory=list)  # the bad records' metrics and why
 
 
 def _noop(*_args: Any) -> None:
@@ -71,6 +72,7 @@ class Runner:
         self.on_session, self.on_begin, self.on_metric = on_session, on_begin, on_metric
         self.outcome = Outcome()
         self._seen_begin = False
+        self._state: tuple[str | None, int] = (None, 0)  # (metric begun, metrics received)
 
     def run(self) -> Outcome:
         """Measure every metric; Ctrl-C stops early with `interrupted` set.
@@ -112,13 +114,33 @@ class Runner:
         """Run one harness instance over `ids`; return the ids still to do."""
         inst = self.target.start(self.command(ids))
         stream = _Stream(inst)
+        bad = None
         try:
-            current, arrived, timed_out = self._consume(stream, ids)
+            try:
+                current, arrived, timed_out = self._consume(stream, ids)
+            except records.RecordError as exc:  # a bad record: its metric failed
+                bad, (current, arrived) = exc, self._state
+                timed_out = False
         finally:
             rc = _stop(inst, kill=not stream.eof)
             stream.join()
-        self._after(ids, current, arrived, timed_out, rc, stream.diagnostic(), inst)
+        if bad is not None:
+            self._bad(bad, current)
+        else:
+            self._after(ids, current, arrived, timed_out, rc, stream.diagnostic(), inst)
         return [i for i in ids if i not in self.outcome.metrics]
+
+    def _bad(self, exc: records.RecordError, current: str | None) -> None:
+        """A record the contract refuses (rtbench.store.contract), or one out
+        of the protocol's order: the metric it came in failed, with the
+        reason, and the run will be incomplete; the rest is measured by a
+        fresh instance. Outside any metric nothing can be blamed on one: the
+        harness is not understood (HarnessError, the run fails)."""
+        if current is None:
+            raise exc  # a protocol error (RecordError is a HarnessError): the run fails
+        why = str(exc).replace("harness printed ", "").replace("harness sent ", "")
+        self.outcome.bad.append(f"{current}: {why}")
+        self._deliver(records.failed_record(current, f"bad record from the harness: {why}"))
 
     def _consume(self, stream: "_Stream", ids: list[str]) -> tuple[str | None, int, bool]:
         """Read records until EOF or the watchdog fires.
@@ -126,6 +148,7 @@ class Runner:
         Returns (metric in progress or None, metrics received, timed out?).
         """
         current, arrived, session_seen = None, 0, False
+        self._state = (current, arrived)
         # Outside a metric (start-up calibration, between metrics) the harness
         # gets at least 30 s even when --timeout is short.
         idle = max(self.opts.timeout, IDLE_LIMIT)
@@ -136,7 +159,7 @@ class Runner:
                 return current, arrived, True
             if line is _EOF:
                 return current, arrived, False
-            rec = records.parse_line(line)
+            rec = records.parse_line(line)  # a bad one: RecordError, see _bad
             if rec is None:
                 stream.note(line)  # a diagnostic, not a record; does not feed the watchdog
                 continue
@@ -155,6 +178,7 @@ class Runner:
                 else:
                     current, arrived = None, arrived + 1
                     self._deliver(rec)
+            self._state = (current, arrived)
             deadline = time.monotonic() + (self.opts.timeout if current else idle)
 
     def _check_expected(self, rec: Record, ids: list[str], session_seen: bool,
@@ -207,12 +231,22 @@ def _stop(inst: Instance, kill: bool) -> int:
 
 class _Stream:
     """stdout lines through a queue (so reads can time out); stderr kept,
-    and the diagnostics among stdout's lines (a board has one console)."""
+    and the diagnostics among stdout's lines (a board has one console).
+
+    Memory stays bounded whatever the harness prints: a line is read up to
+    records.MAX_LINE characters (a longer one is passed on cut, so it reads
+    as a damaged record, and the rest of it is skipped, never held), a line
+    that is not a record is cut to NOTE_CHARS, and the queue holds at most
+    QUEUE_LINES lines (the reader waits while it is full)."""
+
+    NOTE_CHARS = 400
+    QUEUE_LINES = 64
 
     def __init__(self, inst: Instance):
-        self._q: queue.Queue = queue.Queue()
+        self._q: queue.Queue = queue.Queue(maxsize=self.QUEUE_LINES)
         self._err: collections.deque[str] = collections.deque(maxlen=50)
         self._diag: collections.deque[str] = collections.deque(maxlen=5)
+        self._stop = threading.Event()
         self.eof = False
         self._threads = [
             threading.Thread(target=self._read_out, args=(inst.stdout,), daemon=True),
@@ -220,20 +254,30 @@ class _Stream:
         for t in self._threads:
             t.start()
 
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._q.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def _read_out(self, pipe) -> None:
         try:
-            for line in pipe:
-                self._q.put(line)
+            for line in _bounded_lines(pipe, self.NOTE_CHARS):
+                if not self._put(line):
+                    return
         except (OSError, ValueError):
             pass
         finally:
-            self._q.put(_EOF)
+            self._put(_EOF)
 
     def _read_err(self, pipe) -> None:
         try:
-            for line in pipe:
+            for line in _bounded_lines(pipe, self.NOTE_CHARS):
                 if line.strip():
-                    self._err.append(line.rstrip())
+                    self._err.append(line.rstrip()[:self.NOTE_CHARS])
         except (OSError, ValueError):
             pass
 
@@ -248,6 +292,7 @@ class _Stream:
         return item
 
     def join(self) -> None:
+        self._stop.set()  # a reader waiting on a full queue gives up
         for t in self._threads:
             t.join(timeout=5)
 
@@ -266,3 +311,27 @@ class _Stream:
         """The last word the harness said about itself: stderr, else the
         record stream's last diagnostic line."""
         return self.stderr_tail() or (self._diag[-1] if self._diag else "")
+
+
+def _bounded_lines(pipe, note_chars: int):
+    """The pipe's lines, none longer than records.MAX_LINE + 1 characters
+    (what is beyond is read and dropped); a line that is not a record cut
+    to `note_chars`. A pipe without readline (a board's console) is
+    iterated as it is: it bounds its own lines."""
+    readline = getattr(pipe, "readline", None)
+    if readline is None:
+        yield from pipe
+        return
+    limit = records.MAX_LINE + 1
+    while True:
+        line = readline(limit)
+        if not line:
+            return
+        if len(line) >= limit and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = readline(limit)
+            line += "\n"
+        if len(line) > note_chars and not line.lstrip().startswith("{"):
+            line = line[:note_chars] + "\n"
+        yield line

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from rtbench.process import lifetime
+from rtbench.store import contract
 from rtbench.store.catalog import Catalog
 
 TICK_HZ = 1_000_000_000  # times are given in ns (ticks at 1 GHz)
@@ -298,7 +299,20 @@ def run(ids: Iterable[str], ctx: Context, on_record: Callable[[dict], None]) -> 
     for prog in selected(wanted):
         for rec in run_program(prog, ctx):
             if rec["id"] in wanted:
-                on_record(rec)
+                on_record(_checked(prog, rec, ctx))
+
+
+def _checked(prog: Program, rec: dict, ctx: Context) -> dict:
+    """`rec`, or its metric failed where it breaks the record contract
+    (rtbench.store.contract: a figure that reads as infinity, a count beyond
+    any): what a program printed is stored only as a record may be."""
+    why = contract.problem(rec)
+    if why is None:
+        return rec
+    source = rec.get("source") or {}
+    return _record(prog, rec["id"], ctx, "failed",
+                   f"{prog.exe} printed a figure no record may hold: {why}",
+                   source.get("command", ""), source.get("version"))
 
 
 def run_program(prog: Program, ctx: Context) -> list[dict]:

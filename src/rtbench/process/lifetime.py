@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import shutil
 import signal
@@ -198,14 +199,22 @@ def output_closed(exc: BaseException) -> bool:
 
 # Runs with `python -I -S`: the standard library only. Lines on stdin:
 # "+g PGID" / "-g PGID" (watch / forget a process group), "+d PATH" / "-d
-# PATH" (a directory to remove). End of file: rtbench has gone.
+# PATH" (a directory to remove), "+c JSON" / "-c JSON" (a command to run
+# last, JSON [argv, env]: giving back what no signal can, a lab's place).
+# End of file: rtbench has gone.
 _GUARD = r"""
-import os, shutil, signal, sys, time
+import json, os, shutil, signal, subprocess, sys, time
 for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
     signal.signal(s, signal.SIG_IGN)
-groups, dirs = set(), set()
+groups, dirs, commands = set(), set(), {}
 for line in sys.stdin.buffer:
     op, _, arg = line.rstrip(b"\n").decode("utf-8", "surrogateescape").partition(" ")
+    if op[1:] == "c":
+        if op[0] == "+":
+            commands[arg] = None
+        else:
+            commands.pop(arg, None)
+        continue
     target = groups if op[1:] == "g" else dirs
     value = int(arg) if target is groups else arg
     (target.add if op[0] == "+" else target.discard)(value)
@@ -228,6 +237,13 @@ while any(alive(g) for g in groups) and time.monotonic() < deadline:
 signal_all(signal.SIGKILL)
 for d in dirs:
     shutil.rmtree(d, ignore_errors=True)
+for c in commands:
+    argv, env = json.loads(c)
+    try:
+        subprocess.run(argv, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        pass
 """
 
 
@@ -285,6 +301,35 @@ def popen(argv: list[str], **kwargs: Any) -> subprocess.Popen:
     proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
     _tell(f"+g {proc.pid}")
     return proc
+
+
+def forget(proc: subprocess.Popen) -> None:
+    """proc (started by `popen`) has been reaped by whoever waited for it:
+    the guard stops watching its group."""
+    _tell(f"-g {proc.pid}")
+
+
+def track_dir(path: Path) -> None:
+    """A directory made outside `scratch_dir` that the guard removes if
+    rtbench dies before it does (`untrack_dir` once it is gone)."""
+    _tell(f"+d {path}")
+
+
+def untrack_dir(path: Path) -> None:
+    _tell(f"-d {path}")
+
+
+def at_death(argv: list[str], env: dict[str, str] | None = None) -> str:
+    """Have the guard run `argv` if rtbench dies (SIGKILL included) before
+    `cancel(token)`: what a process that died cannot give back itself (a
+    lab's place it acquired). The token to cancel it with."""
+    token = json.dumps([argv, env or {}])
+    _tell(f"+c {token}")
+    return token
+
+
+def cancel(token: str) -> None:
+    _tell(f"-c {token}")
 
 
 def end(proc: subprocess.Popen, grace: float = 0.0) -> int:

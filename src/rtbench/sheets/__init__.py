@@ -10,7 +10,9 @@
   `reference list`.
 * plots.py (SVG through matplotlib), hist.py (`rtbench hist`, cyclictest's
   layout), units.py (one unit per column), templating.py (Jinja2 and its
-  filters), export.py (CSV and JSON, and reading results.json back).
+  filters), export.py (CSV and JSON, and reading results.json back),
+  files.py (every output file: a regular file only, written through an
+  exclusively created temporary file).
 * templates/ and schema/ (the results file's JSON Schema) are package data.
 
 Reads the store only: a sheet of a run is the same whoever measured it

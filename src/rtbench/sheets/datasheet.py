@@ -10,7 +10,6 @@ out, and the HTML adds a histogram per metric.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from rtbench.sheets.configuration import (Expect, board_configuration, core_cloc
                                           host_configuration, import_methodology,
                                           is_board_run, run_warnings, units_note)
 from rtbench.sheets.export import envelope
+from rtbench.sheets.files import atomic_write
 from rtbench.sheets.plots import UNIT_SHORT
 from rtbench.sheets.templating import template_env
 from rtbench.sheets.units import fmt_scaled, time_scale
@@ -580,17 +580,3 @@ def write_outputs(run: Run, catalog: Catalog, out_dir: Path) -> dict[str, Path]:
     atomic_write(paths["datasheet.md"], render_markdown(run, catalog))
     atomic_write(paths["datasheet.html"], render_html(run, catalog))
     return paths
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Readers see the old file or the new one, never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -30,8 +30,8 @@ from rtbench.errors import RtbenchError
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run, Store, now_utc
 from rtbench.store.items import items
-from rtbench.store import records
-from rtbench.store.records import MetricRecord, figure_problem, strict_json
+from rtbench.store import contract, records
+from rtbench.store.records import MetricRecord, strict_json
 
 CSV_SCHEMA = 1
 CSV_COLUMNS = (
@@ -264,9 +264,10 @@ def _check_metric(validator, rec: Any, i: int, name: str) -> None:
                 and type(b[2]) is int and b[2] >= 0):
             raise ResultsFileError(f"{name} does not match the results schema at metrics/{i}/"
                                    f"hist/buckets/{j}: {_short(repr(b))} is not [lo, hi, count]")
-    problem = figure_problem(rec)
+    problem = contract.problem(rec)
     if problem:
-        raise ResultsFileError(f"{name}: metrics/{i} ({rec['id']} [{rec['profile']}]): "
+        raise ResultsFileError(f"{name}: metrics/{i} ({contract.printable(rec['id'])} "
+                               f"[{contract.printable(rec['profile'])}]): "
                                f"{problem}")
 
 

@@ -24,6 +24,8 @@ from rtbench.store.db import Store
 from rtbench.store.records import MetricRecord
 from rtbench.store.stats import grouped
 
+MIN_WIDTH_NS = 1e-3  # a bucket of a time: no finer than the ps a figure in ns is rounded to
+MAX_WIDTH = 1e15  # in the run's unit: rtbench stores no figure beyond it (records.MAX_FIGURE)
 BUCKETS = 100  # buckets before the overflow line, by default (cyclictest -h 100 at 1 µs)
 BAR = 40
 _TIME_UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
@@ -59,10 +61,13 @@ def parse_width(text: str | None, base_unit: str) -> float | None:
     try:
         value = float(t) * scale
     except ValueError:
-        raise RtbenchError(f"--width {text!r}: a number with a unit (1us, 250ns), or a plain "
-                           f"number in the run's unit ({base_unit})") from None
-    if value <= 0:
-        raise RtbenchError("--width must be positive")
+        raise RtbenchError(f"--width {text[:40]!r}: a number with a unit (1us, 250ns), or a "
+                           f"plain number in the run's unit ({base_unit})") from None
+    low = MIN_WIDTH_NS if base_unit == "ns" else 1.0
+    if not math.isfinite(value) or not low <= value <= MAX_WIDTH:
+        raise RtbenchError(f"--width {text[:40]!r}: from {low:g} to {MAX_WIDTH:g} "
+                           f"{base_unit} (a bucket no finer than the figures, no wider than "
+                           "any of them)")
     return value
 
 

@@ -20,14 +20,18 @@ _MD_SPAN = str.maketrans({**{chr(c): " " for c in range(32)}, "\x7f": " "})
 def _mdtext(text: Any) -> str:
     """Free text (a label, a host name, a reason, an imported figure's name)
     as Markdown text: on one line, no raw HTML, no link or image, and no
-    HTML entity either (`<<` stays `<<` to the reader, written `\\<\\<`).
+    HTML entity either (`<<` stays `<<` to the reader, written `\\<\\<`), no
+    heading (a leading `#` is escaped).
     A `code span` keeps its text as is (Markdown shows it literally); a
     backtick without its pair is escaped."""
     chunks = str(text).split("`")
     if len(chunks) % 2 == 0:  # an odd number of backticks: no code span
-        return "\\`".join(c.translate(_MD_TEXT) for c in chunks)
-    return "`".join(c.translate(_MD_SPAN) if i % 2 else c.translate(_MD_TEXT)
-                    for i, c in enumerate(chunks))
+        out = "\\`".join(c.translate(_MD_TEXT) for c in chunks)
+    else:
+        out = "`".join(c.translate(_MD_SPAN) if i % 2 else c.translate(_MD_TEXT)
+                       for i, c in enumerate(chunks))
+    # at the start of a line, `#` would make the text a heading
+    return "\\" + out if out.lstrip(" ").startswith("#") else out
 
 
 def _cell(text: Any) -> str:

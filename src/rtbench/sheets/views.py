@@ -131,7 +131,7 @@ def runs_from(db: Path | None) -> tuple[Page, list[dict]]:
         path = str(store.path)
     data = [{"id": s.run.id, "uuid": s.run.uuid, "started": s.run.started,
              "finished": s.run.finished, "status": s.run.status, "label": s.run.label,
-             **_measured(s.run), "profiles": s.profiles, "counts": s.counts,
+             **_listed(s)[0], "profiles": s.profiles, "counts": s.counts,
              "host": s.run.host, "imported_from": s.run.imported_from} for s in summaries]
     return runs_page(summaries, path), data
 
@@ -150,22 +150,40 @@ def runs_page(summaries: list[RunSummary], db: str) -> Page:
     rows = []
     for s in summaries:
         r, c = s.run, s.counts
-        what = _measured(r)
-        env = r.host.get("hostname", "")
-        rt = (r.session or {}).get("rt", {})
-        imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
-        if r.session and len(s.profiles) <= 1 and not imported \
-                and not r.host.get("target_kind"):  # several profiles: each has its own; a board
-            env += (" · " if env else "") + ("RT" if rt.get("realtime") else "not RT")
         counts = f"{c.get('ok', 0)} ok" + "".join(
             f", {c[k]} {k}" for k in ("failed", "unsupported", "pending") if c.get(k))
+        what, env, origin = _listed(s)
         rows.append([str(r.id), r.started, r.status, r.label, what["target"], what["kernel"],
-                     what["board"], ", ".join(s.profiles), counts, env, _origin(r)])
+                     what["board"], ", ".join(map(str, s.profiles)), counts, env, origin])
     page.table(Table(["run", "started", "status", "label", "target", "kernel", "board / CPU",
                       "profiles", "metrics", "machine", "origin"], rows, "l" * 11))
     if not summaries:
         page.p("No runs stored yet: `rtbench run` measures one.")
     return page
+
+
+def _listed(s: RunSummary) -> tuple[dict[str, str], str, str]:
+    """A run's row in the listing: what it measured (`_measured`), its
+    machine and its origin. A run an older rtbench stored, or a database
+    edited by hand, lists as unreadable in part, and the others as ever."""
+    try:
+        return _measured(s.run), _machine(s), _origin(s.run)
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        return dict.fromkeys(("target", "kernel", "board"), "?"), \
+            f"unreadable ({type(exc).__name__})", ""
+
+
+def _machine(s: RunSummary) -> str:
+    r = s.run
+    env = str(r.host.get("hostname", ""))
+    rt = (r.session or {}).get("rt") or {}
+    imported = (r.session or {}).get("origin") in ("import", "peer")  # the source says nothing
+    if r.session and len(s.profiles) <= 1 and not imported \
+            and not r.host.get("target_kind"):  # several profiles: each has its own; a board
+        env += (" · " if env else "") + ("RT" if rt.get("realtime") else "not RT")
+    if r.damaged:
+        env += (" · " if env else "") + f"{len(r.damaged)} part(s) unreadable"
+    return env
 
 
 def _count(m: MetricRecord) -> str:

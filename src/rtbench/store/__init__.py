@@ -3,7 +3,10 @@
 * db.py: the SQLite store of runs and their metric records (a run is
   committed metric by metric, so a killed run stays readable).
 * records.py: the harness's records and those of other sources
-  (docs/records.md): parsing, checking, units.
+  (docs/records.md): parsing, checking, units; contract.py, the one check
+  every record passes before it is stored, whatever carried it (types,
+  finite and plausible figures, bounded sizes and depth), and the removal
+  of control characters from stored strings.
 * catalog.py, reference.py: what every metric id means (data/catalog) and
   the vendors' published sheets (data/reference).
 * stats.py: statistics on stored histograms (grouped samples, the

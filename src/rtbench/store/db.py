@@ -20,6 +20,7 @@ import os
 import sqlite3
 import stat
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -27,6 +28,7 @@ from typing import Any, Callable, Iterable, Iterator
 import platformdirs
 
 from rtbench.errors import RtbenchError
+from rtbench.store import contract
 from rtbench.store import records
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
@@ -133,6 +135,7 @@ class Run:
     imported_at: str | None = None
     origin_kind: str | None = None  # the runs.origin column (see _v4); None: measured here
     linked_to: int | None = None  # the run this one belongs with (peers beside a run)
+    damaged: list[str] = field(default_factory=list)  # what of the stored row could not be read
 
     @property
     def origin(self) -> str:
@@ -192,7 +195,21 @@ class Store:
         if not create and not _exists(self.path):
             # Reading commands must not leave an empty database behind.
             raise StoreError(f"no database at {self.path}")
-        self.conn = _connect(self.path)
+        # Reading commands (create=False) open it read-only: a database they
+        # may read and not write (another user's) is read, never migrated.
+        self.conn = _connect(self.path) if create else _connect_readonly(self.path)
+        self._identity = _identity(self.path)
+
+    def vanished(self) -> str | None:
+        """Why the database this store writes into is no longer at its path
+        (deleted, moved, replaced by another file), or None. A run checks
+        this at its end: SQLite writes on into a deleted file unnoticed."""
+        now = _identity(self.path)
+        if now is None:
+            return f"the database {self.path} was deleted or moved while it was written"
+        if now != self._identity:
+            return f"the database {self.path} was replaced by another file while it was written"
+        return None
 
     def close(self) -> None:
         self.conn.close()
@@ -227,7 +244,8 @@ class Store:
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, status, label, argv, host) "
                 "VALUES (?, ?, 'running', ?, ?, ?)",
-                (uuid, started, label, json.dumps(argv or []), json.dumps(host or {})))
+                (uuid, started, contract.clean(label), contract.dumps(argv or []),
+                 contract.dumps(host or {})))
             run_id = cur.lastrowid
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "
@@ -238,13 +256,14 @@ class Store:
     def set_session(self, run_id: int, session: dict) -> None:
         with self._write():
             self.conn.execute("UPDATE runs SET session = ? WHERE id = ?",
-                              (json.dumps(session), run_id))
+                              (contract.dumps(session), run_id))
 
     def update_host(self, run_id: int, host: dict) -> None:
         """Replace the run's host facts (what is learnt only at its end: the
         load after it, other runs seen measuring)."""
         with self.conn:
-            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?", (json.dumps(host), run_id))
+            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?",
+                              (contract.dumps(host), run_id))
 
     def add_metric(self, run_id: int, record: dict) -> None:
         """Store a metric record under its profile (`"profile"`, default "rt")."""
@@ -256,7 +275,7 @@ class Store:
             "INSERT OR REPLACE INTO metrics(run_id, metric_id, profile, status, reason, record) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (run_id, record["id"], record.get("profile", DEFAULT_PROFILE), record["status"],
-             record.get("reason", ""), json.dumps(record)))
+             contract.clean(record.get("reason", "")), contract.dumps(record)))
 
     def import_run(self, env: dict, source: str, imported_at: str,
                    metrics: Iterable[dict] | None = None) -> int:
@@ -277,8 +296,8 @@ class Store:
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (r["uuid"], r["started"], r.get("finished"), r["status"], r.get("label", ""),
-                 json.dumps(r.get("argv", [])), json.dumps(env.get("host") or {}),
-                 json.dumps(env["session"]) if env.get("session") else None,
+                 contract.dumps(r.get("argv", [])), contract.dumps(env.get("host") or {}),
+                 contract.dumps(env["session"]) if env.get("session") else None,
                  source, imported_at))
             run_id = cur.lastrowid
             for rec in env["metrics"] if metrics is None else metrics:
@@ -290,7 +309,7 @@ class Store:
                  for m in env.get("not_measured", [])])
         return run_id
 
-    def import_records(self, records: list[dict], *, origin: str, source: str,
+    def import_records(self, records: Iterable[dict], *, origin: str, source: str,
                        imported_at: str, uuid: str, started: str, label: str = "",
                        argv: list[str] | None = None, host: dict | None = None,
                        session: dict | None = None, status: str = "complete") -> int:
@@ -302,11 +321,16 @@ class Store:
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at, origin) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (uuid, started, imported_at, status, label, json.dumps(argv or []),
-                 json.dumps(host or {}), json.dumps(session) if session else None,
+                (uuid, started, imported_at, status, label, contract.dumps(argv or []),
+                 contract.dumps(host or {}), contract.dumps(session) if session else None,
                  source, imported_at, origin))
             run_id = cur.lastrowid
             for rec in records:
+                why = contract.problem(rec)  # whatever read them, the one check
+                if why:
+                    rid = rec.get("id") if isinstance(rec, dict) else None
+                    raise StoreError(f"record {contract.printable(rid, 60)!r} not stored: "
+                                     f"{why}")
                 self._insert_metric(run_id, rec)
         return run_id
 
@@ -328,10 +352,12 @@ class Store:
         if str(ref) == "latest":
             row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
         else:
-            try:
-                run_id = int(ref)
-            except ValueError:
-                raise StoreError(f"run must be an integer id or 'latest', not {ref!r}") from None
+            # ASCII digits only: int() would also take " 1 ", "1_0", "+1" and "٣"
+            if not (isinstance(ref, int) and not isinstance(ref, bool)
+                    or isinstance(ref, str) and ref.isascii() and ref.isdigit()):
+                raise StoreError(f"run must be an integer id or 'latest', not "
+                                 f"{contract.printable(ref, 40)!r}")
+            run_id = int(ref)
             row = None if not 0 < run_id < 2**63 else self.conn.execute(  # SQLite's INTEGER
                 "SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
@@ -366,7 +392,10 @@ class Store:
             args.append(profile)
         points = []
         for row in self.conn.execute(sql + " ORDER BY runs.id, metrics.rowid", args):
-            rec = records.upgrade(json.loads(row["m_record"]))
+            rec = contract.stored_record(row["m_record"], metric_id, [])
+            if rec is None:
+                continue
+            rec = records.upgrade(rec)
             rec.setdefault("profile", row["m_profile"])
             points.append(HistoryPoint(self._load(row, with_metrics=False), row["m_profile"], rec))
         return points
@@ -375,24 +404,49 @@ class Store:
         return {r[0] for r in self.conn.execute("SELECT DISTINCT metric_id FROM metrics")}
 
     def _load(self, row: sqlite3.Row, with_metrics: bool = True) -> Run:
-        run = Run(id=row["id"], uuid=row["uuid"], started=row["started"],
-                  finished=row["finished"], stored_status=row["status"], label=row["label"] or "",
-                  argv=json.loads(row["argv"] or "[]"), host=json.loads(row["host"] or "{}"),
-                  session=records.upgrade(json.loads(row["session"])) if row["session"] else None,
-                  imported_from=row["imported_from"], imported_at=row["imported_at"],
-                  origin_kind=row["origin"], linked_to=row["linked_to"])
+        """A stored run as readers see it. Whatever a row holds (a run stored
+        by an older rtbench, a database edited by hand), the run loads: a
+        column that is no JSON, or JSON of the wrong kind, reads as empty and
+        is named in `Run.damaged`; control characters in its strings are
+        removed (rtbench.store.contract.clean), so no terminal obeys them.
+        Records of schema 1 are read in schema 2's names (records.upgrade)."""
+        damaged: list[str] = []
+        text = contract.stored_text
+        session = contract.column(row["session"], dict, "session", damaged)
+        run = Run(id=row["id"], uuid=text(row["uuid"]), started=text(row["started"]),
+                  finished=row["finished"] if isinstance(row["finished"], str) else None,
+                  stored_status=row["status"] if row["status"] in RUN_STATUSES else "failed",
+                  label=text(row["label"]),
+                  argv=[a for a in contract.column(row["argv"], list, "argv", damaged) or []
+                        if isinstance(a, str)],
+                  host=contract.column(row["host"], dict, "host", damaged) or {},
+                  session=records.upgrade(session) if session is not None else None,
+                  imported_from=text(row["imported_from"]) or None,
+                  imported_at=text(row["imported_at"]) or None,
+                  origin_kind=text(row["origin"]) or None, linked_to=row["linked_to"])
+        run.damaged = damaged
         if with_metrics:
             for m in self.conn.execute(
                     "SELECT metric_id, profile, record FROM metrics WHERE run_id = ? "
                     "ORDER BY rowid", (run.id,)):
                 if m["record"] is None:
-                    run.pending.append(m["metric_id"])
-                    run.pending_profiles.append(m["profile"])
-                else:
-                    rec = records.upgrade(json.loads(m["record"]))
+                    run.pending.append(text(m["metric_id"]))
+                    run.pending_profiles.append(text(m["profile"]) or DEFAULT_PROFILE)
+                    continue
+                rec = contract.stored_record(m["record"], m["metric_id"], damaged)
+                if rec is not None:
+                    rec = records.upgrade(rec)
                     rec.setdefault("profile", m["profile"])
                     run.metrics.append(rec)
         return run
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _exists(path: Path) -> bool:
@@ -435,6 +489,42 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise
         raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
     return conn
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """The database for reading only. A WAL database whose -wal and -shm
+    files are not there (nobody has it open) and cannot be created (a
+    directory the reader may not write) is opened immutable: SQLite's way to
+    read it. A schema older than this rtbench's needs its migration, which
+    needs write access: then it is opened for writing (as before), or, where
+    the reader may not write, the error says so."""
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    for suffix in ("", "&immutable=1"):
+        conn = None
+        try:
+            conn = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_TIMEOUT_S)
+            conn.row_factory = sqlite3.Row
+            version = _check_version(conn)
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            if suffix:
+                raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
+            continue
+        except StoreError:
+            conn.close()
+            raise
+        if version == SCHEMA_VERSION:
+            return conn
+        conn.close()
+        try:
+            return _connect(path)  # an older schema: migrated, if this user may
+        except StoreError as exc:
+            raise StoreError(f"database {path} has schema {version}; this rtbench reads "
+                             f"{SCHEMA_VERSION}, and upgrading it needs write access: "
+                             f"{exc}") from exc
+    raise AssertionError("unreachable")
 
 
 def _wal(conn: sqlite3.Connection) -> None:

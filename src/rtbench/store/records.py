@@ -20,7 +20,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from rtbench.errors import HarnessError
+from rtbench.store.contract import (  # noqa: F401 (the protocol's terms, re-exported)
+    MAX_COUNT, MAX_FIGURE, STATS, STATUSES, TIME_UNIT, TIME_UNITS, RecordError, figure_problem)
+from rtbench.store import contract
 
 SCHEMA = 2
 # Schema 1 named fields that hold the record's unit (instructions on a board)
@@ -32,24 +34,23 @@ RENAMED_TS = {"resolution_ticks": "resolution", "overhead_min_ticks": "overhead_
               "overhead_median_ticks": "overhead_median", "overhead_mean_ticks": "overhead_mean",
               "overhead_ticks": "overhead"}
 TYPES = ("registry", "session", "begin", "metric", "end")
-STATUSES = ("ok", "unsupported", "failed")
-STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
+MAX_LINE = 1 << 20  # characters of a record line (the harness's largest: ~200 KB)
 # A sample that times a batch of N calls because the counter is too coarse
 # for one (the record's `batch`, rtb_batch): these statistics are per call
 # (the batch's span divided by N: the mean exactly, the others as the span
 # of a typical batch); the rest (the tails, the spread) stay per batch,
 # never divided, so one slow call shows at its full size.
 PER_CALL_STATS = ("min", "p50", "mean")
-TIME_UNIT = "ticks"  # a time figure from other sources: ns ticks at `tick_hz` 1e9
-TIME_UNITS = ("ticks", "cycles")  # harness units that are times (with tick_hz)
 COUNT_UNITS = ("instructions",)    # harness units that are counts (no tick_hz)
 HARNESS_UNITS = TIME_UNITS + COUNT_UNITS
 # `origin` of records rtbench did not measure with its harness (absent: the harness)
 ORIGINS = ("import", "peer", "external", "rtbench")
 
 
-class RecordError(HarnessError):
-    """A line that claims to be a record but breaks the protocol."""
+class DamagedRecord(RecordError):
+    """A line that starts like a record and is no JSON (cut short, damaged
+    on a serial line, longer than any record): lost on the way, where a
+    RecordError that is not this one is a record the harness got wrong."""
 
 
 def _renamed(d: dict, names: dict[str, str]) -> dict:
@@ -80,36 +81,59 @@ def parse_line(line: str) -> dict[str, Any] | None:
     """The record on `line`, or None if the line is not a record.
 
     Only lines starting with `{` are records (the protocol's rule); anything
-    else is a diagnostic and is ignored.
+    else is a diagnostic and is ignored. A record is checked whole
+    (rtbench.store.contract): a line that starts with `{` and is not a
+    record the protocol allows is a RecordError, never a crash later.
     """
     line = line.strip()
     if not line.startswith("{"):
         return None
+    if len(line) > MAX_LINE:
+        raise DamagedRecord(f"harness printed a record line longer than {MAX_LINE} characters")
     try:
-        rec = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"harness printed a malformed record ({exc}): {line[:200]}") from exc
+        rec = _DECODER.decode(line)
+    except RecursionError:
+        raise RecordError("harness printed a record nested too deeply") from None
+    except json.JSONDecodeError as exc:  # no JSON: cut or damaged on its way
+        raise DamagedRecord(f"harness printed a malformed record ({_why(exc)}): "
+                            f"{contract.printable(line, 200)}") from None
+    except ValueError as exc:  # NaN, Infinity, a number of 5000 digits: JSON, but no record
+        raise RecordError(f"harness printed a malformed record ({_why(exc)}): "
+                          f"{contract.printable(line, 200)}") from None
     if not isinstance(rec, dict) or rec.get("type") not in TYPES:
-        raise RecordError(f"harness printed a record of unknown type: {line[:200]}")
+        raise RecordError(f"harness printed a record of unknown type: "
+                          f"{contract.printable(line, 200)}")
     if rec.get("type") == "session" and rec.get("schema") == 1:
         rec = upgrade(rec)  # an image built by an earlier rtbench (a flashed board's log)
     elif rec.get("type") == "metric":
         rec = upgrade(rec)
+    contract.check(rec)
     _CHECKS[rec["type"]](rec)
     return rec
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _why(exc: ValueError) -> str:
+    return str(exc).split(": line 1 column")[0] if "line 1 column" in str(exc) else str(exc)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _need(rec: dict, *keys: str) -> None:
-    missing = [k for k in keys if k not in rec]
+    missing = [k for k in keys if not isinstance(rec, dict) or k not in rec]
     if missing:
-        raise RecordError(f"{rec.get('type')} record lacks {', '.join(missing)}: "
-                          f"{json.dumps(rec)[:200]}")
+        raise RecordError(f"{rec.get('type') if isinstance(rec, dict) else 'a'} record lacks "
+                          f"{', '.join(missing)}: {json.dumps(rec)[:200]}")
 
 
 def _check_session(rec: dict) -> None:
     _need(rec, "schema", "ts", "rt", "config")
     if rec["schema"] not in (1, SCHEMA):
-        raise RecordError(f"harness speaks record schema {rec['schema']}, "
+        raise RecordError(f"harness speaks record schema {contract.printable(rec['schema'], 20)}, "
                           f"this rtbench knows schemas 1 and {SCHEMA}")
     _need(rec["ts"], "hz_measured")
     _need(rec["rt"], "realtime")
@@ -117,17 +141,17 @@ def _check_session(rec: dict) -> None:
 
 def _check_metric(rec: dict) -> None:
     _need(rec, "id", "status")
+    mid = contract.printable(rec["id"], 60)
     if rec["status"] not in STATUSES:
-        raise RecordError(f"metric {rec['id']}: unknown status {rec['status']!r}")
+        raise RecordError(f"metric {mid}: unknown status "
+                          f"{contract.printable(rec['status'], 20)!r}")
     if rec["status"] != "ok":
         return
     _need(rec, "unit", "n", *STATS)
     if rec["unit"] not in HARNESS_UNITS:
-        raise RecordError(f"metric {rec['id']}: unknown unit {rec['unit']!r}")
+        raise RecordError(f"metric {mid}: unknown unit {contract.printable(rec['unit'], 20)!r}")
     if rec["unit"] in TIME_UNITS:
         _need(rec, "tick_hz")
-        if not rec["tick_hz"] or rec["tick_hz"] <= 0:
-            raise RecordError(f"metric {rec['id']}: tick_hz must be positive")
 
 
 _CHECKS = {
@@ -137,53 +161,6 @@ _CHECKS = {
     "metric": _check_metric,
     "end": lambda r: None,
 }
-
-
-MAX_FIGURE = 1e15  # ns (11.6 days) or the unit of a non-time figure; beyond: not a figure
-MAX_COUNT = 1e15  # samples, operations, bytes per sample, histogram bounds in ticks
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
-    """Why an ok record's figures cannot be shown, or None. Each statistic
-    must be a finite number of at most MAX_FIGURE in its unit (times in
-    ns); none may be negative, except a harness time, which may go below 0
-    by up to its overhead (the read cost subtracted from raw ticks,
-    which are never negative). Records read from files are checked with
-    this before anything is stored (rtbench import); `hist`: the histogram's
-    buckets too (not for histograms an importer built itself)."""
-    if rec.get("status") != "ok":
-        return None
-    is_time = rec.get("unit", TIME_UNIT) == TIME_UNIT
-    hz = rec.get("tick_hz")
-    if is_time and not (_number(hz) and 0 < hz <= MAX_COUNT):
-        return f"tick_hz {hz!r} is not a positive clock rate"
-    floor = 0.0
-    if is_time and "stats_given" not in rec and _number(rec.get("overhead")):
-        floor = -abs(rec["overhead"])
-    for stat in STATS:
-        if stat not in rec:
-            continue
-        v = rec[stat]
-        if not _number(v):
-            return f"{stat} {v!r} is not a finite number"
-        if v < (0.0 if stat == "stddev" else floor):
-            return f"{stat} {v!r} is negative"
-        if abs(ticks_to_ns(v, hz) if is_time else v) > MAX_FIGURE:
-            return f"{stat} {v!r} is beyond any figure ({MAX_FIGURE:g} {'ns' if is_time else rec.get('unit')})"
-    for key in ("n", "ops", "bytes"):
-        v = rec.get(key)
-        if v is not None and not (_number(v) and 0 <= v <= MAX_COUNT):
-            return f"{key} {v!r} is not a count"
-    if rec.get("ops") == 0:
-        return "ops 0: a sample times at least one operation"
-    for lo, hi, count in (rec.get("hist") or {}).get("buckets") or () if hist else ():
-        if not all(_number(x) and abs(x) <= MAX_COUNT for x in (lo, hi, count)):
-            return f"histogram bucket [{lo!r}, {hi!r}, {count!r}] out of range"
-    return None
 
 
 def strict_json(obj: Any, **kwargs: Any) -> str:

@@ -19,9 +19,11 @@ from typing import Callable, Iterator
 import platformdirs
 
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
+BUILT = ".built"  # written after a whole build, under the lock: the executable is complete
 _PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
 
 # Who is told what a build builds (a first build takes a minute and more):
@@ -106,21 +108,23 @@ def is_built() -> bool:
     if os.environ.get("RTBENCH_HARNESS"):
         return True
     try:
-        return built_exe().is_file()
+        exe = built_exe()
+        return exe.is_file() and (exe.parent / BUILT).is_file()
     except (OSError, HarnessError):
         return False
 
 
 def build(src: Path | None = None) -> Path:
-    """Build the harness if needed; return the path of the executable."""
+    """Build the harness if needed; return the path of the executable.
+
+    The build's lock is taken before its output is looked at: another
+    rtbench may be linking the executable this moment (a file that exists
+    and is empty), or have been killed while it did; only a build that
+    ended leaves BUILT beside it."""
     src = src or source_dir()
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"harness-{source_hash(src)}"
     exe = builddir / EXE_NAME
-    if exe.is_file():
-        return exe
-    if shutil.which("cmake") is None:
-        raise HarnessError("cmake not found on PATH (needed to build the harness)")
     try:
         cache.mkdir(parents=True, exist_ok=True)
         lock = open(cache / f"{builddir.name}.lock", "w")
@@ -129,10 +133,15 @@ def build(src: Path | None = None) -> Path:
     # Two rtbench processes starting at once must not build into one dir.
     with lock:
         _locked(lock, "harness")
-        if not exe.is_file():
+        if not (exe.is_file() and (builddir / BUILT).is_file()):
+            if shutil.which("cmake") is None:
+                raise HarnessError("cmake not found on PATH (needed to build the harness)")
+            (builddir / BUILT).unlink(missing_ok=True)
             _announce(f"building the harness ({EXE_NAME}) for this machine with CMake into "
                       f"{builddir} (once per change of its sources)")
             _run_cmake(src, builddir)
+            if exe.is_file():
+                (builddir / BUILT).write_text("")
     if not exe.is_file():
         raise HarnessError(f"harness build produced no {EXE_NAME}; see {builddir / 'build.log'}")
     return exe
@@ -151,23 +160,39 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                env: dict[str, str] | None = None) -> None:
     """Run CMake steps with their output in builddir/build.log (`env`: more
     environment for them); a failure is one line naming the step, the first
-    compiler error and the log."""
+    compiler error of that step (the log is read from where the step began)
+    and the log. Every step runs in a session of its own, watched by
+    rtbench's guard: make, the compiler and cc1 die with rtbench, however it
+    dies (rtbench.process.lifetime)."""
     builddir.mkdir(parents=True, exist_ok=True)
     log_path = builddir / "build.log"
-    with open(log_path, "a" if append else "w") as log:
+    with open(log_path, "a" if append else "w") as log, lifetime.guarded():
         for cmd in steps:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
-            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL,
-                                env={**os.environ, **env} if env else None).returncode
+            began = log.tell()
+            rc = _step(cmd, log, env)
             if rc != 0:
                 log.flush()
-                first = next((ln.strip() for ln in log_path.read_text(errors="replace")
-                              .splitlines() if "error" in ln.lower()), "")
+                with open(log_path, errors="replace") as fh:
+                    fh.seek(began)
+                    first = next((ln.strip() for ln in fh if "error" in ln.lower()), "")
                 raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
                                    + (f": {first[:200]}" if first else "")
                                    + f"; see {log_path}")
+
+
+def _step(cmd: list[str], log, env: dict[str, str] | None = None) -> int:
+    """One build step, its exit status; an interrupt ends its whole group."""
+    proc = lifetime.popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                          env={**os.environ, **env} if env else None)
+    try:
+        rc = proc.wait()
+    except BaseException:
+        lifetime.end(proc, grace=1.0)
+        raise
+    lifetime.forget(proc)
+    return rc
 
 
 def build_image(port: str, board: str, defs: dict[str, str], image: str,
@@ -304,7 +329,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
                                        "-DCMAKE_BUILD_TYPE=Release",
                                        *(f"-D{k}={v}" for k, v in opts.items())]], what,
                            env=env)
-            except HarnessError:
+            except BaseException:  # a failure or an interrupt: configure again next time
                 (builddir / "CMakeCache.txt").unlink(missing_ok=True)
                 raise
         steps = [["cmake", *(f"-D{k}={v}" for k, v in variable.items()), str(builddir)]

@@ -46,6 +46,8 @@ from typing import Any
 
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
+from rtbench.process import lifetime
+from rtbench.store.records import MAX_LINE
 from rtbench.targets import harness, kernels, labplace, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
@@ -82,6 +84,7 @@ class LabgridTarget(Target):
         self.image_size: dict[str, int] = {}
         self.exit_status: int | None = None
         self._registry: dict[str, tuple[bool, str]] = {}
+        self._on_death: list[str] = []  # lifetime.at_death tokens: the place given back
 
     # ---- Target ----
 
@@ -113,6 +116,7 @@ class LabgridTarget(Target):
                                "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
         if self.place is not None:  # everything that can be checked without it was
             self.tags = dict(self.coordinator.acquire(self.place).tags)
+            self._on_death = self._give_back_commands()
             self.coordinator.attach()
         self._setup_drivers()
         self._build_base()
@@ -199,11 +203,28 @@ class LabgridTarget(Target):
             problems.append(self.coordinator.release())
             self.coordinator.close(self.lg)
             self.coordinator = None
+        for token in self._on_death:  # given back: the guard need not
+            lifetime.cancel(token)
+        self._on_death = []
         if self.work is not None:
             shutil.rmtree(self.work, ignore_errors=True)
+            lifetime.untrack_dir(self.work)
             self.work = None
         for text in filter(None, problems):
             print(f"rtbench: warning: {text}", file=sys.stderr, flush=True)
+
+    def _give_back_commands(self) -> list[str]:
+        """What rtbench's guard runs if rtbench dies holding the place
+        (SIGKILL: no `close`): the board switched off through the place's
+        power driver, then the place released, each with labgrid-client as
+        this user on this host, the way a user would by hand."""
+        client = shutil.which("labgrid-client") or str(Path(sys.executable).parent /
+                                                       "labgrid-client")
+        base = [client, "-x", self.coordinator.address, "-p", self.place]
+        env = {"LG_PLACE": self.place}
+        return [lifetime.at_death([*base[:3], "-c", str(self.env_file.resolve()), *base[3:],
+                                   "power", "off"], env),
+                lifetime.at_death([*base, "release"], env)]
 
     # ---- drivers ----
 
@@ -222,6 +243,7 @@ class LabgridTarget(Target):
         if self.qemu is not None:
             self.console = self.power = self.loader = self.qemu
             self._check_qemu()
+            _guard_qemu_driver()
             return
         found = {}
         for proto, what in (("ConsoleProtocol", "a console (SerialDriver)"),
@@ -253,6 +275,8 @@ class LabgridTarget(Target):
     def _qemu_on(self, args: list[str]) -> None:
         self.qemu.boot_args = " ".join(args)
         self._call(self.lg.activate, self.qemu, what="start QEMU")
+        if getattr(self.qemu, "_tempdir", None):  # its console's socket, made by labgrid
+            lifetime.track_dir(Path(self.qemu._tempdir))
         sock = getattr(self.qemu, "_socket", None)
         if sock is not None:  # labgrid waits for QEMU's console for ever; a QEMU that fails
             sock.settimeout(30)  # to start (a bad option) would hang rtbench with it
@@ -280,11 +304,14 @@ class LabgridTarget(Target):
             try:
                 child.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+                lifetime.end(child)  # QEMU's group: it has its own (_guard_qemu_driver)
+            lifetime.forget(child)
             self.exit_status = child.returncode
         self.qemu.status = 0  # labgrid's own record that QEMU is off
+        tempdir = getattr(self.qemu, "_tempdir", None)
         self.lg.deactivate(self.qemu)
+        if tempdir:
+            lifetime.untrack_dir(Path(tempdir))
 
     def _cleanup_target(self) -> None:
         if self.lg is not None:
@@ -307,6 +334,7 @@ class LabgridTarget(Target):
         """QEMUDriver boots one image for every start; a flashed board gets
         its own per start (_image_for), the first one at the listing."""
         self.work = Path(tempfile.mkdtemp(prefix="rtbench-labgrid-"))
+        lifetime.track_dir(self.work)  # removed by the guard if rtbench is killed
         self.defs = {**dict(self.kernel.cmake_defs), "RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)}
         self.elf = f"rtbench-{self.kernel.name}-{self.board_name}.elf"
         if self.qemu is not None:
@@ -425,6 +453,7 @@ class ConsoleLines:
         self.console, self.eof_on_empty = console, eof_on_empty
         self.silence: float | None = None
         self.ended: int | None = None
+        self.skipping = False  # inside a line longer than MAX_LINE, its head given already
         self._stop = threading.Event()
         self._lock = threading.Lock()
 
@@ -435,7 +464,7 @@ class ConsoleLines:
             pass
 
     def __iter__(self):
-        buf, last = b"", time.monotonic()
+        buf, last = bytearray(), time.monotonic()
         while True:
             data = self._read()
             if data is None:  # stopped, or the console is gone
@@ -445,8 +474,7 @@ class ConsoleLines:
                     return
                 continue
             last = time.monotonic()
-            *lines, buf = (buf + data).split(b"\n")
-            for raw in lines:
+            for raw in self._lines(buf, data):
                 line = raw.decode("utf-8", "replace").rstrip("\r")
                 yield line + "\n"
                 if line.startswith("{") and '"type":"end"' in line:
@@ -455,6 +483,25 @@ class ConsoleLines:
                 if FAULT_MARKER in line:
                     self.ended = FAULT
                     return
+
+    def _lines(self, buf: bytearray, data: bytes) -> list[bytes]:
+        """The lines `data` completes. A console that never ends its line is
+        never held whole: past MAX_LINE its head is given as a line (it then
+        reads as a damaged record) and the rest is dropped up to its end."""
+        if self.skipping:
+            cut = data.find(b"\n")
+            if cut < 0:
+                return []
+            data, self.skipping = data[cut + 1:], False
+        buf += data
+        *lines, rest = bytes(buf).split(b"\n") if b"\n" in data else [bytes(buf)]
+        if len(lines):
+            buf[:] = rest
+        if len(buf) > MAX_LINE:
+            lines.append(bytes(buf[:MAX_LINE + 1]))
+            buf.clear()
+            self.skipping = True
+        return lines
 
     def _read(self) -> bytes | None:
         from pexpect import TIMEOUT
@@ -476,6 +523,26 @@ class ConsoleLines:
             self.ended = CLOSED
             return None
         return data
+
+
+class _GuardedSubprocess:
+    """labgrid's QEMUDriver starts QEMU with `subprocess.Popen`, in rtbench's
+    own process group and unknown to rtbench's guard: a SIGKILL of rtbench
+    left it running. Its module sees this instead of `subprocess`: Popen is
+    rtbench.process.lifetime.popen (a session of its own, registered with
+    the guard the moment it exists), everything else the real module."""
+
+    Popen = staticmethod(lifetime.popen)
+
+    def __getattr__(self, name: str):
+        return getattr(subprocess, name)
+
+
+def _guard_qemu_driver() -> None:
+    from labgrid.driver import qemudriver
+
+    if not isinstance(qemudriver.subprocess, _GuardedSubprocess):
+        qemudriver.subprocess = _GuardedSubprocess()
 
 
 def _true(value) -> bool:

@@ -1,0 +1,462 @@
+"""The one check of every record that enters the store, whatever carries
+it: a harness line (the host's harness, a board's UART, a labgrid console,
+a serial log), a results file, another tool's importer, a peer.
+
+A record passes when
+
+* its shape is bounded: JSON values only, at most MAX_DEPTH containers
+  deep, MAX_TEXT characters a string, MAX_ITEMS items a list, MAX_KEYS keys
+  an object, every number finite and within ±MAX_NUMBER;
+* each field has the JSON type its name has in the protocol
+  (docs/records.md): the field tables below, and for the fields they do not
+  name, the name's ending (`*_ticks`, `*_hz`, `*_s`, ... are numbers);
+  any other field is held to its shape only. Nothing is required here that
+  the protocol does not require, so a field added or renamed later passes
+  by its shape;
+* its figures are figures (records.figure_problem: finite, not negative
+  beyond the read cost, not beyond any plausible value), its histogram's
+  buckets are `[lo, hi, count]` and its blocks are objects of numbers;
+* a metric id is one line of printable text.
+
+`problem(rec)` says why not (None: it passes); `check(rec)` raises
+RecordError. The run path, the importers, the results-file reader and the
+store's import calls all call these, so no path stores what another would
+refuse.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from rtbench.errors import HarnessError
+
+STATUSES = ("ok", "unsupported", "failed")
+STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
+TIME_UNIT = "ticks"  # a time figure from other sources: ns ticks at `tick_hz` 1e9
+TIME_UNITS = ("ticks", "cycles")  # harness units that are times (with tick_hz)
+
+
+class RecordError(HarnessError):
+    """A line that claims to be a record but breaks the protocol."""
+
+
+MAX_DEPTH = 8          # containers inside containers (a record's hist buckets: 4)
+MAX_TEXT = 1 << 16     # characters of one string (an imported note may be long)
+MAX_ITEMS = 1 << 20    # items of one list (an imported cyclictest histogram: up to 1e6 µs)
+MAX_KEYS = 1024        # keys of one object
+MAX_NUMBER = 1e18      # beyond: no count, tick or rate of any counter (2^63 ~ 9.2e18)
+MAX_ID = 256           # characters of a metric id
+
+# The JSON type of each field the readers use, by record type and path
+# (docs/records.md). "text": a string; "flag": a boolean; "count": an
+# integer >= 0; "integer": an integer (a CPU: -1 when not pinned); "number": a
+# finite number; "object", "list": containers.
+_METRIC = {
+    "type": "text", "id": "text", "status": "text", "reason": "text", "unit": "text",
+    "note": "text", "profile": "text", "origin": "text", "placement": "text",
+    "rt_reason": "text", "tasks": "text", "emulated": "text", "variant_of": "text",
+    "realtime": "flag", "budget_exhausted": "flag", "cross_cpu": "flag", "cold": "flag",
+    "mapped": "flag",
+    "n": "count", "ops": "count", "bytes": "count", "discarded": "count", "invalid": "count",
+    "cpu": "integer", "irqs": "count", "batch": "count",
+    **{s: "number" for s in STATS}, "tick_hz": "number", "expected": "number",
+    "overhead": "number", "batch_overhead": "number", "canary": "number",
+    "hist.offset": "number",
+    "hist": "object", "source": "object", "blocks": "list", "stats_given": "list",
+    "hist.scheme": "text", "hist.sub_bucket_bits": "count", "hist.overflow": "count",
+    "hist.buckets": "list", "source.label": "text", "source.tool": "text",
+    "source.file": "text", "source.line": "count",
+}
+_SESSION = {
+    "type": "text", "port": "text", "harness_version": "text", "compiler": "text",
+    "cflags": "text", "build_type": "text", "origin": "text", "schema": "count",
+    "ts": "object", "rt": "object", "config": "object", "target": "object", "source": "object",
+    "ts.source": "text", "ts.unit": "text", "ts.unit_detail": "text", "ts.ref_clock": "text",
+    "ts.core_hz_method": "text", "ts.hz_measured": "number", "ts.hz_nominal": "number",
+    "ts.core_hz": "number", "ts.overhead_pass_means": "list", "ts.resolution": "number",
+    "ts.overhead": "number", "ts.overhead_min": "number", "ts.overhead_median": "number",
+    "ts.overhead_mean": "number", "ts.overhead_samples": "count",
+    "rt.realtime": "flag", "rt.mlock": "flag", "rt.policy": "text", "rt.reason": "text",
+    "rt.cpu": "integer", "rt.cpus_online": "count",
+    "config.profile": "text", "config.cold": "flag", "config.samples": "count",
+    "config.warmup": "count", "config.budget_ms": "count", "config.blocks": "count",
+    "target.*": "scalar",  # the port's facts: strings (a flag or a number at most)
+}
+_OTHER = {"type": "text", "id": "text", "supported": "flag", "reason": "text",
+          "metrics": "count"}
+FIELDS = {"metric": _METRIC, "session": _SESSION}
+# Fields no table names: the name's ending says what it is.
+_SUFFIXES = (("_ticks", "number"), ("_hz", "number"), ("_ns", "number"), ("_ms", "number"),
+             ("_s", "number"), ("_pct", "number"))
+
+
+# ---- figures ----------------------------------------------------------------------
+
+MAX_FIGURE = 1e15  # ns (11.6 days) or the unit of a non-time figure; beyond: not a figure
+MAX_COUNT = 1e15  # samples, operations, bytes per sample, histogram bounds in ticks
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def read_cost(rec: dict[str, Any]) -> float:
+    """What the harness subtracted from every raw figure of `rec` (one
+    counter read), whatever the field is called: the largest of its
+    `overhead*` fields and its histogram's offset, 0 when it names none."""
+    costs = [abs(v) for k, v in rec.items() if k.startswith("overhead") and _number(v)]
+    hist = rec.get("hist")
+    if isinstance(hist, dict):
+        costs += [abs(v) for k, v in hist.items() if k.startswith("offset") and _number(v)]
+    return max(costs, default=0.0)
+
+
+def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
+    """Why an ok record's figures cannot be shown, or None. Each statistic
+    must be a finite number of at most MAX_FIGURE in its unit (times in
+    ns); none may be negative, except a harness figure, which may go below 0
+    by up to its read cost (`read_cost`: subtracted from raw figures,
+    which are never negative). Records read from files are checked with
+    this before anything is stored (rtbench import); `hist`: the histogram's
+    buckets too (not for histograms an importer built itself)."""
+    if rec.get("status") != "ok":
+        return None
+    is_time = rec.get("unit", TIME_UNIT) in TIME_UNITS
+    hz = rec.get("tick_hz")
+    if is_time and not (_number(hz) and 0 < hz <= MAX_COUNT):
+        return f"tick_hz {_short(hz)} is not a positive clock rate"
+    floor = 0.0 if "stats_given" in rec else -read_cost(rec)
+    for stat in STATS:
+        if stat not in rec:
+            continue
+        v = rec[stat]
+        if not _number(v):
+            return f"{stat} {_short(v)} is not a finite number"
+        if v < (0.0 if stat == "stddev" else floor):
+            return f"{stat} {_short(v)} is negative"
+        if abs(v * 1e9 / hz if is_time else v) > MAX_FIGURE:
+            unit = "ns" if is_time else printable(rec.get("unit"), 20)
+            return f"{stat} {_short(v)} is beyond any figure ({MAX_FIGURE:g} {unit})"
+    for key in ("n", "ops", "bytes"):
+        v = rec.get(key)
+        if v is not None and not (_number(v) and 0 <= v <= MAX_COUNT):
+            return f"{key} {_short(v)} is not a count"
+    if rec.get("ops") == 0:
+        return "ops 0: a sample times at least one operation"
+    for lo, hi, count in (rec.get("hist") or {}).get("buckets") or () if hist else ():
+        if not all(_number(x) and abs(x) <= MAX_COUNT for x in (lo, hi, count)):
+            return f"histogram bucket {printable([lo, hi, count], 60)} out of range"
+    return None
+
+
+# ---- the check ---------------------------------------------------------------------
+
+def problem(rec: Any) -> str | None:
+    """Why `rec` may not enter the store, or None."""
+    if not isinstance(rec, dict):
+        return f"a record is an object, not {_kind(rec)}"
+    kind = rec.get("type", "metric")  # records read back from a results file may omit it
+    if kind == "metric":  # the figures first: their words say most
+        why = figure_problem(rec, hist=False)
+        if why:
+            return why
+    why = shape_problem(rec, ("hist.buckets",) if kind == "metric" else ())
+    if why:
+        return why
+    why = _fields_problem(rec, FIELDS.get(kind, _OTHER))
+    if why:
+        return why
+    return _metric_problem(rec) if kind == "metric" else None
+
+
+def read_problem(rec: Any) -> str | None:
+    """Why a record read back from the store cannot be shown, or None: the
+    fields' types and the histogram's and blocks' structure, as `problem`
+    checks them, but not the figures' plausibility (a run an older rtbench
+    stored may hold a NaN: the readers show it as absent)."""
+    if not isinstance(rec, dict):
+        return f"a record is an object, not {_kind(rec)}"
+    why = _fields_problem(rec, _METRIC)
+    if why:
+        return why
+    if not isinstance(rec.get("id"), str) or rec.get("status") not in STATUSES:
+        return "a metric record without its id or status"
+    hist = rec.get("hist")
+    why = _hist_problem(hist, bounds=False) if hist is not None else None
+    return why or _blocks_problem(rec)
+
+
+def check(rec: Any) -> dict:
+    """`rec` if it passes, else RecordError naming why."""
+    why = problem(rec)
+    if why:
+        rid = rec.get("id") if isinstance(rec, dict) else None
+        named = isinstance(rid, str) and rid and rec.get("type", "metric") == "metric"
+        raise RecordError(f"metric {printable(rid)}: {why}" if named else why)
+    return rec
+
+
+# C0 controls but tab and newline, DEL and C1 controls: what a terminal
+# obeys (cursor moves, colours, a window title, clearing the screen).
+_CONTROLS = dict.fromkeys([*range(0, 9), *range(11, 32), 127, *range(128, 160)])
+_CONTROL_ESCAPED = re.compile(r"\\u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|\\[bfr]|\x7f")
+
+
+def clean(value: Any) -> Any:
+    """`value` (a JSON value) with the control characters of every string
+    removed, except tab and newline; the same object when it has none."""
+    if type(value) is str:
+        return value.translate(_CONTROLS) if not value.isprintable() else value
+    if type(value) is dict:
+        return {clean(k): clean(v) for k, v in value.items()}
+    if type(value) is list:
+        return [clean(v) for v in value]
+    return value
+
+
+def one_line(text: Any) -> str:
+    """Text from outside for a terminal's line: control characters (and
+    other characters that are not printable, such as a right-to-left
+    override) removed, line breaks and tabs as spaces."""
+    s = str(text)
+    return s if s.isprintable() else "".join(
+        " " if c in "\n\t" else c for c in s if c.isprintable() or c in "\n\t")
+
+
+def has_controls(json_text: str) -> bool:
+    """Whether a JSON text (as json.dumps wrote it) holds a string with a
+    control character `clean` removes: a quick test before walking it."""
+    return _CONTROL_ESCAPED.search(json_text) is not None
+
+
+def printable(text: Any, limit: int = 80) -> str:
+    """A string from outside as one line of plain text: control characters
+    shown as `?`, cut at `limit`."""
+    s = "".join(c if c.isprintable() else "?" for c in str(text)[:limit + 1])
+    return s if len(s) <= limit else s[:limit] + "…"
+
+
+# ---- the shape of any JSON value -------------------------------------------------
+
+def shape_problem(value: Any, skip: tuple[str, ...] = ()) -> str | None:
+    """Bounded depth, sizes and numbers (iterative: no recursion to exhaust;
+    scalars checked in place). `skip`: paths of lists checked by their own
+    rule (a metric's histogram buckets: `_hist_problem`), only their length
+    here."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        v, where, depth = stack.pop()
+        if type(v) is not dict and type(v) is not list:
+            why = _scalar_problem(v)
+            if why:
+                return f"{where or 'a value'}: {why}"
+            continue
+        if depth >= MAX_DEPTH:
+            return f"{where or 'the record'}: nested deeper than {MAX_DEPTH} levels"
+        if type(v) is dict:
+            if len(v) > MAX_KEYS:
+                return f"{where or 'the record'}: more than {MAX_KEYS} fields"
+            items = v.items()
+        else:
+            if len(v) > MAX_ITEMS:
+                return f"{where}: more than {MAX_ITEMS} items"
+            items = enumerate(v)
+        for k, item in items:
+            t = type(item)
+            if t is dict or t is list:
+                path = _where(where, k)
+                if path in skip and t is list:
+                    if len(item) > MAX_ITEMS:
+                        return f"{path}: more than {MAX_ITEMS} items"
+                    continue
+                stack.append((item, path, depth + 1))
+            elif t is not bool and item is not None and (
+                    t is str and len(item) > MAX_TEXT or t is not str and _scalar_problem(item)):
+                return f"{_where(where, k)}: {_scalar_problem(item)}"
+            if type(k) is str and len(k) > MAX_ID:
+                return f"{where or 'the record'}: a field name longer than {MAX_ID} characters"
+    return None
+
+
+def _scalar_problem(v: Any) -> str | None:
+    t = type(v)
+    if t is bool or v is None:
+        return None
+    if t is str:
+        return f"text longer than {MAX_TEXT} characters" if len(v) > MAX_TEXT else None
+    if t is int:
+        return None if -MAX_NUMBER <= v <= MAX_NUMBER else f"{_short(v)} is beyond any figure"
+    if t is float:
+        if not math.isfinite(v):
+            return f"{v!r} is not a finite number"
+        return None if abs(v) <= MAX_NUMBER else f"{v:g} is beyond any figure"
+    return f"{t.__name__} is not a JSON value"
+
+
+def _where(where: str, key: Any) -> str:
+    if type(key) is int:
+        return f"{where}[{key}]"
+    return f"{where}.{printable(key, 40)}" if where else printable(key, 40)
+
+
+# ---- each field's type ---------------------------------------------------------------
+
+def _fields_problem(rec: dict, table: dict[str, str]) -> str | None:
+    for path, value, name in _fields(rec, table):
+        want = table.get(path) or table.get(path.rpartition(".")[0] + ".*") or _by_suffix(name)
+        if want is None:
+            continue
+        if not _is(value, want):
+            return f"{path} is {_kind(value)}, not {_WORDS[want]}"
+    return None
+
+
+def _fields(rec: dict, table: dict[str, str]):
+    """(path, value, name) of the record's fields and of the fields of the
+    objects the table names (one level in: `hist.scheme`, `ts.unit`)."""
+    for k, v in rec.items():
+        yield k, v, k
+        if isinstance(v, dict) and (table.get(k) == "object"):
+            for k2, v2 in v.items():
+                yield f"{k}.{k2}", v2, k2
+
+
+def _by_suffix(name: str) -> str | None:
+    return next((kind for end, kind in _SUFFIXES if name.endswith(end)), None)
+
+
+def _is(value: Any, want: str) -> bool:
+    t = type(value)
+    if want == "text":
+        return t is str
+    if want == "flag":
+        return t is bool
+    if want == "count":
+        return t is int and value >= 0 or t is float and value >= 0 and value.is_integer()
+    if want == "integer":
+        return t is int or t is float and value.is_integer()
+    if want == "number":
+        return t in (int, float)
+    if want == "object":
+        return t is dict
+    if want == "list":
+        return t is list
+    return t in (str, int, float, bool) or value is None  # scalar
+
+
+_WORDS = {"text": "text", "flag": "true or false", "count": "a count (an integer, 0 or more)",
+          "integer": "an integer",
+          "number": "a number", "object": "an object", "list": "a list",
+          "scalar": "text, a number or a flag"}
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a flag"
+    if isinstance(value, (int, float)):
+        return f"the number {_short(value)}"
+    if isinstance(value, str):
+        return f"the text {printable(value, 20)!r}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 24 else text[:12] + "…" + text[-4:]
+
+
+# ---- a metric record's content ----------------------------------------------------------
+
+def _metric_problem(rec: dict) -> str | None:
+    rid = rec.get("id")
+    if not isinstance(rid, str) or not rid:
+        return "a metric record without its id"
+    if len(rid) > MAX_ID or not rid.isprintable():
+        return f"metric id {printable(rid, 40)!r} is not one line of text"
+    if rec.get("status") not in STATUSES:
+        return f"unknown status {printable(rec.get('status'), 20)!r}"
+    given = rec.get("stats_given")
+    if given is not None and not all(s in STATS for s in given):
+        return f"stats_given names something that is not a statistic: {printable(given, 60)}"
+    hist = rec.get("hist")
+    if hist is not None:
+        why = _hist_problem(hist)
+        if why:
+            return why
+    return _blocks_problem(rec)
+
+
+def _blocks_problem(rec: dict) -> str | None:
+    for i, block in enumerate(rec.get("blocks") or ()):
+        if type(block) is not dict or not all(type(v) in _NUM for v in block.values()):
+            return f"blocks[{i}] is not an object of figures"
+    return None
+
+
+def _hist_problem(hist: dict, bounds: bool = True) -> str | None:
+    buckets = hist.get("buckets", [])
+    if type(buckets) is not list:
+        return "hist.buckets is not a list"
+    for j, b in enumerate(buckets):
+        if not (type(b) is list and len(b) == 3 and type(b[0]) in _NUM and type(b[1]) in _NUM
+                and type(b[2]) is int and (not bounds or 0 <= b[2] <= MAX_COUNT
+                                           and -MAX_COUNT <= b[0] <= b[1] <= MAX_COUNT)):
+            return f"hist.buckets[{j}] is not [lo, hi, count] in range: {printable(b, 40)}"
+    return None
+
+
+_NUM = (int, float)
+
+
+# ---- JSON columns of the store, written and read back ---------------------------------
+
+def dumps(obj: Any) -> str:
+    """A JSON column as it is stored: the strings in it without control
+    characters (`clean`), whatever sent them."""
+    text = json.dumps(obj)
+    return json.dumps(clean(obj)) if has_controls(text) else text
+
+
+def column(text: Any, kind: type, name: str, damaged: list[str]) -> Any:
+    """A stored JSON column of the kind expected, cleaned; None (and `name`
+    in `damaged`) when it is not: a run an older rtbench stored, a database
+    edited by hand, is read, never a crash."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        damaged.append(f"{name}: not JSON")
+        return None
+    if not isinstance(value, kind):
+        damaged.append(f"{name}: not {'an object' if kind is dict else 'a list'}")
+        return None
+    try:
+        return clean(value) if has_controls(text) else value
+    except RecursionError:
+        damaged.append(f"{name}: nested too deeply")
+        return None
+
+
+def stored_record(text: Any, metric_id: Any, damaged: list[str]) -> dict | None:
+    """A stored record readers can show, or None (named in `damaged`): one
+    whose fields are of the wrong kind is left out of the run it is in."""
+    name = f"record of {printable(metric_id)}"
+    rec = column(text, dict, name, damaged)
+    why = read_problem(rec) if rec is not None else None
+    if why:
+        damaged.append(f"{name}: {why}")
+        return None
+    return rec
+
+
+def stored_text(value: Any) -> str:
+    """A stored text column, cleaned ("" for none)."""
+    if value is None:
+        return ""
+    return clean(value) if isinstance(value, str) else str(value)

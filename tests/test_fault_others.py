@@ -1,0 +1,164 @@
+"""Fault injection, class 5 of issue 25: other users and other runs on the
+same machine.
+
+Another user who binds the name of a CPU's lock is not waited for (any
+user may bind any abstract name: the holder's credentials decide); a run
+that starts while another links the host harness waits for that build
+instead of running a half-written executable; a failing build reports
+its own compiler error, not the first one in a log that grows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from faults import Leftovers, one_line_error, spawn, wait_for
+from rtbench.errors import HarnessError
+from rtbench.targets import harness
+
+
+@pytest.fixture
+def left(tmp_path) -> Leftovers:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return Leftovers(tmp)
+
+
+# ---- a squatted CPU lock ----
+
+# Binds the CPU's lock name as soon as no run of the machine holds it.
+_SQUAT = r"""
+import socket, sys, time
+while True:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.bind(b"\0rtbench-cpu-" + sys.argv[1].encode())
+        break
+    except OSError:
+        s.close()
+        time.sleep(0.1)
+if sys.argv[2] == "listen":
+    s.listen(1)
+print("bound", flush=True)
+time.sleep(3600)
+"""
+
+
+def _other_user() -> tuple[int, int]:
+    """A uid and gid that are neither ours nor root's."""
+    import pwd
+
+    if os.geteuid() != 0:
+        pytest.skip("running a process as another user needs root")
+    for name in ("rtbtest", "nobody"):
+        try:
+            pw = pwd.getpwnam(name)
+            return pw.pw_uid, pw.pw_gid
+        except KeyError:
+            continue
+    return 65534, 65534
+
+
+@pytest.mark.parametrize("how", ["listen", "bind only"])
+def test_a_cpu_lock_another_user_squats_is_not_waited_for(how, fake, isolated, left):
+    """Another user binds the CPU's lock name and sleeps: the run measures,
+    saying who holds the name (it waited for ever)."""
+    uid, gid = _other_user()
+    cpu = max(os.sched_getaffinity(0))
+    squatter = subprocess.Popen(
+        ["/usr/bin/python3", "-I", "-c", _SQUAT, str(cpu), how.split()[0]], cwd="/",
+        stdout=subprocess.PIPE, text=True, user=uid, group=gid, extra_groups=[],
+        env={"PATH": "/usr/bin:/bin"})
+    try:
+        assert squatter.stdout.readline().strip() == "bound"
+        r = spawn(["run", "--quick", "--no-programs", "--only", "method.null", "--cpu",
+                   str(cpu), "--db", "r.db", "--out", "o"], isolated, left.env())
+        rc, out, err = r.finish(timeout=90)
+    finally:
+        squatter.kill()
+        squatter.wait()
+    assert rc == 0, (out, err)
+    assert f"CPU {cpu}'s lock is held by" in out and "not by an rtbench run" in out, out
+    assert "waiting for it to finish" not in out
+    left.check()
+
+
+def test_a_cpu_lock_of_another_users_run_is_waited_for(fake, isolated, left):
+    """The same name held by another user's `rtbench run` (its command line
+    says so): a lock, waited for until it is given back."""
+    uid, gid = _other_user()
+    cpu = max(os.sched_getaffinity(0))
+    holder = subprocess.Popen(
+        ["/usr/bin/python3", "-I", "-c", _SQUAT, str(cpu), "listen", "rtbench", "run"],
+        cwd="/", stdout=subprocess.PIPE, text=True, user=uid, group=gid, extra_groups=[],
+        env={"PATH": "/usr/bin:/bin"})
+    try:
+        assert holder.stdout.readline().strip() == "bound"
+        r = spawn(["run", "--quick", "--no-programs", "--only", "method.null", "--cpu",
+                   str(cpu), "--db", "r.db", "--out", "o"], isolated, left.env())
+        wait_for("the wait for the CPU", lambda: "is in use by another rtbench run"
+                 in r.out.read_text(), proc=r.proc)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    rc, out, err = r.finish()
+    assert rc == 0 and f"CPU {cpu} is free: measuring" in out, (out, err)
+    left.check()
+
+
+# ---- a harness being linked by another run ----
+
+def _waiting_for_lock(lock: Path, pid: int) -> bool:
+    """Whether `pid` waits for a flock on `lock` (/proc/locks: "-> FLOCK")."""
+    ino = f":{lock.stat().st_ino} "
+    return any("->" in ln and f" {pid} " in ln and ino in ln
+               for ln in Path("/proc/locks").read_text().splitlines())
+
+
+def test_a_run_waits_for_the_harness_another_run_is_linking(real_exe, isolated, tmp_path, left):
+    """The other run holds the build's lock and its executable exists, empty,
+    as the linker leaves it while it writes: the second run waits for the
+    lock (it ran the empty file: "Permission denied"), then measures with
+    what the build made."""
+    cache = tmp_path / "cache"
+    builddir = cache / "rtbench" / harness.built_exe().parent.name
+    builddir.mkdir(parents=True)
+    exe = builddir / harness.EXE_NAME
+    exe.write_bytes(b"")
+    exe.chmod(0o755)
+    lock = cache / "rtbench" / f"{builddir.name}.lock"
+    import fcntl
+
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        r = spawn(["run", "--quick", "--no-programs", "--only", "method.null", "--db", "r.db",
+                   "--out", "o"], isolated, {**left.env(), "XDG_CACHE_HOME": str(cache)})
+        wait_for("the second run waiting for the build's lock",
+                 lambda: _waiting_for_lock(lock, r.proc.pid), proc=r.proc)
+        shutil.copy(real_exe, exe)  # the other run's link ends
+        (builddir / harness.BUILT).write_text("")
+    rc, out, err = r.finish()
+    assert rc == 0, (out, err)
+    left.check()
+
+
+# ---- a build log that grows ----
+
+def test_a_failing_build_reports_its_own_error(tmp_path):
+    """Image builds append to one build.log: the second failure named the
+    first one's compiler error, found from the top of the log."""
+    def step(error: str) -> list[str]:
+        return ["sh", "-c", f"echo 'x.c:1:1: error: {error}'; exit 1"]
+
+    with pytest.raises(HarnessError, match="error: the first"):
+        harness._run_steps(tmp_path, [step("the first")], "image")
+    with pytest.raises(HarnessError) as exc:
+        harness._run_steps(tmp_path, [step("the second")], "image", append=True)
+    assert "error: the second" in str(exc.value) and "the first" not in str(exc.value)

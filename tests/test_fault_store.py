@@ -1,0 +1,164 @@
+"""Fault injection, class 4 of issue 25: the store.
+
+A database deleted while a run writes into it is an error at the run's
+end (exit 1, the results file kept and importable); a board run's own
+results.json imports back; a results file whose records hold fields of
+the wrong type is refused in one line; reading commands open the
+database read-only, so a normal user reads a database another user owns;
+one bad stored run does not break the listing or the reading of the
+others.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from faults import Leftovers, one_line_error, spawn, stored, wait_for
+from rtbench.cli import main
+from rtbench.sheets import export
+from rtbench.store import catalog
+from rtbench.store.db import Store
+from synth import full_run, store
+
+LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.log"
+
+
+# ---- a database that vanishes during a run ----
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake, isolated,
+                                                                       tmp_path):
+    left = Leftovers(tmp_path / "tmp")
+    left.tmpdir.mkdir()
+    db = isolated / "r.db"
+    r = spawn(["run", "--quick", "--no-programs", "--only", "method.*,sem.*", "--db", "r.db",
+               "--out", "o"], isolated, {**left.env(), "FAKE_HARNESS_DELAY": "0.1"})
+    wait_for("a stored record", lambda: stored(db), proc=r.proc)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    if how == "replaced":
+        with Store(db) as s:  # another database at the same path
+            s.list_runs()
+    rc, out, err = r.finish()
+    assert rc == 1, (out, err)
+    line = one_line_error(err)
+    assert f"was {'deleted' if how == 'deleted' else 'replaced'}" in line, line
+    assert "run 1 is in no database" in line and "o/results.json" in line
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    assert env["run"]["status"] == "complete" and env["metrics"]
+    assert main(["import", "o/results.json", "--db", "back.db"]) == 0
+    with Store(isolated / "back.db") as s:
+        assert len(s.get_run(1).metrics) == len(env["metrics"])
+    left.check()
+
+
+# ---- results files ----
+
+def test_a_board_runs_results_file_imports_back(isolated, capsys):
+    """A board's figures are instructions, without tick_hz: the file its run
+    wrote (here: the same run, read from its console log) imports back."""
+    assert main(["import", "harness", str(LOG), "--db", "a.db"]) == 0
+    assert main(["report", "1", "--db", "a.db", "--format", "json", "-o", "r.json"]) == 0
+    assert json.loads((isolated / "r.json").read_text())["metrics"][0]["unit"] == "instructions"
+    capsys.readouterr()
+    assert main(["import", "r.json", "--db", "b.db"]) == 0, capsys.readouterr().err
+    assert main(["show", "1", "--db", "b.db"]) == 0
+
+
+@pytest.fixture
+def results(isolated) -> dict:
+    env = json.loads(export.to_json(full_run(catalog.load().ids[:3]), catalog.load()))
+    env["run"]["uuid"] = "another-run"
+    return env
+
+
+@pytest.mark.parametrize("field, value", [
+    ("blocks", "x"), ("blocks", [{"p50": "x"}]), ("reason", 5), ("note", []),
+    ("realtime", "yes"), ("discarded", -3), ("overhead_ticks", "26"),
+    ("hist", {"buckets": [[1, 2, "x"]]}), ("source", {"label": 5}), ("placement", 1),
+])
+def test_a_results_file_with_a_field_of_the_wrong_type_is_one_line(field, value, isolated,
+                                                                   results, capsys):
+    """`"blocks": "x"` imported, then crashed every reader of the run."""
+    results["metrics"][0][field] = value
+    (isolated / "bad.json").write_text(json.dumps(results))
+    assert main(["import", "bad.json", "--db", "r.db"]) == 2
+    line = one_line_error(capsys.readouterr().err)
+    assert "bad.json" in line and field in line, line
+    assert not (isolated / "r.db").exists()
+
+
+# ---- reading another user's database ----
+
+def test_a_normal_user_reads_a_database_another_user_owns(normal_user, user_dir, capsys):
+    """World-readable, in a directory the reader may not write: every
+    reading command works, and the file is left as it was (no -wal, -shm,
+    migration). Every command opened it read-write and failed."""
+    import os
+    import shutil
+
+    from faults import User
+
+    shared = user_dir / "shared"
+    shared.mkdir()
+    db = shared / "r.db"
+    assert main(["import", "harness", str(LOG), "--db", str(db)]) == 0
+    assert main(["import", "harness", str(LOG), "--db", str(db)]) == 0
+    owner = 65534 if normal_user.uid != 65534 else 0  # nobody: not the reader, not root
+    shutil.chown(shared, owner, owner)
+    shutil.chown(db, owner, owner)
+    shared.chmod(0o755)
+    db.chmod(0o644)
+    before = (db.stat().st_mtime_ns, sorted(os.listdir(shared)))
+    assert isinstance(normal_user, User)
+    for args in (["runs"], ["show", "1"], ["report", "2", "--format", "csv"],
+                 ["history", "method.null"], ["hist", "method.busywait", "1"],
+                 ["compare", "1", "2"]):
+        rc, out, err = spawn([*args, "--db", str(db)], user_dir, {}, normal_user).finish()
+        assert rc == 0 and "Traceback" not in err, (args, out, err)
+        assert out.strip(), args
+    assert (db.stat().st_mtime_ns, sorted(os.listdir(shared))) == before
+
+
+# ---- one bad stored run ----
+
+def _damage(db: Path) -> None:
+    """Run 2 as a database edited by hand, or written by a buggy rtbench,
+    holds it: columns that are no JSON or JSON of the wrong kind, records
+    whose fields the readers cannot take."""
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE runs SET host = 'not json', session = '[1, 2]', argv = '{' "
+                     "WHERE id = 2")
+        row = conn.execute("SELECT metric_id, record FROM metrics WHERE run_id = 2 "
+                           "AND record IS NOT NULL ORDER BY rowid").fetchall()
+        bad = [dict(json.loads(row[0][1]), blocks="x"), dict(json.loads(row[1][1]), n="many")]
+        for (mid, _rec), rec in zip(row, bad):
+            conn.execute("UPDATE metrics SET record = ? WHERE run_id = 2 AND metric_id = ?",
+                         (json.dumps(rec), mid))
+        conn.execute("UPDATE metrics SET record = '{\"id\": ' WHERE run_id = 2 AND "
+                     "metric_id = ?", (row[2][0],))
+    conn.close()
+
+
+def test_one_bad_stored_run_breaks_no_listing_and_no_other_run(isolated, capsys):
+    db = isolated / "r.db"
+    for i in range(3):
+        store(db, full_run(catalog.load().ids[:6], seed=i + 1, run_id=i + 1))
+    _damage(db)
+    for args in (["runs"], ["runs", "--format", "json"], ["show", "1"], ["show", "3"],
+                 ["compare", "1", "3"], ["history", catalog.load().ids[0]],
+                 ["report", "2", "--format", "json"], ["show", "2"], ["compare", "1", "2"]):
+        rc = main([*args, "--db", str(db)])
+        err = capsys.readouterr().err
+        assert rc in (0, 1) and "Traceback" not in err, (args, err)
+    assert main(["runs", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "unreadable" in out and out.count("complete") >= 3
+    with sqlite3.connect(db) as conn:  # and the readers wrote nothing into it
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 3
