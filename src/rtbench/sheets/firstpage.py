@@ -274,7 +274,8 @@ def board_badges(f: advice_mod.Facts) -> list[Badge]:
         out.append(Badge("Preemption", t["preemption"], "good" if t["preemption"] == "on"
                          else "warn", t.get("kernel", "")))
     if t.get("asserts"):
-        out.append(Badge("Asserts", t["asserts"], "good" if t["asserts"].split(" (")[0] == "off" else "warn",
+        off = str(t["asserts"]).split(" (")[0] == "off"  # "off (CONFIG_ASSERT=n, …)" is off
+        out.append(Badge("Asserts", t["asserts"], "good" if off else "warn",
                          "asserts on add their checks to every figure"))
     if t.get("tick_hz"):
         out.append(Badge("Tick", f"{t['tick_hz']} Hz", "info",
