@@ -21,23 +21,31 @@ set(RTB_TM_ALL_TESTS basic_processing cooperative_scheduling preemptive_scheduli
     interrupt_processing interrupt_preemption_processing message_processing
     synchronization_processing memory_allocation)
 
+# rtb_thread_metric_source(TM_PATH TEST OUT): the test's file in the user's
+# checkout, in OUT, with the options it is compiled with (also used by the
+# Zephyr application, zephyr/CMakeLists.txt).
+function(rtb_thread_metric_source tm_path test out)
+  set(src ${tm_path}/tm_${test}_test.c)
+  if(NOT EXISTS ${src})
+    message(FATAL_ERROR "Thread-Metric test ${test}: no ${src}")
+  endif()
+  # Third-party code, compiled as the checkout has it. Its basic test's
+  # counter is not volatile: at -O2 GCC keeps it in a register and the
+  # report says the thread died, so that file is built without loop-
+  # invariant motion (the fix that needs no copy of the file).
+  set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -w)
+  if(test STREQUAL "basic_processing")
+    set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -fno-tree-loop-im)
+  endif()
+  set(${out} ${src} PARENT_SCOPE)
+endfunction()
+
 # rtb_thread_metric_images(KERNEL TM_PATH TESTS t... SOURCES s... LIBRARIES l...
 #                          [DEFINITIONS d...])
 function(rtb_thread_metric_images kernel tm_path)
   cmake_parse_arguments(TM "" "" "TESTS;SOURCES;LIBRARIES;DEFINITIONS" ${ARGN})
   foreach(test ${TM_TESTS})
-    set(src ${tm_path}/tm_${test}_test.c)
-    if(NOT EXISTS ${src})
-      message(FATAL_ERROR "Thread-Metric test ${test}: no ${src}")
-    endif()
-    # Third-party code, compiled as the checkout has it. Its basic test's
-    # counter is not volatile: at -O2 GCC keeps it in a register and the
-    # report says the thread died, so that file is built without loop-
-    # invariant motion (the fix that needs no copy of the file).
-    set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -w)
-    if(test STREQUAL "basic_processing")
-      set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -fno-tree-loop-im)
-    endif()
+    rtb_thread_metric_source(${tm_path} ${test} src)
     set(image tm-${test}-${kernel}-${RTB_BOARD}.elf)
     add_executable(${image} EXCLUDE_FROM_ALL ${src} ${RTB_TM_DIR}/tm_board.c ${TM_SOURCES})
     # GNU C: the interrupt tests' trap is written asm("SVC #0")
