@@ -143,3 +143,25 @@ def test_sigkill_of_a_labgrid_run_switches_the_board_off_and_releases_the_place(
     wait_for("the place released", lambda: lab.acquired_by("emu-k") is None)
     assert lab.power_status("emu-k") == "off"
     left.check()
+
+
+def test_a_child_rtbench_had_not_registered_yet_still_goes_with_it(tmp_path, left):
+    """A SIGKILL in the instant between starting a child and telling the
+    guard its group: the guard still finds the child, and what the child
+    started, by the guard's token in their environment."""
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal\n"
+        "from rtbench.process import lifetime\n"
+        "with lifetime.guarded():\n"
+        "    guard = lifetime._current_guard()\n"
+        "    guard.tell = lambda line: None  # '+g PID' never reaches the guard\n"
+        "    lifetime.popen(['/bin/sh', '-c', 'sleep 300 & exec sleep 300'])\n"
+        "    print('started', flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = subprocess.run([sys.executable, "-c", script], env=left.env(), capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == -signal.SIGKILL and "started" in proc.stdout, proc.stderr
+    left.check()  # both sleeps: ended by the guard, found by the token

@@ -10,7 +10,12 @@ holds the read end of a pipe only rtbench writes to. When rtbench dies,
 however it dies (SIGKILL included), the pipe closes; the guard then sends
 SIGTERM to every group still registered (rt-tests and stress-ng remove
 their IPC objects on SIGTERM), SIGKILL after `GRACE` seconds, removes the
-scratch directories still registered, and exits. A child that ends
+scratch directories still registered, and exits. A child also carries the
+guard's token in its environment ($RTBENCH_GUARD, inherited by everything
+it starts), and the guard ends every process that carries it too: one
+rtbench died between starting a child and registering its group (a
+SIGKILL in that instant), or a grandchild that left its group, is found
+that way. A child that ends
 normally is unregistered, so the guard never signals a group that is
 gone. (The guard starts with the first child of a `guarded()` block and
 is closed at its end.)
@@ -201,9 +206,12 @@ def output_closed(exc: BaseException) -> bool:
 # "+g PGID" / "-g PGID" (watch / forget a process group), "+d PATH" / "-d
 # PATH" (a directory to remove), "+c JSON" / "-c JSON" (a command to run
 # last, JSON [argv, env]: giving back what no signal can, a lab's place).
-# End of file: rtbench has gone.
+# End of file: rtbench has gone. argv: the grace in seconds, the token its
+# children carry in $RTBENCH_GUARD.
+GUARD_ENV = "RTBENCH_GUARD"
 _GUARD = r"""
 import json, os, shutil, signal, subprocess, sys, time
+token = ("RTBENCH_GUARD=" + sys.argv[2]).encode()
 for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
     signal.signal(s, signal.SIG_IGN)
 groups, dirs, commands = set(), set(), {}
@@ -224,15 +232,31 @@ def alive(g):
         return True
     except OSError:
         return False
+def tagged():
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                with open("/proc/" + pid + "/environ", "rb") as f:
+                    if token in f.read().split(b"\0"):
+                        found.append(int(pid))
+            except OSError:
+                pass
+    return found
 def signal_all(sig):
     for g in groups:
         try:
             os.killpg(g, sig)
         except OSError:
             pass
+    for p in tagged():
+        try:
+            os.kill(p, sig)
+        except OSError:
+            pass
 signal_all(signal.SIGTERM)
 deadline = time.monotonic() + float(sys.argv[1])
-while any(alive(g) for g in groups) and time.monotonic() < deadline:
+while (any(alive(g) for g in groups) or tagged()) and time.monotonic() < deadline:
     time.sleep(0.05)
 signal_all(signal.SIGKILL)
 for d in dirs:
@@ -249,9 +273,14 @@ for c in commands:
 
 class _Guard:
     def __init__(self) -> None:
+        self.token = os.urandom(16).hex()
+        # not itself tagged with an outer rtbench's token (a kernel set's child): the
+        # outer guard must not cut this one's clean-up short
+        env = {k: v for k, v in os.environ.items() if k != GUARD_ENV}
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _GUARD, str(GRACE)], stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [sys.executable, "-I", "-S", "-c", _GUARD, str(GRACE), self.token],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=env)
         self.lock = threading.Lock()
 
     def tell(self, line: str) -> None:
@@ -288,18 +317,31 @@ def guarded() -> Iterator[None]:
 
 
 def _tell(line: str) -> None:
+    guard = _current_guard()
+    if guard is not None:
+        guard.tell(line)
+
+
+def _current_guard() -> "_Guard | None":
     global _guard
     if not _guarding:
-        return
+        return None
     if _guard is None:
         _guard = _Guard()
-    _guard.tell(line)
+    return _guard
 
 
 def popen(argv: list[str], **kwargs: Any) -> subprocess.Popen:
-    """Start argv in a session of its own, watched by the guard."""
+    """Start argv in a session of its own, watched by the guard (its group
+    registered, its environment tagged with the guard's token)."""
+    guard = _current_guard()
+    if guard is not None:
+        env = dict(os.environ if kwargs.get("env") is None else kwargs["env"])
+        env[GUARD_ENV] = guard.token
+        kwargs["env"] = env
     proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
-    _tell(f"+g {proc.pid}")
+    if guard is not None:
+        guard.tell(f"+g {proc.pid}")
     return proc
 
 
