@@ -213,7 +213,15 @@ rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *c, uint32_t us)
 
 unsigned rtb_task_flags(const struct rtb_ctx *c)
 {
-    return c->metric->task_flags;
+    return c->metric->task_flags & ~(RTB_TASK_USER_IN | RTB_TASK_USER_OUT);
+}
+
+unsigned rtb_task_flags_as(const struct rtb_ctx *c, enum rtb_role role)
+{
+    unsigned mode = c->metric->task_flags;
+    bool user = (role == RTB_INCOMING && (mode & RTB_TASK_USER_IN)) ||
+                (role == RTB_OUTGOING && (mode & RTB_TASK_USER_OUT));
+    return rtb_task_flags(c) | (user ? RTB_TASK_PROCESS : 0);
 }
 
 void *rtb_shared_state(struct rtb_ctx *c, void **slot, size_t size)

@@ -2,6 +2,16 @@
 #include "jsonw.h"
 #include "strutil.h"
 
+/* The record's "tasks": what the scenario's tasks are (docs/records.md). */
+static const char *tasks_kind(unsigned flags)
+{
+    if (flags & RTB_TASK_USER_IN)
+        return "kernel_to_user";
+    if (flags & RTB_TASK_USER_OUT)
+        return "user_to_kernel";
+    return (flags & RTB_TASK_PROCESS) ? "process" : "thread";
+}
+
 static const char *const status_names[] = {"ok", "unsupported", "failed"};
 
 bool rtb_unit_is_time(const char *unit)
@@ -169,7 +179,7 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_str("rt_reason", info->rt_reason);
     jw_str("placement", info->cpu >= 0 ? "pinned" : "unpinned");
     jw_i64("cpu", info->cpu);
-    jw_str("tasks", (c->metric->task_flags & RTB_TASK_PROCESS) ? "process" : "thread");
+    jw_str("tasks", tasks_kind(c->metric->task_flags));
     jw_bool("cross_cpu", (c->metric->task_flags & RTB_TASK_OTHER_CPU) != 0);
     jw_str("profile", profile);
     jw_bool("cold", c->cold && !c->cold_failed);

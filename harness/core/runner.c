@@ -24,6 +24,7 @@ static const char *missing_cap(uint32_t need, uint32_t have, uint32_t *bit)
         "frame pipes", "first-fit heap with an arrangeable free list",
         "cache disabling", "timer-placed interrupts", "bare interrupt handlers",
         "kernel critical section", "system calls (tasks run in the kernel's own mode)",
+        "kernel-mode and user-mode tasks side by side",
     };
     for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++) {
         if ((need & (1u << b)) && !(have & (1u << b))) {

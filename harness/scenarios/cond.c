@@ -107,7 +107,7 @@ static void signal_wake_ctx(struct rtb_ctx *ctx)
 const struct rtb_metric rtb_cond_metrics[] = {
     {"cond.signal.no_waiter", signal_no_waiter, CAPS, 0},
     {"cond.broadcast.no_waiter", broadcast_no_waiter, CAPS, 0},
-    RTB_THREAD_AND_PROCESS("cond.wait.block_ctx", wait_block_ctx, CAPS),
-    RTB_THREAD_AND_PROCESS("cond.signal.wake_ctx", signal_wake_ctx, CAPS),
+    RTB_THREAD_PROCESS_AND_MIXED("cond.wait.block_ctx", wait_block_ctx, CAPS),
+    RTB_THREAD_PROCESS_AND_MIXED("cond.signal.wake_ctx", signal_wake_ctx, CAPS),
     {0, 0, 0, 0},
 };

@@ -131,9 +131,9 @@ const struct rtb_metric rtb_event_metrics[] = {
     {"event.receive.available", receive_available, RTB_CAP_EVENTS, 0},
     {"event.receive.unavailable_nowait", wait_unavailable_nowait, RTB_CAP_EVENTS, 0},
     RTB_THREAD_AND_PROCESS("event.set.waiter_readied", set_waiter_readied, RTB_CAP_EVENTS | RTB_CAP_SEM),
-    RTB_THREAD_AND_PROCESS("event.wait.block_ctx", wait_block_ctx, RTB_CAP_EVENTS),
-    RTB_THREAD_AND_PROCESS("event.wait_all.block_ctx", wait_all_block_ctx, RTB_CAP_EVENTS),
-    RTB_THREAD_AND_PROCESS("event.set.wake_ctx", set_wake_ctx, RTB_CAP_EVENTS),
+    RTB_THREAD_PROCESS_AND_MIXED("event.wait.block_ctx", wait_block_ctx, RTB_CAP_EVENTS),
+    RTB_THREAD_PROCESS_AND_MIXED("event.wait_all.block_ctx", wait_all_block_ctx, RTB_CAP_EVENTS),
+    RTB_THREAD_PROCESS_AND_MIXED("event.set.wake_ctx", set_wake_ctx, RTB_CAP_EVENTS),
     {"event.set.wake_ctx.xcpu", set_wake_ctx, RTB_CAP_EVENTS | RTB_CAP_SMP, RTB_TASK_OTHER_CPU},
     {0, 0, 0, 0},
 };

@@ -180,10 +180,16 @@ static void run_pair(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops, int
         rtb_unsupported(ctx, "a blocking switch needs both tasks on one CPU (run pinned)");
         return;
     }
-    /* .xcpu: only HIGH, the task that is woken, sits on the other CPU */
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl, high, h), "create high task"))
+    /* .xcpu: only HIGH, the task that is woken, sits on the other CPU.
+     * .k_to_u / .u_to_k: the switch goes from HIGH to LOW in block_ctx and
+     * from LOW to HIGH in wake_ctx, and each task's mode follows its role. */
+    bool high_out = high == block_high;
+    unsigned fl_high = rtb_task_flags_as(ctx, high_out ? RTB_OUTGOING : RTB_INCOMING);
+    unsigned fl_low = rtb_task_flags_as(ctx, high_out ? RTB_INCOMING : RTB_OUTGOING);
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, fl_high, high, h),
+                "create high task"))
         return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl & ~RTB_TASK_OTHER_CPU, low, h),
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_LOW, RTB_PRIO_LOW, fl_low & ~RTB_TASK_OTHER_CPU, low, h),
                 "create low task")) {
         struct rtb_kcall post;
         h->stop = true;

@@ -60,11 +60,13 @@ static void yield_ctx(struct rtb_ctx *ctx)
         return;
     y->ctx = ctx;
     y->t0 = rtb_port_stamp_start();
-    unsigned fl = rtb_task_flags(ctx);
-    /* A is created first, so it is first in the FIFO of their priority */
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_LOW, fl, yield_a, y), "create task A"))
+    /* A is created first, so it is first in the FIFO of their priority; A
+     * is the switch's outgoing task, B the incoming one (.k_to_u, .u_to_k) */
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_LOW, rtb_task_flags_as(ctx, RTB_OUTGOING),
+                                          yield_a, y), "create task A"))
         return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, fl, yield_b, y), "create task B")) {
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, rtb_task_flags_as(ctx, RTB_INCOMING),
+                                          yield_b, y), "create task B")) {
         y->stop = true;
         rtb_port_task_join(TASK_A);
         return;
@@ -75,6 +77,6 @@ static void yield_ctx(struct rtb_ctx *ctx)
 }
 
 const struct rtb_metric rtb_sched_metrics[] = {
-    RTB_THREAD_AND_PROCESS("sched.yield.ctx", yield_ctx, 0),
+    RTB_THREAD_PROCESS_AND_MIXED("sched.yield.ctx", yield_ctx, 0),
     {0, 0, 0, 0},
 };

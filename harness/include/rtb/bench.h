@@ -40,6 +40,18 @@ struct rtb_metric {
     {id ".thread", fn, caps, 0},                    \
     {id ".process", fn, (caps) | RTB_CAP_PROCESS, RTB_TASK_PROCESS}
 
+/* The mixed pairs of a switch between two tasks (Zephyr latency_measure's
+ * k_to_u and u_to_k): .k_to_u, the switch's outgoing task in kernel mode and
+ * the incoming one in user mode; .u_to_k, the other way round. Only a port
+ * with both kinds of task measures them (RTB_CAP_USER_KERNEL). The scenario
+ * creates each task with rtb_task_flags_as(ctx, its role). */
+#define RTB_TASK_USER_IN (1u << 3)  /* .k_to_u: the incoming task is the user-mode one */
+#define RTB_TASK_USER_OUT (1u << 4) /* .u_to_k: the outgoing task is the user-mode one */
+#define RTB_THREAD_PROCESS_AND_MIXED(id, fn, caps)                                \
+    RTB_THREAD_AND_PROCESS(id, fn, caps),                                         \
+    {id ".k_to_u", fn, (caps) | RTB_CAP_USER_KERNEL, RTB_TASK_USER_IN},           \
+    {id ".u_to_k", fn, (caps) | RTB_CAP_USER_KERNEL, RTB_TASK_USER_OUT}
+
 /* True while the scenario should take another sample (warm-up included). */
 bool rtb_want(struct rtb_ctx *ctx);
 /* The time budget starts now: for a scenario whose set-up (starting a
@@ -111,8 +123,14 @@ uint32_t rtb_batch(struct rtb_ctx *ctx, uint32_t most);
 void rtb_expected(struct rtb_ctx *ctx, uint64_t value);
 /* `us` microseconds in counter ticks, at the calibrated counter frequency. */
 rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *ctx, uint32_t us);
-/* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create(). */
+/* The metric's RTB_TASK_* flags: pass them to every rtb_port_task_create()
+ * (a .k_to_u / .u_to_k metric's tasks are kernel-mode ones here). */
 unsigned rtb_task_flags(const struct rtb_ctx *ctx);
+/* The flags of the task that plays `role` in the measured switch: the
+ * metric's flags, and RTB_TASK_PROCESS (user mode) for the user-mode side of
+ * a .k_to_u / .u_to_k metric. */
+enum rtb_role { RTB_OUTGOING, RTB_INCOMING };
+unsigned rtb_task_flags_as(const struct rtb_ctx *ctx, enum rtb_role role);
 /* Scenario state shared between its tasks: `size` bytes of rtb_port_shared()
  * memory, allocated on the first call for `slot` (a static pointer owned by
  * the scenario file) and zeroed on every call. NULL: fails the metric. */

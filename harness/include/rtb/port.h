@@ -147,6 +147,9 @@ static inline int64_t rtb_stamp_delta(rtb_stamp_t t0, rtb_stamp_t t1)
 #define RTB_CAP_IRQ_BARE (1u << 25)     /* bare interrupt handlers: rtb_port_irq_bare() */
 #define RTB_CAP_CRITICAL (1u << 26)     /* the kernel's nesting critical section */
 #define RTB_CAP_NULL_SYSCALL (1u << 27) /* rtb_port_null_syscall(): tasks run in user mode */
+#define RTB_CAP_USER_KERNEL (1u << 28)  /* tasks of both modes side by side: RTB_TASK_PROCESS makes
+                                           a user-mode task, any other task runs in kernel mode
+                                           (the .k_to_u / .u_to_k rows; Zephyr's CONFIG_USERSPACE) */
 
 /* ======================================================================== */
 /* A. REQUIRED: every port implements these.                                */
@@ -209,6 +212,9 @@ typedef void (*rtb_task_fn)(void *arg);
 #define RTB_TASK_PROCESS (1u << 0)   /* own address space (needs RTB_CAP_PROCESS) */
 #define RTB_TASK_OTHER_CPU (1u << 1) /* pinned to another CPU than the benchmark's (RTB_CAP_SMP) */
 #define RTB_TASK_SUSPENDED (1u << 2) /* created, not started: rtb_port_task_start() (RTB_CAP_TASK_START) */
+/* Bits 3 and 4 are the metric's .k_to_u / .u_to_k mode (rtb/bench.h): the
+ * core turns them into RTB_TASK_PROCESS on one task of the pair, and a port
+ * never sees them. */
 /* Create task `id` at priority `prio`, ready to run (it preempts the caller
  * if more urgent), pinned like every benchmark task unless flags say
  * otherwise. `arg` must point into rtb_port_shared() memory (or be a plain

@@ -73,6 +73,9 @@ const char *rtb_port_unsupported_why(uint32_t cap)
         return "FreeRTOS has no condition variable";
     case RTB_CAP_NULL_SYSCALL:
         return "FreeRTOS tasks run privileged: there is no system call (no MPU port)";
+    case RTB_CAP_USER_KERNEL:
+        return "FreeRTOS tasks all run privileged: no unprivileged task to switch with (the MPU "
+               "port, which has them, is not built)";
     case RTB_CAP_SWI:
         return "FreeRTOS has no software-interrupt objects (the deferred handler is a task)";
     case RTB_CAP_RTA_LOG:

@@ -102,6 +102,9 @@ const char *rtb_port_unsupported_why(uint32_t cap)
         return "Linux user space has no interrupt: the signal between CPUs it has instead is "
                "measured as xsig.* (cross-CPU signal latency), the timer interrupt to a thread "
                "as sys.timer.wakeup.* (cyclictest)";
+    if (cap == RTB_CAP_USER_KERNEL)
+        return "every Linux task rtbench can create runs in user mode: no kernel-mode task to "
+               "switch with (the .thread and .process rows are Linux's user-to-user switches)";
     return 0;
 }
 

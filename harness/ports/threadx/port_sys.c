@@ -71,6 +71,9 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     switch (cap) {
     case RTB_CAP_PROCESS:
         return "ThreadX threads share one address space (no ThreadX Modules in this build)";
+    case RTB_CAP_USER_KERNEL:
+        return "ThreadX threads all run in one mode: no user-mode thread to switch with (ThreadX "
+               "Modules, which run unprivileged, are not built)";
     case RTB_CAP_SMP:
         return "one CPU: the board is a single " RTB_BOARD_CPU;
     case RTB_CAP_RWLOCK:
