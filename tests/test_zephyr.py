@@ -5,6 +5,7 @@ compared. (CI sets RTBENCH_REQUIRE_BOARD=1: a missing tool fails there.)"""
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from rtbench.cli import main
 from rtbench.measure import zephyr_board
 from rtbench.peers import latency_measure
 from rtbench.store.db import Store
+from rtbench.targets import mpu_window
 
 
 @pytest.fixture
@@ -26,19 +28,40 @@ def zephyr(board_cache, monkeypatch):
     kernel_env(monkeypatch)
 
 
-def test_the_userspace_build_runs_process_rows_in_user_mode(isolated, zephyr):
-    only = "sem.give.no_waiter,sched.yield.ctx.*,sem.give.wake_ctx.*"
+def test_the_userspace_build_runs_user_rows_in_user_mode(isolated, zephyr):
+    """.process rows between user-mode threads, .k_to_u and .u_to_k between a
+    kernel-mode and a user-mode one, the null system call from a user-mode
+    task; the image built with its MPU driver off QEMU's TLB collision."""
+    only = "sem.give.no_waiter,sched.yield.ctx.*,sem.give.wake_ctx.*,syscall.null.overhead"
     assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--userspace", "--quick",
                  "--only", only, "--db", "r.db", "--out", "o"]) == 0
     env = json.loads((isolated / "o" / "results.json").read_text())
     got = {m["id"]: m for m in env["metrics"]}
     assert env["host"]["os"] == "Zephyr (userspace)"
     assert env["session"]["target"]["userspace"].startswith("on")
-    for mid in ("sched.yield.ctx.process", "sem.give.wake_ctx.process"):
+    for mid in ("sched.yield.ctx.process", "sem.give.wake_ctx.process", "sched.yield.ctx.k_to_u",
+                "sched.yield.ctx.u_to_k", "sem.give.wake_ctx.k_to_u", "sem.give.wake_ctx.u_to_k",
+                "syscall.null.overhead"):
         assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
-    # a user thread's switch goes through the MPU's reprogramming and the system-call
-    # layer: dearer than a kernel thread's in the same image
-    assert got["sched.yield.ctx.process"]["p50"] > got["sched.yield.ctx.thread"]["p50"]
+    assert got["sem.give.wake_ctx.k_to_u"]["tasks"] == "kernel_to_user"
+    # a switch into a user thread goes through the system-call layer and an MPU
+    # region more (its counter): dearer than one into a kernel thread, and one
+    # from a user thread dearer than one from a kernel thread
+    p50 = {mid: got[mid]["p50"] for mid in got if got[mid]["status"] == "ok"}
+    for op in ("sched.yield.ctx", "sem.give.wake_ctx"):
+        assert p50[f"{op}.thread"] < p50[f"{op}.u_to_k"] < p50[f"{op}.process"], p50
+        assert p50[f"{op}.thread"] < p50[f"{op}.k_to_u"] < p50[f"{op}.process"], p50
+    spans = mpu_window.mpu_code(Path(env["host"]["image"]))
+    assert spans and not mpu_window.collides(spans), "the MPU driver lies on QEMU's TLB collision"
+
+
+def test_the_kernel_build_says_why_the_user_rows_are_unsupported(isolated, zephyr):
+    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--only",
+                 "sem.give.wake_ctx.k_to_u,syscall.null.overhead", "--db", "r.db",
+                 "--out", "o"]) == 0
+    got = {m["id"]: m for m in json.loads((isolated / "o" / "results.json").read_text())["metrics"]}
+    for mid in ("sem.give.wake_ctx.k_to_u", "syscall.null.overhead"):
+        assert got[mid]["status"] == "unsupported" and "--userspace" in got[mid]["reason"]
 
 
 def test_three_kernels_in_one_command_are_three_runs_and_their_comparison(isolated, zephyr,

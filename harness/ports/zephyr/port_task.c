@@ -32,12 +32,41 @@ RTB_KAPI(k_thread_create,
                          K_THREAD_STACK_SIZEOF(rtb_zephyr_stacks[0]), (k_thread_entry_t)a1, (void *)a2,
                          NULL, NULL, (int)a3, (uint32_t)a4, rtb_zephyr_timeout(a5)))
 
+#if defined(CONFIG_USERSPACE)
+/* A new thread starts in its creator's memory domain, and a user-mode task
+ * must start in the user domain (main.c: its stamps read the counter). A
+ * kernel-mode creator (the runner) joins that domain while it prepares the
+ * call, and goes back to the default domain in done(): both outside the
+ * window. A user-mode creator is in it already (and may not move). */
+static void creator_joins(bool user)
+{
+    if (user && !k_is_user_context())
+        k_mem_domain_add_thread(&rtb_zephyr_user_domain, k_current_get());
+}
+
+static void creator_leaves(void)
+{
+    if (!k_is_user_context() && k_current_get()->mem_domain_info.mem_domain != &k_mem_domain_default)
+        k_mem_domain_add_thread(&k_mem_domain_default, k_current_get());
+}
+#else
+static void creator_joins(bool user)
+{
+    (void)user;
+}
+
+static void creator_leaves(void)
+{
+}
+#endif
+
 /* Its resource pool is the system heap: k_fifo_alloc_put allocates there.
  * On a userspace build any thread may name it (a user-mode task suspends
  * or re-prioritises another). */
 static int created(const struct rtb_kcall *c)
 {
     struct k_thread *t = ((struct slot *)c->a[0])->thread;
+    creator_leaves();
     k_thread_system_pool_assign(t);
 #if defined(CONFIG_USERSPACE)
     k_object_access_all_grant(t);
@@ -63,6 +92,7 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     struct slot *s = &slots[id];
     s->thread = &thread_obj[id];
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
+    creator_joins(options & K_USER);
     rtb_kcall_set(c, rtb_kapi_k_thread_create, created, (rtb_word)s, (rtb_word)fn, (rtb_word)arg,
                   (rtb_word)rtb_zephyr_prio(prio));
     c->a[4] = options;

@@ -42,9 +42,13 @@ int rtb_zephyr_unsupported(const char *what);
 
 /* Start-up (main.c): the board's counter and console, the interrupt source. */
 void rtb_zephyr_irq_init(void);
+/* Keeps text_pad.c's pad in the image (RTB_ZEPHYR_TEXT_PAD; a no-op). */
+void rtb_zephyr_keep_text_pad(void);
 
-/* The kernel object pools a user thread may use (port_sync.c, port_queue.c,
- * port_timer.c): granted to every thread the port creates in user mode. */
-void rtb_zephyr_grant_objects(struct k_thread *thread);
+#if defined(CONFIG_USERSPACE)
+/* The memory domain of user-mode tasks (main.c): the default domain's
+ * partitions and what their stamps read. */
+extern struct k_mem_domain rtb_zephyr_user_domain;
+#endif
 
 #endif /* RTB_ZEPHYR_H */
