@@ -49,6 +49,26 @@ def test_user_variants_share_the_kernel_rows_cause():
     assert lm.why("fifo.get.free.immediate.user") == lm.why("fifo.get.free.immediate.kernel") != ""
 
 
+def test_the_userspace_build_adds_its_own_causes_by_who_runs_where():
+    """A row of the userspace build carries the shim's frame always; the
+    counter partition only where the window ends in a user-mode thread;
+    latency_measure's system-call stamps only where a user-mode thread
+    stamps; and the rows only that build has (abort's object walk)."""
+    k_to_k, k_to_u = (lm.why(f"semaphore.give.wake+ctx.{v}", "userspace")
+                      for v in ("k_to_k", "k_to_u"))
+    u_to_k = lm.why("semaphore.give.wake+ctx.u_to_k", "userspace")
+    stamps, counter = "timing_timestamp_get", "board's counter"
+    assert "shim" in k_to_k and counter not in k_to_k and stamps not in k_to_k
+    assert counter in k_to_u and stamps not in k_to_u
+    assert stamps in u_to_k and counter not in u_to_k
+    assert "72 kernel objects" in lm.why("thread.abort.kernel.from.kernel", "userspace")
+    assert lm.why("thread.abort.kernel.from.kernel") == ""  # the kernel build's agree
+    rec = {**_rec(290.0, label="semaphore.give.wake+ctx.k_to_u"),
+           "source": {"tool": lm.TOOL, "label": "semaphore.give.wake+ctx.k_to_u",
+                      "build": "userspace"}}
+    assert "41 instructions" in lm.agreement(rec, _rec(334.0))
+
+
 def test_no_sentence_for_unlike_units_or_a_missing_figure():
     assert lm.agreement(_rec(18.0), _rec(18.0, unit="ns")) == ""
     assert lm.agreement(_rec(18.0), None) == ""

@@ -96,6 +96,8 @@ def measure(target, catalog: Catalog, profile: str = "rt") -> tuple[list[dict], 
         _user_rows_to_process(recs, catalog)
     for rec in recs:
         rec["origin"], rec["profile"] = "peer", profile
+        if kernel.userspace and isinstance(rec.get("source"), dict):
+            rec["source"]["build"] = "userspace"  # which causes apply (why())
     session = {"type": "session", "origin": "peer",
                "source": {"kind": PEER, **info, "command": command, "app": str(app),
                           "config": [str(c) for c in conf], "counter_hz": COUNTER_HZ,
@@ -224,13 +226,60 @@ WHY = {
 }
 
 
-def why(label: str) -> str:
-    """Why latency_measure's row `label` differs from rtbench's ("" if not known)."""
+# What the userspace build adds to every row's difference, read in the
+# images (rtbench audit --userspace, arm-none-eabi-objdump) and measured by
+# builds that differ in that one thing.
+_USER_SHIM = (
+    "on the userspace build every Zephyr call is a system-call wrapper (an inline test of the "
+    "caller's mode, then the call or an SVC); rtbench makes it from its shim (rtb_kapi_*, a "
+    "function), whose register saves around that test (about 5 instructions a call, the "
+    "stmdb/ldmia and moves an inline call with constant arguments does without) are in "
+    "rtbench's window, once for a call that returns and twice for a switch (the post's call, "
+    "the pend's return)")
+_USER_COUNTER = (
+    "the window ends in a user-mode thread, whose memory domain in rtbench's image holds one "
+    "partition more (the board's counter, read-only, for its own stamps): Zephyr reprograms one "
+    "MPU region per partition on each switch into it, 41 instructions (measured by a build "
+    "without it)")
+_USER_STAMPS = (
+    "latency_measure's stamps in a user-mode thread are system calls (timing_timestamp_get, "
+    "through SVC), so the return path of its first stamp's call is in its window, and it "
+    "subtracts its user timestamp overhead (a back-to-back pair of such calls) in its place; "
+    "rtbench's user-mode stamps read the counter directly")
+
+
+_USER_WALK = (
+    "on the userspace build k_thread_abort clears the ended thread's permission on every kernel "
+    "object of the image (k_thread_perms_all_clear walks the generated object table, about 24 "
+    "instructions an object): rtbench's image has 72 kernel objects (a pool for each service), "
+    "latency_measure's 33")
+_USER_STACK_FILL = (
+    "a user-mode thread's first entry into user mode fills its whole stack (z_arm_userspace_enter "
+    "calls memset with CONFIG_INIT_STACKS' pattern, 1548 instructions for rtbench's 2 KiB "
+    "stack), and latency_measure's stacks are 1 KiB")
+# Rows whose difference only the userspace build has, by latency_measure's label.
+USER_WHY = {
+    "thread.abort.kernel.from.kernel": _USER_WALK,
+    "thread.abort.user.from.user": _USER_WALK,
+    "thread.start.user.from.user": _USER_STACK_FILL,
+}
+
+
+def why(label: str, build: str = "") -> str:
+    """Why latency_measure's row `label` differs from rtbench's ("" if not
+    known); `build` "userspace": the causes that build adds."""
     key = label
     for user, kernel in ((".u_to_u", ".k_to_k"), (".u_to_k", ".k_to_k"),
                          (".k_to_u", ".k_to_k"), (".user", ".kernel")):
         key = key.replace(user, kernel)
-    return WHY.get(key, "")
+    causes = [WHY.get(key, "")]
+    if build == "userspace":
+        causes += [USER_WHY.get(label, ""), _USER_SHIM]
+        if label.endswith((".u_to_u", ".k_to_u", ".user.from.user")):
+            causes.append(_USER_COUNTER)
+        if label.endswith((".u_to_u", ".u_to_k", ".user.from.user")) or label.endswith(".user"):
+            causes.append(_USER_STAMPS)
+    return "; and ".join(c for c in causes if c)
 
 
 def agreement(peer: dict, ours: dict | None) -> str:
@@ -245,13 +294,14 @@ def agreement(peer: dict, ours: dict | None) -> str:
         return ""
     diff = o.value("mean") - p.value("mean")
     label = (peer.get("source") or {}).get("label", "")
+    build = (peer.get("source") or {}).get("build", "")
     if abs(diff) <= AGREE:
         n = round(abs(diff))
         return (f"agrees: rtbench's mean is within {n} instruction{'s' if n != 1 else ''} of "
                 f"latency_measure's average (the same path, each method's own stamps taken out)")
     return (f"differs by {diff:+.0f} instructions (rtbench's mean − latency_measure's average): "
-            + (why(label) or "where the two definitions differ is not yet written down for "
-                             "this row"))
+            + (why(label, build) or "where the two definitions differ is not yet written down "
+                                    "for this row"))
 
 
 def method(session: dict | None) -> str:
