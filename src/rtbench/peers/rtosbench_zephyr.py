@@ -72,9 +72,9 @@ def agreement(peer: dict, ours: dict | None, empty: float | None) -> str:
 _WRAP = ("Its window also holds its porting layer's wrapper and the test's call into it, "
          "where rtbench's holds one call through its kcall into a wrapper of 1 to 3 "
          "instructions: ")
-_WRAP_SHORT = (_WRAP + "bench_sem_give, bench_thread_start/suspend/resume are 3 or 4 "
-               "instructions (the object's address from its id, a branch to the kernel), "
-               "which with the call and its argument make most of a gap of a few instructions.")
+_WRAP_SHORT = (_WRAP + "bench_sem_give and bench_thread_start/suspend/resume are 3 or 4 "
+               "(the object's address from its id, a branch to the kernel); what else makes "
+               "a gap of a few instructions either way is not traced row by row.")
 _WRAP_LONG = (_WRAP + "bench_mutex_lock/unlock and bench_sem_take are 7 to 9 (not tail calls: "
               "they return BENCH_SUCCESS, and the lock passes K_FOREVER), most of a gap of 5 "
               "to 10 instructions.")
@@ -175,7 +175,8 @@ WHY = {
         "k_yield() returns. Here rtbench's figure is the larger; why is not traced yet.",
     "Yield stats / Yield (no context switch)":
         "No rtbench metric: a yield with only less urgent threads ready; k_yield() requeues "
-        "the caller behind its equals, finds it first again and returns without a switch.",
+        "the caller behind its equals (none) and calls z_swap() anyway, so PendSV runs and "
+        "resumes the same thread: about what a switch costs.",
     "Allocation stats / Malloc":
         "No rtbench metric of this size: bench_malloc() is k_malloc() of 128 bytes from the "
         "kernel heap (rtbench's rule: 64 KiB); rtbench's heap.malloc.* time k_malloc() of 10, "
