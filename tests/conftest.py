@@ -131,6 +131,16 @@ def zephyr_modules() -> Path | None:
 
 
 @functools.lru_cache(maxsize=None)
+def rtos_benchmark_src() -> Path | None:
+    """rtos-benchmark's checkout (a peer's sources, not a kernel's), read once."""
+    env = os.environ.get("RTBENCH_RTOS_BENCHMARK_SRC")
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / "rtos-benchmark"]:
+        if (cand / "src" / "zephyr" / "bench_porting_layer_zephyr.c").is_file():
+            return cand
+    return None
+
+
+@functools.lru_cache(maxsize=None)
 def kernel_src(kernel: str) -> Path | None:
     """Read once, at collection: the `isolated` fixture removes the kernels'
     variables from a test's environment, and a board test's own fixture
@@ -146,6 +156,7 @@ def kernel_src(kernel: str) -> Path | None:
 for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
     kernel_src(_kernel)
 zephyr_modules()
+rtos_benchmark_src()
 
 
 def freertos_src() -> Path | None:

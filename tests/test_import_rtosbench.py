@@ -1,6 +1,7 @@
-"""rtbench import rtos-benchmark: the importer on a real capture of
-rtos-benchmark's FreeRTOS port on QEMU's AN385 (tests/data/import/
-rtos-benchmark/), its own ns form, malformed input, and the CLI."""
+"""rtbench import rtos-benchmark: the importer on real captures of
+rtos-benchmark's FreeRTOS and Zephyr ports on QEMU's AN385 (tests/data/
+import/rtos-benchmark/), its own ns form, an output cut short, malformed
+input, and the CLI."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rtbench.store.db import Store
 
 CAPTURE = (Path(__file__).resolve().parent / "data" / "import" / "rtos-benchmark"
            / "bench_all-freertos-mps2-an385.txt")
+ZEPHYR_CAPTURE = CAPTURE.with_name("bench_all-zephyr-mps2-an385.txt")
 # Rows whose definitions correspond to a catalogue metric (the `rtosbench`
 # vendor names); the others are kept as rtosbench:<name>.
 MAPPED = {
@@ -115,6 +117,46 @@ def test_unit_cycles_needs_the_counter_frequency(cat):
         rtosbench.parse(text, catalog=cat)
 
 
+def test_the_zephyr_build_prints_virtual_ns_which_are_read_as_instructions(cat):
+    """Zephyr's timing API prints ns of QEMU's virtual clock; the shim's
+    icount_shift says how many make an instruction (2^7 = 128)."""
+    result = rtosbench.parse(ZEPHYR_CAPTURE, catalog=cat)
+    recs = _by_label(result.records)
+    rec = recs["Mutex Stats / Lock (no owner)"]
+    # ` Lock (no owner)                         :   9040,   8960,  18560`
+    assert rec["source"]["ns"] == {"mean": 9040, "min": 8960, "max": 18560}
+    assert (rec["mean"], rec["min"], rec["max"]) == (70.625, 70.0, 145.0)
+    assert rec["unit"] == "instructions" and "tick_hz" not in rec and rec["n"] == 10000
+    assert "128 per instruction under -icount shift 7" in rec["note"]
+    assert "an empty window reads 36.875 instructions" in rec["note"]
+    info = result.info
+    assert info["empty_window"] == 36.875 and info["kernel"] == "Zephyr 4.0.0"
+    assert info["complete"] and "stopped_in" not in info
+    # its port creates a thread without starting it: those rows answer metrics here
+    assert recs["Thread stats / Create (no context switch)"]["id"] == "task.create.unstarted.thread"
+    assert recs["Interrupt Stats / Latency"]["mean"] == 5.0  # 640 ns
+    queue = [r for label, r in recs.items() if label.startswith("Message queue")]
+    assert len(queue) == 5 and all(r["status"] == "unsupported" for r in queue)
+    # without the shift the ns stay ns
+    text = ZEPHYR_CAPTURE.read_text().replace("rtbench-shim icount_shift: 7\n", "")
+    rec = _by_label(rtosbench.parse(text, catalog=cat).records)["Mutex Stats / Lock (no owner)"]
+    assert rec["unit"] == "ticks" and rec["tick_hz"] == 1_000_000_000 and rec["mean"] == 9040
+
+
+def test_an_output_cut_short_keeps_its_rows_and_names_the_test_it_stopped_in(cat):
+    text = ZEPHYR_CAPTURE.read_text()
+    cut = text[:text.index(" Latency")] + "rtbench-shim fatal: Zephyr fatal error 19\n"
+    result = rtosbench.parse(cut, catalog=cat)
+    assert result.info["stopped_in"] == "Interrupt Stats" and not result.info["complete"]
+    assert "Zephyr fatal error 19" in result.info["fatal"]
+    recs = _by_label(result.records)
+    assert "Interrupt Stats / Latency" not in recs and len(recs) == 31
+    assert recs["Allocation stats / Free"]["status"] == "ok"
+    # cut inside a test's rows: no test without rows, nothing named
+    inside = text[:text.index(" Recursive lock")]
+    assert "stopped_in" not in rtosbench.parse(inside, catalog=cat).info
+
+
 TITLE = "** Mutex Stats [avg, min, max] in nanoseconds **\n"
 
 
@@ -128,6 +170,8 @@ TITLE = "** Mutex Stats [avg, min, max] in nanoseconds **\n"
     ("rtbench-shim unit: furlongs\n" + TITLE + " Lock : 1, 1, 1\n",
      "bad.txt:1: rtbench-shim unit 'furlongs'"),
     ("rtbench-shim iterations: many\n", "bad.txt:1: rtbench-shim iterations is not a count"),
+    ("rtbench-shim unit: ns\nrtbench-shim icount_shift: 11\n" + TITLE + " Lock : 1, 1, 1\n",
+     "bad.txt:0: rtbench-shim icount_shift 11: QEMU takes 0 to 10"),
     (TITLE + " Lock : 1, 1, 1\n Lock : 2, 2, 2\n", "bad.txt:3: 'Mutex Stats / Lock' appears a "
                                                    "second time"),
     ("hello\n *** Starting! ***\n", "bad.txt:1: no rtos-benchmark result in it"),

@@ -90,8 +90,8 @@ def _ours(mid: str, p50: int, mean: float, lo: int, hi: int) -> dict:
             "p99": hi, "p999": hi, "profile": "rt"}
 
 
-def _runs() -> tuple[Run, Run]:
-    result = rtosbench.parse(CAPTURE)
+def _runs(capture: Path = CAPTURE, ours: list[dict] | None = None) -> tuple[Run, Run]:
+    result = rtosbench.parse(capture)
     recs = []
     for rec in result.records:
         rec["origin"], rec["profile"] = "peer", "rt"
@@ -101,8 +101,8 @@ def _runs() -> tuple[Run, Run]:
     ours = Run(1, "u1", "2026-11-24T00:00:00+00:00", None, "complete", "", ["rtbench", "run"],
                {"target": "mps2-an385", "target_kind": "emulator"},
                {"type": "session", "ts": {"unit": "instructions", "overhead_median": 10}},
-               [_ours("sem.give.wake_ctx.thread", 222, 223.0, 222, 256),
-                _ours("sched.yield.ctx.thread", 57, 57.3, 57, 91)])
+               ours or [_ours("sem.give.wake_ctx.thread", 222, 223.0, 222, 256),
+                        _ours("sched.yield.ctx.thread", 57, 57.3, 57, 91)])
     peer = Run(2, "u2", "2026-11-24T00:00:00+00:00", None, "complete", "", ["rtbench", "run"],
                {}, {"type": "session", "origin": "peer", "source": {"kind": "rtos-benchmark",
                                                                    **result.info}},
@@ -136,6 +136,35 @@ def test_comparison_page_sets_both_in_instructions_with_a_why_per_row():
     assert jrow["peer_ns"]["mean"] is None and jrow["ours"]["p50"] == 57
 
 
+def test_on_zephyr_each_row_agrees_or_differs_once_its_empty_window_is_out():
+    """rtos-benchmark's Zephyr port subtracts nothing: its average less its
+    empty window (36.875 instructions in the capture) is set beside
+    rtbench's mean; the interrupt row has no read pair and is compared as it is."""
+    ours, peer = _runs(CAPTURE.with_name("bench_all-zephyr-mps2-an385.txt"), [
+        _ours("csem.give.no_waiter", 18, 18.143, 18, 93),
+        _ours("rmutex.unlock.wake_ctx.thread", 222, 224.3, 222, 301),
+        _ours("irq.prolog.c_call", 3, 3.924, 3, 73)])
+    cmp = compare.compare_peers(ours, [peer], catalog.load())
+    rows = {r.id: r for r in cmp.rows}
+    give = rows["csem.give.no_waiter"]  # 7720 ns / 128 = 60.3125; less 36.875 = 23.4375
+    assert give.peer["mean"] == 60.3125 and give.peer_unit == give.ours_unit == "instructions"
+    assert give.why.startswith("differs by -5.3 instructions") and "bench_sem_give" in give.why
+    assert rows["rmutex.unlock.wake_ctx.thread"].why.startswith(
+        "agrees: rtbench's mean is within 1.3 instructions of rtos-benchmark's average less "
+        "its empty window (36.875 instructions")
+    irq = rows["irq.prolog.c_call"].why  # 640 ns = 5 instructions, nothing taken out
+    assert irq.startswith("agrees: rtbench's mean is within 1.1 instructions of "
+                          "rtos-benchmark's average. ") and "SysTick" in irq
+    create = rows["task.create.unstarted.thread"]
+    assert create.ours_status == "not in this run" and "k_thread_create()" in create.why
+    assert "xTaskCreate" not in " ".join(r.why for r in cmp.rows)
+    for r in cmp.rows:  # every row of rtos-benchmark says why it differs
+        assert r.why, r.label
+    (method,) = cmp.methods
+    assert method.startswith("rtos-benchmark's Zephyr port ran") and "FreeRTOS" not in method
+    assert "read 36.875 instructions in this build" in method and "128 of them" in method
+
+
 # ---- the peer's failure modes: records, never an error of the run ----
 
 @pytest.mark.skipif(not (KERNEL / "tasks.c").is_file(), reason=f"no FreeRTOS-Kernel at {KERNEL}")
@@ -154,10 +183,31 @@ def test_missing_or_wrong_sources_are_unsupported_with_how_to_give_them(tmp_path
     assert "absent is not an rtos-benchmark checkout" in rec["reason"]
 
 
+@pytest.mark.skipif(bool(_missing()), reason=_missing() or "-")
+def test_an_image_that_faults_in_a_test_keeps_the_rows_before_it(monkeypatch):
+    """The image ends QEMU with a fault's status inside the interrupt test
+    (as rtos-benchmark's Zephyr port did on MPU null-pointer detection):
+    the rows printed are stored, that test is one failed record."""
+    text = CAPTURE.read_text()
+    cut = text[:text.index(" Latency")] + "rtbench-shim fatal: Zephyr fatal error 19\n"
+    monkeypatch.setattr(peers_board, "_build", lambda target, defs: Path("image.elf"))
+    monkeypatch.setattr(peers_board.programs, "execute", lambda argv, cpu, timeout: (83, cut))
+    recs, session = peers_board.measure(_target(), catalog.load(),
+                                        peers_board.Context(PEER, 100))
+    stopped = recs[-1]
+    assert stopped["id"] == "rtosbench:Interrupt Stats" and stopped["status"] == "failed"
+    assert ("stopped in its 'Interrupt Stats' test" in stopped["reason"]
+            and "exited with status 83: rtbench-shim fatal: Zephyr fatal error 19"
+            in stopped["reason"])
+    ok = [r for r in recs if r["status"] == "ok"]
+    assert len(ok) == 28 and "irq.prolog.c_call" not in {r["id"] for r in recs}
+    assert session["source"]["stopped_in"] == "Interrupt Stats"
+
+
 @needs_board
 def test_a_build_failure_is_a_failed_record(board, tmp_path):
     broken = tmp_path / "rtos-benchmark"  # the markers, and nothing to build
-    for marker in peers_board.MARKERS:
+    for marker in peers_board.markers("freertos"):
         (broken / marker).parent.mkdir(parents=True, exist_ok=True)
         (broken / marker).write_text("#error not a real checkout\n")
     (rec,), session = peers_board.measure(_target(), catalog.load(),

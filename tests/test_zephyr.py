@@ -1,7 +1,8 @@
 """Zephyr beyond the checks every kernel gets (test_board_target.py, the
 window audit): the userspace build, whose .process rows run in user-mode
-threads, and three kernels in one command, stored as three runs and
-compared. (CI sets RTBENCH_REQUIRE_BOARD=1: a missing tool fails there.)"""
+threads, three kernels in one command, stored as three runs and compared,
+and its peers (latency_measure, Thread-Metric, rtos-benchmark's Zephyr
+port). (CI sets RTBENCH_REQUIRE_BOARD=1: a missing tool fails there.)"""
 
 import json
 import os
@@ -9,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import kernel_env, zephyr_missing
+from conftest import kernel_env, rtos_benchmark_src, zephyr_missing
 from rtbench.cli import main
 from rtbench.measure import zephyr_board
-from rtbench.peers import latency_measure
+from rtbench.peers import latency_measure, rtosbench
 from rtbench.store.db import Store
 from rtbench.targets import mpu_window
 
@@ -102,20 +103,26 @@ def test_several_kernels_refuse_bad_input_in_one_line(isolated, capsys, args, sa
     assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
 
 
-def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, zephyr, capsys):
+def _peer_run(isolated, tool: str):
+    """The peer run whose records come from `tool` (their source's tool)."""
+    with Store(isolated / "r.db") as store:
+        peers = [store.get_run(r.id) for r in store.list_runs() if r.origin == "peer"]
+    return next(r for r in peers if any((m.get("source") or {}).get("tool") == tool
+                                        for m in r.metrics))
+
+
+def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, zephyr, capsys,
+                                                                    monkeypatch):
     """Zephyr's own benchmark (and Thread-Metric), built from the same tree
     by the same rule and run on the same board: its averages (converted to instructions) agree
     with rtbench's means where both time the same path, and where they do
     not, the row names the cause read in its sources."""
     only = "sched.yield.ctx.thread,sem.give.no_waiter,fifo.put.alloc.immediate"
+    monkeypatch.delenv(rtosbench.SRC_ENV, raising=False)  # its own test, below
     assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
                  "--only", only, "--db", "r.db", "--out", "o"]) == 0
-    lm_tool = latency_measure.TOOL  # "zephyr latency_measure"
-    with Store(isolated / "r.db") as store:
-        peers = [store.get_run(r.id) for r in store.list_runs() if r.origin == "peer"]
-        lm = next(r for r in peers if any((m.get("source") or {}).get("tool") == lm_tool
-                                          for m in r.metrics))
-        tm = next(r for r in peers if r is not lm)
+    lm = _peer_run(isolated, latency_measure.TOOL)  # "zephyr latency_measure"
+    tm = _peer_run(isolated, "Thread-Metric")
     got = {m["id"]: m for m in lm.metrics}
     for mid in only.split(","):
         assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
@@ -138,6 +145,52 @@ def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, z
     assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
     assert ("**fifo.put.alloc.immediate.kernel** → `fifo.put.alloc.immediate`: differs by -" in md
             and "does not (its source prints the raw sum)" in md)
+
+
+def test_rtos_benchmark_runs_beside_in_instructions_interrupt_test_and_all(isolated, zephyr,
+                                                                          capsys, monkeypatch):
+    """rtos-benchmark's Zephyr port from the checkout $RTBENCH_RTOS_BENCHMARK_SRC
+    names, built by the same rule and run on the same board: every row it
+    prints stored in instructions (its virtual ns ÷ 128), its interrupt test
+    run to the end, and each row beside rtbench's with whether they agree."""
+    src = rtos_benchmark_src()
+    if src is None:
+        if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
+            pytest.fail("no rtos-benchmark checkout (RTBENCH_RTOS_BENCHMARK_SRC or "
+                        "../shared/third_party/rtos-benchmark)")
+        pytest.skip("no rtos-benchmark checkout")
+    monkeypatch.setenv(rtosbench.SRC_ENV, str(src))
+    only = "csem.give.no_waiter,rmutex.unlock.wake_ctx.thread,irq.prolog.c_call"
+    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
+                 "--only", only, "--db", "r.db", "--out", "o"]) == 0
+    out = capsys.readouterr().out
+    assert "peer rtos-benchmark: building and running its Zephyr port on mps2-an385" in out
+    run = _peer_run(isolated, "rtos-benchmark")
+    got = {m["id"]: m for m in run.metrics}
+    session = run.session["source"]
+    assert session["kernel"].startswith("Zephyr") and session["complete"]
+    assert session["unit"] == "ns" and session["icount_shift"] == 7
+    assert session["iterations"] == 1000 and 10 < session["empty_window"] < 100
+    for mid in (*only.split(","), "task.create.unstarted.thread", "sched.yield.ctx.thread"):
+        rec = got[mid]
+        assert rec["status"] == "ok" and rec["unit"] == "instructions" and rec["n"] == 1000, rec
+        assert 0 < rec["min"] <= rec["mean"] <= rec["max"] and "tick_hz" not in rec
+        assert rec["mean"] * 128 == rec["source"]["ns"]["mean"]  # its own figure, exactly
+    # the interrupt test ran (no MPU fault at VTOR 0, no lock-up on a VTOR cut to 0x200)
+    assert got["irq.prolog.c_call"]["max"] < 20
+    assert not [m for m in run.metrics if m["status"] == "failed"]
+    assert got["msgq.create"]["status"] == "unsupported"  # its port has no queue calls
+    assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["rows"]
+            if r["program"] == "rtos-benchmark"}
+    for mid in only.split(","):
+        row = rows[mid]
+        assert row["peer_unit"] == row["ours_unit"] == "instructions", mid
+        assert row["ours_status"] == "ok" and row["why"].startswith(("agrees: ", "differs by ")), row
+    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "rtos-benchmark's Zephyr port ran in the same QEMU" in md
+    assert "**Interrupt Stats / Latency** → `irq.prolog.c_call`: " in md
 
 
 @pytest.mark.parametrize("glue, unit", [("--no-board-glue", "cycles"),

@@ -8,8 +8,9 @@
  *    board's console (UART0) and timestamp counter (TIMER0) and nothing else;
  *  - the lines rtbench prints before and after rtos-benchmark's own output
  *    ("rtbench-shim KEY: VALUE"): what the figures' unit really is (its
- *    title says nanoseconds), the sample count, the kernel, the capability
- *    switches, what an empty measurement window reads in this build;
+ *    title says nanoseconds), the kernel, the counter; the sample count,
+ *    the capability switches and what an empty measurement window reads in
+ *    this build come from shim.c, shared with the Zephyr build;
  *  - the end of the run: bench_all() runs the tests, then its task would
  *    return into the kernel's task-exit trap and idle for ever. The link
  *    wraps bench_test_init() (-Wl,--wrap, CMakeLists.txt) so the task runs
@@ -24,9 +25,8 @@
 #include "bench_utils.h"
 #include "rtb_board.h"
 #include "rtb_freertos.h" /* RTB_FREERTOS_EXIT_ASSERT */
+#include "shim.h"
 #include "task.h"
-
-#define EMPTY_WINDOW_TRIES 100
 
 void BOARD_InitBootPins(void)
 {
@@ -39,23 +39,6 @@ void BOARD_InitBootClocks(void)
 
 void BOARD_InitDebugConsole(void)
 {
-}
-
-/* What two back-to-back reads through rtos-benchmark's own timing calls
- * return, as its tests take them (start = get(); end = get(); then
- * cycles_get): the floor inside every window it times, which it does not
- * subtract. The least of a few tries (the kernel tick may land in one). */
-static bench_time_t empty_window(void)
-{
-    bench_time_t best = UINT64_MAX;
-    for (int i = 0; i < EMPTY_WINDOW_TRIES; i++) {
-        bench_time_t start = bench_timing_counter_get();
-        bench_time_t end = bench_timing_counter_get();
-        bench_time_t d = bench_timing_cycles_get(&start, &end);
-        if (d < best)
-            best = d;
-    }
-    return bench_timing_cycles_to_ns(best);
 }
 
 static void banner(void)
@@ -71,14 +54,9 @@ static void banner(void)
     /* Every figure rtos-benchmark prints passes through
      * bench_timing_cycles_to_ns(), which returns this unit here (timing.c). */
     PRINTF("rtbench-shim unit: %s\n", RTB_BOARD_TS_UNIT);
-    PRINTF("rtbench-shim iterations: %u\n", (unsigned)ITERATIONS);
-    PRINTF("rtbench-shim capabilities: RTOS_HAS_THREAD_SPAWN=%d RTOS_HAS_THREAD_CREATE_START=%d "
-           "RTOS_HAS_SUSPEND_RESUME=%d RTOS_HAS_MESSAGE_QUEUE=%d (the last set by rtbench)\n",
-           RTOS_HAS_THREAD_SPAWN, RTOS_HAS_THREAD_CREATE_START, RTOS_HAS_SUSPEND_RESUME,
-           RTOS_HAS_MESSAGE_QUEUE);
     PRINTF("rtbench-shim asserts: configASSERT %s\n",
            RTB_FREERTOS_ASSERT ? "on" : "off");
-    PRINTF("rtbench-shim empty_window: %llu\n", (unsigned long long)empty_window());
+    rtosbench_shim_common_lines(); /* iterations, capabilities, empty_window */
 }
 
 void __real_bench_test_init(void (*test_init_function)(void *));

@@ -83,7 +83,7 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 rec["status"], rec.get("reason", ""), p_unit, p_stats, rec.get("n"),
                 (mine["status"] if mine else "not in this run" if meta and rec.get("mapped", True)
                  else "none"), o_unit, o_stats, (mine or {}).get("n"),
-                _why(rec, mine)))
+                _why(rec, mine, pr.session)))
             fam = _family(rec)
             if fam not in families:
                 families.append(fam)
@@ -106,15 +106,16 @@ def _as_ns(stats: dict[str, float | None], unit: str) -> dict[str, float | None]
     return {k: (v if unit == "ns" else None) for k, v in stats.items()}
 
 
-def _why(rec: dict, ours: dict | None = None) -> str:
+def _why(rec: dict, ours: dict | None = None, session: dict | None = None) -> str:
     """Why this peer record's figure differs from rtbench's for its metric:
-    per rt-tests program, per rtos-benchmark row (each peer's WHY); for
-    latency_measure, whether the two agree (latency_measure.agreement)."""
+    per rt-tests program, per rtos-benchmark row and port (rtosbench.why,
+    on Zephyr with whether the two agree); for latency_measure, whether the
+    two agree (latency_measure.agreement)."""
     src = rec.get("source") or {}
     if src.get("tool") == latency_measure.TOOL:
         return latency_measure.agreement(rec, ours)
     if src.get("tool") == "rtos-benchmark":
-        return rtosbench.WHY.get(src.get("label", ""), "")
+        return rtosbench.why(rec, ours, session)
     return rttests.WHY.get(src.get("tool", rec["id"]), "")
 
 

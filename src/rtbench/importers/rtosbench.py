@@ -30,16 +30,25 @@ the title "Semaphore stats"; their rows differ, so the names are unique.
 
 Units. rtos-benchmark converts every figure with bench_timing_cycles_to_ns()
 and titles it "nanoseconds": that is its own output's unit, read as ns. The
-AN385 build rtbench makes (harness/peers/rtos-benchmark) frames the output
-with `rtbench-shim KEY: VALUE` lines, and its `unit:` line says what that
-conversion really returns there: `instructions` (QEMU -icount; a count, no
-tick_hz, as the harness's own records on that board) or `cycles` (with
-`counter_hz:`). Its `iterations:` line gives `n`, its `empty_window:` line
-what an empty window reads (rtos-benchmark subtracts nothing), and
-`kernel:`, `build:`, `capabilities:`, `asserts:` and `done:` are kept in
-the file's info.
+AN385 builds rtbench makes (harness/peers/rtos-benchmark, its FreeRTOS and
+Zephyr ports) frame the output with `rtbench-shim KEY: VALUE` lines, and
+the `unit:` line says what that conversion really returns there:
+`instructions` (the FreeRTOS build: QEMU -icount; a count, no tick_hz, as
+the harness's own records on that board), `cycles` (with `counter_hz:`), or
+`ns` (the Zephyr build: Zephyr's own conversion, nanoseconds of QEMU's
+virtual clock). ns with an `icount_shift:` line are instructions × 2^shift
+(under -icount shift N a guest instruction is 2^N ns), so the records carry
+figure ÷ 2^N instructions, fractions kept, as latency_measure's cycles are
+converted (rtbench.peers.latency_measure); without that line they stay ns.
+Its `iterations:` line gives `n`, its `empty_window:` line what an empty
+window reads (rtos-benchmark subtracts nothing; in the records' unit), and
+`kernel:`, `build:`, `capabilities:`, `asserts:`, `fatal:` and `done:` are
+kept in the file's info.
 
-`*** Done! ***` (bench_all's last line) marks the output complete.
+`*** Done! ***` (bench_all's last line) marks the output complete. An
+output that stops before it (the image faulted in a test) keeps the rows it
+has, and the info's `stopped_in` names the test whose title came last
+without rows: the one that was running.
 Anything else on the console (a boot banner, `*** Starting! ***`) is
 skipped, but a line that looks like a result row (a name, a colon, three
 comma-separated fields) and cannot be read is an error, as is a row before
@@ -68,7 +77,7 @@ NA_REASON = ("rtos-benchmark printed n/a: the port's capability switch for it "
 _SHIM = re.compile(r"rtbench-shim\s+([a-z_]+)\s*:\s*(.*)")
 _BLANKS = re.compile(r"\s+")
 _SHIM_INTS = ("iterations", "counter_hz", "icount_shift", "empty_window", "done")
-_SHIM_UNITS = ("instructions", "cycles")
+_SHIM_UNITS = ("instructions", "cycles", "ns")
 
 
 @dataclass
@@ -120,8 +129,12 @@ def read(src: Source) -> tuple[list[Figure], dict[str, Any]]:
     if not rows:
         raise ImportFormatError(src.name, 1, "no rtos-benchmark result in it (no `** <test> "
                                              "[avg, min, max] in <unit> **` title with rows)")
-    unit, tick_hz = _unit(src, info)
-    return [_figure(src, n, sec, name, values, unit, tick_hz, info)
+    if not info["complete"] and section is not None and rows[-1][1] is not section:
+        info["stopped_in"] = section.title
+    unit, tick_hz, per_unit = _unit(src, info)
+    if per_unit != 1 and "empty_window" in info:
+        info["empty_window"] = info["empty_window"] / per_unit
+    return [_figure(src, n, sec, name, values, unit, tick_hz, per_unit, info)
             for n, sec, name, values in rows], info
 
 
@@ -174,26 +187,32 @@ def _shim(src: Source, n: int, key: str, value: str, info: dict[str, Any]) -> No
         info["unit"] = value
     elif key == "kernel":
         info["kernel"] = value[:80]
-    elif key in ("build", "counter", "capabilities", "asserts", "assert"):
+    elif key in ("build", "counter", "capabilities", "asserts", "assert", "fatal"):
         info[key] = value[:300]
     # another key: a newer shim's, not needed to read the figures
 
 
-def _unit(src: Source, info: dict[str, Any]) -> tuple[str, int | None]:
-    """(record unit, tick_hz): the shim's unit, else rtos-benchmark's ns."""
+def _unit(src: Source, info: dict[str, Any]) -> tuple[str, int | None, int]:
+    """(record unit, tick_hz, printed units per record unit): the shim's
+    unit, else rtos-benchmark's ns."""
     unit = info.get("unit")
     if unit == "instructions":
-        return "instructions", None
+        return "instructions", None, 1
     if unit == "cycles":
         if not info.get("counter_hz"):
             raise ImportFormatError(src.name, 0, "rtbench-shim unit cycles without a "
                                     "counter_hz line: the cycles' frequency is unknown")
-        return "cycles", info["counter_hz"]
-    return "ticks", None  # ns: base.record adds tick_hz 1e9
+        return "cycles", info["counter_hz"], 1
+    if unit == "ns" and info.get("icount_shift") is not None:
+        if not 0 <= info["icount_shift"] <= 10:  # QEMU's own bound on the shift
+            raise ImportFormatError(src.name, 0, f"rtbench-shim icount_shift "
+                                    f"{info['icount_shift']}: QEMU takes 0 to 10")
+        return "instructions", None, 2 ** info["icount_shift"]  # ns of virtual time
+    return "ticks", None, 1  # ns: base.record adds tick_hz 1e9
 
 
 def _figure(src: Source, n: int, sec: _Section, name: str, values: list[str], unit: str,
-            tick_hz: int | None, info: dict[str, Any]) -> Figure:
+            tick_hz: int | None, per_unit: int, info: dict[str, Any]) -> Figure:
     label = f"{sec.title} / {name}"
     source = {"tool": TOOL, "file": src.name, "line": n}
     if info.get("kernel"):
@@ -208,8 +227,13 @@ def _figure(src: Source, n: int, sec: _Section, name: str, values: list[str], un
     note = "rtos-benchmark prints average, minimum and maximum only"
     if unit == "ticks":
         note += " (ns)"
+    if per_unit != 1:
+        source["ns"] = dict(stats)  # as printed
+        stats = {k: v / per_unit for k, v in stats.items()}
+        note += (f" (ns of QEMU's virtual clock, {per_unit} per instruction under -icount "
+                 f"shift {info['icount_shift']})")
     if "empty_window" in info:
-        note += (f"; nothing subtracted: an empty window reads {info['empty_window']} "
+        note += (f"; nothing subtracted: an empty window reads {info['empty_window']:.10g} "
                  f"{unit if unit != 'ticks' else 'ns'} in this build")
     return Figure(TOOL_KEY, label, stats, source, unit=unit, n=info.get("iterations"), note=note,
                   extra=extra)

@@ -335,8 +335,8 @@ def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say
     """The peers of a board run, each a run linked to it: Thread-Metric on
     ThreadX (its own benchmark), and on FreeRTOS when a ThreadX checkout
     brings its sources (rtbench's porting layer for it); rtos-benchmark on
-    the kernels it has a port for (FreeRTOS), told when its sources are
-    missing."""
+    the kernels it has a port for (FreeRTOS, Zephyr), told when its sources
+    are missing; Zephyr's latency_measure on Zephyr."""
     on_threadx = target.kernel.name == "threadx"
     if on_threadx or threadmetric.sources(target, req.thread_metric_src) is not None:
         threadmetric.beside(store, run_id, target, say, req.thread_metric_src)

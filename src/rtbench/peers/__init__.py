@@ -7,18 +7,23 @@ peer, and the one way their output becomes records of a run.
   bounded, in its own session, ended on a timeout or Ctrl-C.
 * rttests.py: rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
   sigwaittest) beside a Linux run, at rtbench's priorities on its CPU.
-* rtosbench.py: rtos-benchmark's FreeRTOS port beside a board run, built
-  for the same board and booted in the same QEMU.
-* threadmetric.py: Thread-Metric beside a board run, on ThreadX or FreeRTOS.
+* rtosbench.py: rtos-benchmark's FreeRTOS or Zephyr port beside a board
+  run, built for the same board and booted in the same QEMU; what each port
+  measures against rtbench's definitions in rtosbench_freertos.py and
+  rtosbench_zephyr.py (which also says whether a row agrees).
+* latency_measure.py: Zephyr's own latency_measure beside a Zephyr run.
+* threadmetric.py: Thread-Metric beside a board run, on ThreadX, FreeRTOS or Zephyr.
 * linked.py: what they share once measured: their records stored as a run
-  linked to the rtbench run, and a peer record's console line.
+  linked to the rtbench run, a peer record's console line, the gap between
+  a peer's average and rtbench's mean.
 
 A peer's output becomes records by the contract of docs/records.md
 ("Records from other sources"), read by the importers where rtbench can
 also import that tool's files (rt-tests, rtos-benchmark). A peer that is
 not installed or has no sources is an `unsupported` record, never an
 error. A board peer's image is built by the targets' harness builder.
-Next here: latency_measure, rtos-benchmark's Zephyr port.
+Next here: rtos-benchmark's message queues on Zephyr (its port has no
+calls for them); why its yield row is shorter than rtbench's.
 
 May import: rtbench.targets, rtbench.importers, rtbench.store, rtbench.process, rtbench.errors.
 """

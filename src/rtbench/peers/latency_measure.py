@@ -36,7 +36,7 @@ from typing import Callable
 from rtbench.errors import RtbenchError
 from rtbench.importers import zephyr as importer
 from rtbench.importers.base import Figure, map_figures, source_of
-from rtbench.peers.linked import line, store_beside
+from rtbench.peers.linked import line, mean_gap, store_beside
 from rtbench.process import lifetime
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
@@ -285,14 +285,9 @@ def why(label: str, build: str = "") -> str:
 def agreement(peer: dict, ours: dict | None) -> str:
     """One sentence: latency_measure's average beside rtbench's mean for the
     same metric, both in instructions on the same board and configuration."""
-    if not ours or ours.get("status") != "ok" or peer.get("status") != "ok":
+    diff = mean_gap(peer, ours)
+    if diff is None:
         return ""
-    from rtbench.store.records import MetricRecord
-
-    p, o = MetricRecord(peer), MetricRecord(ours)
-    if not (p.has("mean") and o.has("mean")) or p.unit != o.unit:
-        return ""
-    diff = o.value("mean") - p.value("mean")
     label = (peer.get("source") or {}).get("label", "")
     build = (peer.get("source") or {}).get("build", "")
     if abs(diff) <= AGREE:

@@ -1,7 +1,8 @@
 """What every peer shares once it has measured: its records stored as a
 run of their own (origin "peer") linked to the rtbench run they were
 measured beside (`runs.linked_to`), so `rtbench compare RUN` finds them,
-and the console line of a peer record.
+the console line of a peer record, and the gap between a peer's average
+and rtbench's mean that its agreement sentence states.
 
 The store has the `linked_to` column but no call that sets or reads it: the
 two small queries here (`link`, `linked_runs`) are that adapter.
@@ -67,3 +68,14 @@ def line(rec: dict) -> str:
         figs = ", ".join(f"{k} {m.value(k):,.0f} {m.unit}"
                          for k in ("min", "p50", "mean", "p99", "max") if m.has(k))
     return f"  peer {label:<27} [green]ok[/green]          {figs}  [dim]→ {escape(rec['id'])}[/dim]"
+
+
+def mean_gap(peer: dict, ours: dict | None, less: float = 0.0) -> float | None:
+    """rtbench's mean − (the peer's average − `less`), both ok and in one
+    unit; None when there is nothing to set side by side."""
+    if not ours or ours.get("status") != "ok" or peer.get("status") != "ok":
+        return None
+    p, o = MetricRecord(peer), MetricRecord(ours)
+    if not (p.has("mean") and o.has("mean")) or p.unit != o.unit:
+        return None
+    return o.value("mean") - (p.value("mean") - less)
