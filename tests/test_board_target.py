@@ -300,6 +300,7 @@ def test_coverage_has_a_column_per_kernel(board, capsys):
     assert "Linux (host)" in out
     if not zephyr_missing():
         assert "Zephyr (mps2-an385)" in out and "Zephyr (mps2-an386)" not in out
+        assert "Zephyr (userspace) (mps2-an385)" in out
 
 
 def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, capsys):

@@ -95,15 +95,19 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
     for board in BOARDS:
         for name, spec in kernels.SPECS.items():
             src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
-            try:
-                target = make(board, name, src)
-                say(f"{spec.title} ({board}): its image, booted under QEMU for what it supports")
-                target.prepare()
-                columns[f"{spec.title} ({board})"] = target.registry()
-            except RtbenchError as exc:
-                why = f"{spec.title} columns left out: {exc}"
-                if why not in notes:
-                    notes.append(why)
+            # Zephyr twice: its kernel build, and its userspace build (the .process,
+            # .k_to_u and .u_to_k rows, the system call)
+            for userspace in (False, True) if name == "zephyr" else (False,):
+                title = f"{spec.title}{' (userspace)' if userspace else ''} ({board})"
+                try:
+                    target = make(board, name, src, userspace=userspace)
+                    say(f"{title}: its image, booted under QEMU for what it supports")
+                    target.prepare()
+                    columns[title] = target.registry()
+                except RtbenchError as exc:
+                    why = f"{spec.title} columns left out: {exc}"
+                    if why not in notes:
+                        notes.append(why)
     return columns, notes
 
 
