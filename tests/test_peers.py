@@ -150,3 +150,26 @@ def test_compare_of_a_lone_run_without_peers_is_still_an_error(fake, isolated, c
     capsys.readouterr()
     assert main(["compare", "1", "--db", "r.db"]) == 2
     assert "needs two runs or more" in capsys.readouterr().err
+
+
+def test_the_page_names_the_peers_that_ran_and_only_them():
+    """A run beside Thread-Metric (which ran) and rtos-benchmark (no sources):
+    the heading and summary name Thread-Metric, not rt-tests, and not the
+    peer that gave no figure (its row says why)."""
+    from types import SimpleNamespace
+
+    from rtbench.compare import peers as compare_peers
+    from rtbench.compare import views
+
+    run = SimpleNamespace(id=1, metrics=[], session={}, host={}, label="", origin=None)
+    tm = {"id": "thread-metric:basic_processing", "status": "ok", "unit": "count per period",
+          "mapped": False, "n": 3, "p50": 941.0, "source": {"tool": "Thread-Metric"}}
+    rb = {"id": "rtosbench:bench_all", "status": "unsupported", "mapped": False,
+          "reason": "rtos-benchmark sources not given", "source": {"tool": "rtos-benchmark"}}
+    peer_runs = [SimpleNamespace(id=2, metrics=[tm], session={}),
+                 SimpleNamespace(id=3, metrics=[rb], session={})]
+    cmp = compare_peers.compare_peers(run, peer_runs, catalog.load())
+    assert cmp.families == ["Thread-Metric"]
+    summary = views.peer_summary(cmp)
+    assert summary.startswith("Summary: run 1 beside Thread-Metric: 2 peer figures")
+    assert "rt-tests" not in summary and "rtos-benchmark" not in summary

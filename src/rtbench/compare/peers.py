@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtbench.peers import latency_measure, rtosbench, rttests
+from rtbench.peers import latency_measure, rtosbench, rttests, threadmetric
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Run
 from rtbench.store.records import MetricRecord
@@ -85,7 +85,7 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                  else "none"), o_unit, o_stats, (mine or {}).get("n"),
                 _why(rec, mine, pr.session)))
             fam = _family(rec)
-            if fam not in families:
+            if rec["status"] == "ok" and fam not in families:  # a peer that ran: named above
                 families.append(fam)
                 if fam == "rtos-benchmark":
                     methods.append(rtosbench.method(pr.session, run.session))
@@ -120,9 +120,9 @@ def _why(rec: dict, ours: dict | None = None, session: dict | None = None) -> st
 
 
 def _family(rec: dict) -> str:
-    """The suite a peer record comes from: "rt-tests", "rtos-benchmark" or
-    "latency_measure"."""
+    """The suite a peer record comes from: "rt-tests", "rtos-benchmark",
+    "latency_measure" or "Thread-Metric"."""
     tool = (rec.get("source") or {}).get("tool", "")
-    if tool == latency_measure.TOOL:
-        return "latency_measure"
+    if tool in (latency_measure.TOOL, threadmetric.TOOL):
+        return "latency_measure" if tool == latency_measure.TOOL else threadmetric.TOOL
     return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"

@@ -387,8 +387,11 @@ def ref_summary(cmp: RefComparison) -> str:
 _PEER_WHERE = {
     "rt-tests": "rt-tests programs run in the same session, on the same CPU at the priorities "
                 "rtbench uses",
-    "rtos-benchmark": "rtos-benchmark's FreeRTOS port run in the same session, on the same "
-                      "emulated board with the same kernel build and -icount",
+    "rtos-benchmark": "rtos-benchmark's port for the same kernel run in the same session, on "
+                      "the same emulated board with the same kernel build and -icount",
+    "Thread-Metric": "Thread-Metric (the ThreadX distribution's benchmark) through rtbench's "
+                     "porting layer for the same kernel, built by the same rule and run on the "
+                     "same emulated board, its counts per report period",
     "latency_measure": "Zephyr's latency_measure built from the same Zephyr tree by the same "
                        "rule and run on the same emulated board with the same -icount",
 }
@@ -410,10 +413,11 @@ def _peer_cell(v: float | None, unit: str) -> str:
 
 
 def peer_comparison(cmp) -> Page:
-    fams = cmp.families or ["rt-tests"]
+    fams = cmp.families
     units = cmp.units
-    page = Page(f"rtbench {run_name(cmp.run)} beside {' and '.join(fams)}",
-                "; ".join(_PEER_WHERE.get(f, f) for f in fams)
+    page = Page(f"rtbench {run_name(cmp.run)} beside {' and '.join(fams) or 'its peers'}",
+                ("; ".join(_PEER_WHERE.get(f, f) for f in fams)
+                 or "no peer gave a figure (each row says why)")
                 + f" (`rtbench run --with-peers`); {_peer_unit_phrase(units)}.")
     page.p("Peers: the statistics the program printed (min, average and max; median and "
            "p99 only where it printed a histogram); “—”: it gave none, nothing is "
@@ -464,6 +468,6 @@ def peer_summary(cmp) -> str:
                f"{r.ours_status} on rtbench's side" if r.ours_status != "ok" else "side by side")
         counts[why] = counts.get(why, 0) + 1
     order = sorted(counts, key=lambda k: (k != "side by side", k.startswith("unmatched"), k))
-    families = " and ".join(cmp.families or ["rt-tests"])
+    families = " and ".join(cmp.families) or "its peers (none gave a figure)"
     return (f"Summary: run {cmp.run.id} beside {families}: {len(cmp.rows)} peer figures: "
             + ", ".join(f"{counts[k]} {k}" for k in order) + ".")
