@@ -22,11 +22,15 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
 
 
 @pytest.fixture
-def browser(monkeypatch):
+def browser(monkeypatch, tmp_path_factory):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     monkeypatch.setenv("SE_AVOID_STATS", "true")  # Selenium Manager: no telemetry
+    # Chromium keeps its profile and its singleton socket directory
+    # (org.chromium.Chromium.*) in TMPDIR and leaves the latter behind on quit:
+    # give it pytest's own temporary directory so a test run leaves nothing in /tmp.
+    monkeypatch.setenv("TMPDIR", str(tmp_path_factory.mktemp("chromium")))
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600",
