@@ -123,3 +123,32 @@ def test_the_glossary_says_where_a_batched_sample_starts_and_stops(cat):
     assert "divided by 8" in give and "per batch of 8, not divided" in give
     assert text.count("such calls in a row") == 1  # the yield's definition has none
     assert "8 such calls in a row" in report.render_html(r, cat)
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_terminal_first_page_keeps_flags_readable(cat, width):
+    """On an 80-column terminal the flag column has a few characters left, and
+    rich wrapped "p99 and max per batch of 8" one word per line under the
+    figures; there the flags go under the table, one line per flag, and on a
+    wide terminal they stay on their rows."""
+    import io
+
+    from rich.console import Console
+
+    rng = np.random.default_rng(2)
+    give = record("sem.give.no_waiter", np.round(rng.lognormal(np.log(400), 0.05, 500)))
+    give["batch"] = 8
+    r = run([give, record(IDS[0], np.round(rng.lognormal(np.log(4000), 0.05, 500)))])
+    out = io.StringIO()
+    firstpage.print_console(firstpage.build(r, cat),
+                            Console(file=out, width=width, color_system=None))
+    lines = out.getvalue().splitlines()
+    table = lines[:next(i for i, line in enumerate(lines) if line.startswith("Largest max"))]
+    assert all(len(line) <= width for line in table)
+    assert not [line for line in lines if line.strip() in ("and", "max", "per", "batch")]
+    flagged = [line for line in lines if "p99 and max per batch of 8" in line]
+    assert len(flagged) == 1
+    if width == 80:
+        assert flagged[0].strip() == "p99 and max per batch of 8: sem.give.no_waiter"
+    else:
+        assert flagged[0].lstrip().startswith("sem.give.no_waiter ")

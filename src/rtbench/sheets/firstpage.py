@@ -332,6 +332,9 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
     if page.note:
         console.print(escape(page.note), soft_wrap=True)
     if page.groups:
+        cells = {r.id: [page.fmt(r.values[k]) for k, _ in page.stats]
+                 + ["—" if r.n is None else str(r.n)] for g in page.groups for r in g.rows}
+        inline = _flags_fit(page, cells, console.width)
         table = Table(title=f"Key figures ({page.unit_label})", title_justify="left",
                       header_style="bold", pad_edge=False, box=None)
         table.add_column("metric", no_wrap=True, min_width=max(
@@ -339,18 +342,49 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
         for _k, name in page.stats:
             table.add_column(name, justify="right", no_wrap=True)
         table.add_column("n", justify="right", no_wrap=True)
-        table.add_column("", style="yellow")
+        if inline:
+            table.add_column("", style="yellow")
         for g in page.groups:
             table.add_row(f"[bold]{escape(g.name)}[/bold]")
             for r in g.rows:
-                table.add_row(escape(r.id), *(page.fmt(r.values[k]) for k, _ in page.stats),
-                              "—" if r.n is None else str(r.n), escape(r.flag))
+                table.add_row(escape(r.id), *cells[r.id], *([escape(r.flag)] if inline else []))
         console.print(table)
+        if not inline:  # a narrow terminal: the flags under the table, one line per flag
+            for flag, ids in _rows_by_flag(page).items():
+                console.print(f"  [yellow]{escape(flag)}[/yellow]: {escape(', '.join(ids))}",
+                              soft_wrap=True)
     for line in summary_lines(page):
         console.print(escape(line), soft_wrap=True)
     for a in page.advice:
         console.print(f"[yellow]warning:[/yellow] {escape(_plain(a.what))}", soft_wrap=True)
         console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=True)
+
+
+def _flags_fit(page: FirstPage, cells: dict[str, list[str]], width: int) -> bool:
+    """Whether the flag column fits beside the figures without wrapping a
+    flag word by word (on an 80-column terminal it does not)."""
+    flags = [r.flag for g in page.groups for r in g.rows if r.flag]
+    if not flags:
+        return False
+    heads = [name for _k, name in page.stats] + ["n"]
+    cols = [max(len(r.id) for g in page.groups for r in g.rows)]
+    cols += [max([len(h)] + [len(c[i]) for c in cells.values()]) for i, h in enumerate(heads)]
+    return sum(cols) + 2 * len(cols) + max(len(f) for f in flags) <= width
+
+
+def _rows_by_flag(page: FirstPage) -> dict[str, list[str]]:
+    """Each flag with the rows that carry it, in page order."""
+    out: dict[str, list[str]] = {}
+    for g in page.groups:
+        for r in g.rows:
+            for flag in filter(None, (f.strip() for f in _split_flags(r.flag))):
+                out.setdefault(flag, []).append(r.id)
+    return out
+
+
+def _split_flags(flag: str) -> list[str]:
+    """A row's flags; "p99 and max per batch of 8" holds no comma, so a comma splits."""
+    return flag.split(", ") if flag else []
 
 
 def _plain(text: str) -> str:
