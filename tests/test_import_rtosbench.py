@@ -198,6 +198,8 @@ def test_cli_import_stores_a_run_and_bad_input_stores_nothing(isolated, capsys):
     sheet = capsys.readouterr().out  # counts in their unit, never under a µs header
     assert "| min instr | median instr | mean instr |" in sheet and "min µs" not in sheet
     assert "Figures are instructions executed, not times" in sheet
+    # titled by the kernel its log names, not "FreeRTOS unknown kernel"
+    assert sheet.startswith("# rtbench data sheet — FreeRTOS V11.3.0 on ")
     bad = isolated / "bad.txt"
     bad.write_text(TITLE + " Lock (no owner) : 92, 9x, 126\n")
     before = sqlite3.connect(db).execute("SELECT COUNT(*) FROM runs").fetchone()

@@ -106,7 +106,10 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
                  f"on {host.get('board', host.get('target', '?'))}")
         config = board_configuration(run, session)
     else:
-        kernel = f"{host.get('os', 'Linux')} {host.get('kernel_release', 'unknown kernel')}"
+        # an imported rtos-benchmark log gives its kernel's version, not a
+        # Linux release: "FreeRTOS V11.3.0", not "FreeRTOS unknown kernel"
+        version = host.get("kernel_release") or host.get("kernel_version") or "unknown kernel"
+        kernel = f"{host.get('os', 'Linux')} {version}"
         title = f"rtbench data sheet — {kernel} on {host.get('cpu_model', 'unknown CPU')}"
         config = host_configuration(run, session, expect)
     advice = advice_mod.check(run)
