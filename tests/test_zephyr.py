@@ -33,7 +33,8 @@ def test_the_userspace_build_runs_user_rows_in_user_mode(isolated, zephyr):
     """.process rows between user-mode threads, .k_to_u and .u_to_k between a
     kernel-mode and a user-mode one, the null system call from a user-mode
     task; the image built with its MPU driver off QEMU's TLB collision."""
-    only = "sem.give.no_waiter,sched.yield.ctx.*,sem.give.wake_ctx.*,syscall.null.overhead"
+    only = ("sem.give.no_waiter,sched.yield.ctx.*,sem.give.wake_ctx.*,syscall.null.overhead,"
+            "fifo.put.wake_ctx.process")
     assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--userspace", "--quick",
                  "--only", only, "--db", "r.db", "--out", "o"]) == 0
     env = json.loads((isolated / "o" / "results.json").read_text())
@@ -45,6 +46,9 @@ def test_the_userspace_build_runs_user_rows_in_user_mode(isolated, zephyr):
                 "syscall.null.overhead"):
         assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
     assert got["sem.give.wake_ctx.k_to_u"]["tasks"] == "kernel_to_user"
+    # unsupported in the port's words, not "not provided by this port"
+    fifo = got["fifo.put.wake_ctx.process"]
+    assert fifo["status"] == "unsupported" and "not system calls" in fifo["reason"], fifo
     # a switch into a user thread goes through the system-call layer and an MPU
     # region more (its counter): dearer than one into a kernel thread, and one
     # from a user thread dearer than one from a kernel thread
@@ -58,11 +62,14 @@ def test_the_userspace_build_runs_user_rows_in_user_mode(isolated, zephyr):
 
 def test_the_kernel_build_says_why_the_user_rows_are_unsupported(isolated, zephyr):
     assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--only",
-                 "sem.give.wake_ctx.k_to_u,syscall.null.overhead", "--db", "r.db",
+                 "sem.give.wake_ctx.k_to_u,syscall.null.overhead,sem.delete", "--db", "r.db",
                  "--out", "o"]) == 0
     got = {m["id"]: m for m in json.loads((isolated / "o" / "results.json").read_text())["metrics"]}
     for mid in ("sem.give.wake_ctx.k_to_u", "syscall.null.overhead"):
         assert got[mid]["status"] == "unsupported" and "--userspace" in got[mid]["reason"]
+    # the port's words, once: "sem_delete: Zephyr objects are not deleted (k_sem has no delete)"
+    assert got["sem.delete"]["reason"] == ("sem_delete: Zephyr objects are not deleted "
+                                           "(k_sem has no delete)"), got["sem.delete"]
 
 
 def test_three_kernels_in_one_command_are_three_runs_and_their_comparison(isolated, zephyr,

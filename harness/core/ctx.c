@@ -41,11 +41,17 @@ static void set_reason(struct rtb_ctx *c, int status, const char *what, const ch
         return; /* the first failure is the one worth reporting */
     c->status = status;
     c->reason[0] = '\0';
+    if (!why)
+        why = "";
+    size_t n = 0;
+    while (what[n] && what[n] == why[n])
+        n++;
+    if (n && !what[n] && why[n] == ':') /* the port already named the call: "sem_delete: ..." */
+        what = "";
     rtb_strlcat(c->reason, what, sizeof c->reason);
-    if (why && *why) {
+    if (*what && *why)
         rtb_strlcat(c->reason, ": ", sizeof c->reason);
-        rtb_strlcat(c->reason, why, sizeof c->reason);
-    }
+    rtb_strlcat(c->reason, why, sizeof c->reason);
 }
 
 void rtb_budget_from_now(struct rtb_ctx *c)
@@ -242,8 +248,12 @@ bool rtb_ok(struct rtb_ctx *c, int rc, const char *what)
 {
     if (rc == RTB_OK)
         return true;
-    if (rc == RTB_ENOTSUP)
-        set_reason(c, RTB_STATUS_UNSUPPORTED, what, "not provided by this port");
+    if (rc == RTB_ENOTSUP) {
+        /* the port's own words when it gave them ("queue_put: k_fifo_put is not
+         * a system call ..."); a port clears them as each metric begins */
+        const char *why = rtb_port_last_error();
+        set_reason(c, RTB_STATUS_UNSUPPORTED, what, why && *why ? why : "not provided by this port");
+    }
     else
         rtb_fail(c, what);
     return false;

@@ -7,7 +7,8 @@
  *
  * The defaults never set rtb_port_last_error(): the core words the reason
  * from the capability bit the metric needs (runner.c) before a scenario
- * runs, and rtb_ok() says "not provided by this port" for RTB_ENOTSUP.
+ * runs, and rtb_ok() says "not provided by this port" for an RTB_ENOTSUP
+ * that came without the port's words.
  */
 #include <rtb/port.h>
 

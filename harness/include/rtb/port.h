@@ -157,7 +157,9 @@ static inline int64_t rtb_stamp_delta(rtb_stamp_t t0, rtb_stamp_t t1)
 
 /* ---- Identity, capabilities, errors ------------------------------------- */
 uint32_t rtb_port_caps(void);            /* RTB_CAP_* bits of what works */
-const char *rtb_port_last_error(void);   /* words for the last failure ("" if none) */
+/* Words for the last failure, or for the last RTB_ENOTSUP ("" if none; a port
+ * empties them in rtb_port_metric_begin, so a metric never shows another's). */
+const char *rtb_port_last_error(void);
 
 /* Facts for the session record, filled by the port. */
 struct rtb_port_info {

@@ -390,6 +390,7 @@ void rtb_posix_fault_delay(void)
  * at its full size). */
 void rtb_port_metric_begin(const char *id)
 {
+    last_error[0] = '\0'; /* an unsupported call's words belong to this metric */
     rtb_posix_xsig_forget(id);
     const struct rtb_metric *m = rtb_registry_find(id);
     rtb_posix.pshared = m && (m->task_flags & RTB_TASK_PROCESS);

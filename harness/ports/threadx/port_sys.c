@@ -210,5 +210,6 @@ int rtb_port_option(const char *name, const char *value)
 
 void rtb_port_metric_begin(const char *id)
 {
+    last_error[0] = '\0'; /* an unsupported call's words belong to this metric */
     rtb_board_fault_point(id);
 }
