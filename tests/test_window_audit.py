@@ -1,5 +1,5 @@
 """The window audit (rtbench.audit): every headline row of FreeRTOS,
-ThreadX and Zephyr on the emulated AN385, run under QEMU's instruction trace, holds
+ThreadX and Zephyr (its kernel and its userspace build) on the emulated AN385, run under QEMU's instruction trace, holds
 at most audit.BUDGET instructions of rtbench's own code between its two
 stamps, no other stamp, and the trace's count of each window is the
 harness's figure for it.
@@ -15,12 +15,14 @@ from rtbench.targets import audit
 from rtbench.targets import kernels
 
 
-@pytest.fixture(scope="module", params=["freertos", "threadx", "zephyr"])
+@pytest.fixture(scope="module", params=["freertos", "threadx", "zephyr", "zephyr-userspace"])
 def audited(request, tmp_path_factory):
     from conftest import board_tools_missing, zephyr_missing
     import os
 
-    why = zephyr_missing() if request.param == "zephyr" else board_tools_missing()
+    name, _, build = request.param.partition("-")  # zephyr-userspace: --userspace
+    zephyr = name == "zephyr"
+    why = zephyr_missing() if zephyr else board_tools_missing()
     if why:
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the board target cannot run: {why}")
@@ -30,8 +32,8 @@ def audited(request, tmp_path_factory):
     try:
         from conftest import zephyr_modules
 
-        kernel = kernels.get(request.param, kernel_src(request.param),
-                             zephyr_modules() if request.param == "zephyr" else None)
+        kernel = kernels.get(name, kernel_src(name), zephyr_modules() if zephyr else None,
+                             build == "userspace")
         yield request.param, audit.audit_board("mps2-an385", kernel, list(audit.HEADLINE))
     finally:
         mp.undo()
