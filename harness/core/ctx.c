@@ -35,6 +35,15 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->warm_until = c->deadline - budget_ticks / 2;
 }
 
+/* Whether `why` opens with the call `what` names: "sem_delete: ..." */
+static bool names_the_call(const char *why, const char *what)
+{
+    size_t n = 0;
+    while (what[n] && what[n] == why[n])
+        n++;
+    return n && !what[n] && why[n] == ':';
+}
+
 static void set_reason(struct rtb_ctx *c, int status, const char *what, const char *why)
 {
     if (c->status != RTB_STATUS_OK)
@@ -43,10 +52,7 @@ static void set_reason(struct rtb_ctx *c, int status, const char *what, const ch
     c->reason[0] = '\0';
     if (!why)
         why = "";
-    size_t n = 0;
-    while (what[n] && what[n] == why[n])
-        n++;
-    if (n && !what[n] && why[n] == ':') /* the port already named the call: "sem_delete: ..." */
+    if (names_the_call(why, what)) /* the port's words name the call already: say it once */
         what = "";
     rtb_strlcat(c->reason, what, sizeof c->reason);
     if (*what && *why)

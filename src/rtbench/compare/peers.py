@@ -119,10 +119,14 @@ def _why(rec: dict, ours: dict | None = None, session: dict | None = None) -> st
     return rttests.WHY.get(src.get("tool", rec["id"]), "")
 
 
+# A peer tool's suite, by the tool its records name
+_FAMILIES = {latency_measure.TOOL: "latency_measure", threadmetric.TOOL: threadmetric.TOOL,
+             "rtos-benchmark": "rtos-benchmark"}
+
+
 def _family(rec: dict) -> str:
     """The suite a peer record comes from: "rt-tests", "rtos-benchmark",
     "latency_measure" or "Thread-Metric"."""
     tool = (rec.get("source") or {}).get("tool", "")
-    if tool in (latency_measure.TOOL, threadmetric.TOOL):
-        return "latency_measure" if tool == latency_measure.TOOL else threadmetric.TOOL
-    return "rtos-benchmark" if tool == "rtos-benchmark" else "rt-tests"
+    return _FAMILIES.get(tool, "rt-tests")  # every rt-tests program names itself
+

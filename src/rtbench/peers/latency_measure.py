@@ -277,7 +277,7 @@ def why(label: str, build: str = "") -> str:
         causes += [USER_WHY.get(label, ""), _USER_SHIM]
         if label.endswith((".u_to_u", ".k_to_u", ".user.from.user")):
             causes.append(_USER_COUNTER)
-        if label.endswith((".u_to_u", ".u_to_k", ".user.from.user")) or label.endswith(".user"):
+        if label.endswith((".u_to_u", ".u_to_k", ".user")):  # .user.from.user among them
             causes.append(_USER_STAMPS)
     return "; and ".join(c for c in causes if c)
 

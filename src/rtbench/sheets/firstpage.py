@@ -377,14 +377,9 @@ def _rows_by_flag(page: FirstPage) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for g in page.groups:
         for r in g.rows:
-            for flag in filter(None, (f.strip() for f in _split_flags(r.flag))):
+            for flag in r.flag.split(", ") if r.flag else ():  # build() joins them so
                 out.setdefault(flag, []).append(r.id)
     return out
-
-
-def _split_flags(flag: str) -> list[str]:
-    """A row's flags; "p99 and max per batch of 8" holds no comma, so a comma splits."""
-    return flag.split(", ") if flag else []
 
 
 def _plain(text: str) -> str:

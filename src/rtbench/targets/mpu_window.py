@@ -63,8 +63,10 @@ def collides(spans: list[tuple[int, int]], shift: int = 0) -> bool:
 
 def pad_for(spans: list[tuple[int, int]]) -> int:
     """The smallest pad (a multiple of ALIGN) that moves every span out of
-    every window; 0 when none collides."""
-    pad = 0
-    while collides(spans, pad):
-        pad += ALIGN
-    return pad
+    every window; 0 when none collides, or when no pad can (the windows
+    repeat every PERIOD: spans that collide at every shift below it do at
+    every shift; the image then runs slowly, with the same figures)."""
+    for pad in range(0, PERIOD, ALIGN):
+        if not collides(spans, pad):
+            return pad
+    return 0
