@@ -16,6 +16,11 @@ import sys
 import time
 from pathlib import Path
 
+# Before labgrid.remote loads gRPC in this process: its fork handlers off, as
+# rtbench has them (see rtbench.targets.labplace); the suite's later children
+# would otherwise die of SIGABRT now and then.
+import rtbench.targets.labplace  # noqa: F401,E402
+
 BIN = Path(sys.executable).parent
 
 

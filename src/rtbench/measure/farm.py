@@ -17,6 +17,7 @@ keeps what it measured, powers its board off and releases its place.
 
 from __future__ import annotations
 
+import ctypes
 import datetime as dt
 import json
 import os
@@ -148,14 +149,17 @@ def spawn(argv: list[str]) -> subprocess.Popen:
                             errors="replace", preexec_fn=_term_with_parent)
 
 
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child only calls it
+
+
 def _term_with_parent() -> None:
     """In the child: SIGTERM when this process dies, however it dies (a
     place's run then ends as interrupted: stored incomplete, board off,
-    place released) instead of measuring on with nobody to compare it."""
-    import ctypes
-
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    place released) instead of measuring on with nobody to compare it.
+    It runs between fork and exec beside the parent's threads (gRPC's, the
+    relays'), so it imports nothing and takes no lock: one C call."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _relay(place: str, child: subprocess.Popen, console: Console, lock: threading.Lock) -> None:

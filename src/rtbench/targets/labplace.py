@@ -15,6 +15,14 @@ from typing import Any
 
 from rtbench.errors import RtbenchError
 
+# Every child rtbench starts while a labgrid session is open (a farm's places,
+# QEMU, an image build) execs at once and needs nothing of gRPC. gRPC's fork
+# handlers, on by default in grpcio, restart its pollers in the child; Popen then
+# closes their descriptors before exec and the child aborts ("epoll_wait error:
+# Bad file descriptor", SIGABRT) about once in a hundred starts. gRPC reads this
+# when it loads, so it is set before anything imports labgrid.remote.
+os.environ["GRPC_ENABLE_FORK_SUPPORT"] = "false"
+
 DEFAULT_COORDINATOR = "127.0.0.1:20408"  # labgrid's default (LG_COORDINATOR)
 INSTALL = "pip install rtbench[labgrid]"
 
