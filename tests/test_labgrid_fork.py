@@ -20,11 +20,12 @@ pytest.importorskip("grpc")
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # An open channel that keeps gRPC's threads busy (a port nobody listens
-# on), then children started the way rtbench's farm starts its places.
+# on), then children started through the farm's own pre-exec hook.
 CHILD = """
-import asyncio, signal, subprocess, sys
+import asyncio, subprocess, sys
 import rtbench.targets.labplace
 import grpc
+from rtbench.measure.farm import _term_with_parent
 
 async def connecting():
     channel = grpc.aio.insecure_channel("127.0.0.1:1")
@@ -36,8 +37,7 @@ async def connecting():
 
 channel = asyncio.new_event_loop().run_until_complete(connecting())
 for _ in range(10):
-    rc = subprocess.run([sys.executable, "-c", "pass"],
-                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)).returncode
+    rc = subprocess.run([sys.executable, "-c", "pass"], preexec_fn=_term_with_parent).returncode
     assert rc == 0, rc
 print("started 10")
 """

@@ -87,7 +87,7 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
             fam = _family(rec)
             if rec["status"] == "ok" and fam not in families:  # a peer that ran: named above
                 families.append(fam)
-                if fam == "rtos-benchmark":
+                if fam == rtosbench.TOOL:
                     methods.append(rtosbench.method(pr.session, run.session))
                 if fam == "latency_measure":
                     methods.append(latency_measure.method(pr.session))
@@ -114,14 +114,14 @@ def _why(rec: dict, ours: dict | None = None, session: dict | None = None) -> st
     src = rec.get("source") or {}
     if src.get("tool") == latency_measure.TOOL:
         return latency_measure.agreement(rec, ours)
-    if src.get("tool") == "rtos-benchmark":
+    if src.get("tool") == rtosbench.TOOL:
         return rtosbench.why(rec, ours, session)
     return rttests.WHY.get(src.get("tool", rec["id"]), "")
 
 
 # A peer tool's suite, by the tool its records name
 _FAMILIES = {latency_measure.TOOL: "latency_measure", threadmetric.TOOL: threadmetric.TOOL,
-             "rtos-benchmark": "rtos-benchmark"}
+             rtosbench.TOOL: rtosbench.TOOL}
 
 
 def _family(rec: dict) -> str:
@@ -129,4 +129,3 @@ def _family(rec: dict) -> str:
     "latency_measure" or "Thread-Metric"."""
     tool = (rec.get("source") or {}).get("tool", "")
     return _FAMILIES.get(tool, "rt-tests")  # every rt-tests program names itself
-

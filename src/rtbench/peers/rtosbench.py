@@ -43,6 +43,7 @@ from rtbench.store.db import Store
 from rtbench.targets import harness
 
 PEER = "rtos-benchmark"  # harness/peers/<PEER>
+TOOL = rtosbench.TOOL  # the "tool" its records name
 SRC_ENV = "RTBENCH_RTOS_BENCHMARK_SRC"
 KERNELS = {"freertos": "its FreeRTOS port", "zephyr": "its Zephyr port"}  # ports run here
 # rtos-benchmark's own default (its CMake's ITERATIONS); rtbench's sample

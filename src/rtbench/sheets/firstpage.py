@@ -38,7 +38,12 @@ class KeyRow:
     title: str
     values: dict[str, float | None]  # p50, p99, max in base_unit; None: not given
     n: int | None
-    flag: str = ""  # why a reader should not quote it as is (from the advice)
+    flags: list[str] = field(default_factory=list)  # why not to quote it as is
+
+    @property
+    def flag(self) -> str:
+        """The flags as one cell: "budget cut, p99 and max per batch of 8"."""
+        return ", ".join(self.flags)
 
 
 @dataclass
@@ -119,14 +124,14 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
             if m is None or m.base_unit != unit:
                 continue
             meta = catalog.get(mid)
-            flag = flags.get(mid, "")
+            row_flags = list(flags.get(mid, ()))
             if not m.has("p50") and m.has("mean"):
-                flag = ", ".join(filter(None, (flag, "mean only")))
+                row_flags.append("mean only")
             if m.batch > 1:
-                flag = ", ".join(filter(None, (flag, f"p99 and max per batch of {m.batch}")))
+                row_flags.append(f"p99 and max per batch of {m.batch}")
             rows.append(KeyRow(mid, meta.title if meta else mid,
                                {k: m.value(k) for k in ("p50", "p99", "max", "mean")}, m.n,
-                               flag))
+                               row_flags))
         if rows:
             groups.append(KeyGroup(name, rows))
     kernel = [m for m in recs.values() if m.base_unit == unit and not m.origin
@@ -157,15 +162,15 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         advice, note)
 
 
-def _flags(advice: list[advice_mod.Advice]) -> dict[str, str]:
-    """A short word per metric some advice concerns."""
+def _flags(advice: list[advice_mod.Advice]) -> dict[str, list[str]]:
+    """Short words per metric some advice concerns."""
     words = {"budget": "budget cut", "few_samples": "few samples",
              "resolution": "at resolution", "implausible": "implausible", "failed": "failed"}
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     for a in advice:
         for mid in a.ids:
             if a.key in words:
-                out[mid] = ", ".join(filter(None, (out.get(mid), words[a.key])))
+                out.setdefault(mid, []).append(words[a.key])
     return out
 
 
@@ -334,11 +339,11 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
     if page.groups:
         cells = {r.id: [page.fmt(r.values[k]) for k, _ in page.stats]
                  + ["—" if r.n is None else str(r.n)] for g in page.groups for r in g.rows}
-        inline = _flags_fit(page, cells, console.width)
+        id_width = max(len(r.id) for g in page.groups for r in g.rows)
+        inline = _flags_fit(page, id_width, cells, console.width)
         table = Table(title=f"Key figures ({page.unit_label})", title_justify="left",
                       header_style="bold", pad_edge=False, box=None)
-        table.add_column("metric", no_wrap=True, min_width=max(
-            len(r.id) for g in page.groups for r in g.rows))
+        table.add_column("metric", no_wrap=True, min_width=id_width)
         for _k, name in page.stats:
             table.add_column(name, justify="right", no_wrap=True)
         table.add_column("n", justify="right", no_wrap=True)
@@ -360,15 +365,15 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
         console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=True)
 
 
-def _flags_fit(page: FirstPage, cells: dict[str, list[str]], width: int) -> bool:
+def _flags_fit(page: FirstPage, id_width: int, cells: dict[str, list[str]], width: int) -> bool:
     """Whether the flag column fits beside the figures without wrapping a
     flag word by word (on an 80-column terminal it does not)."""
     flags = [r.flag for g in page.groups for r in g.rows if r.flag]
     if not flags:
         return False
     heads = [name for _k, name in page.stats] + ["n"]
-    cols = [max(len(r.id) for g in page.groups for r in g.rows)]
-    cols += [max([len(h)] + [len(c[i]) for c in cells.values()]) for i, h in enumerate(heads)]
+    cols = [id_width] + [max([len(h)] + [len(c[i]) for c in cells.values()])
+                         for i, h in enumerate(heads)]
     return sum(cols) + 2 * len(cols) + max(len(f) for f in flags) <= width
 
 
@@ -377,7 +382,7 @@ def _rows_by_flag(page: FirstPage) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for g in page.groups:
         for r in g.rows:
-            for flag in r.flag.split(", ") if r.flag else ():  # build() joins them so
+            for flag in r.flags:
                 out.setdefault(flag, []).append(r.id)
     return out
 
