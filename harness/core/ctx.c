@@ -1,6 +1,7 @@
 /* The sample sink a scenario writes into: warm-up, sample count, time budget,
  * status. One per metric, reset by the runner. */
 #include "ctx.h"
+#include "stamplog.h"
 #include "strutil.h"
 
 void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t samples,
@@ -127,6 +128,7 @@ void rtb_add_extra(struct rtb_ctx *c, rtb_stamp_t t0, rtb_stamp_t t1, unsigned e
         return;
     }
     add_units(c, u - x);
+    rtb_stamplog_add(t0, t1); /* the sample's identity, for a trace of the run */
 }
 
 void rtb_add_net(struct rtb_ctx *c, int64_t net)

@@ -6,6 +6,7 @@
  */
 #include <rtb/runner.h>
 #include "calib.h"
+#include "stamplog.h"
 #include "strutil.h"
 
 struct opts {
@@ -149,7 +150,8 @@ static int parse_one(struct opts *o, char *name, char *value)
         }
         return 2;
     }
-    if ((rtb_streq(name, "--only") || rtb_streq(name, "--profile")) && !value) {
+    if ((rtb_streq(name, "--only") || rtb_streq(name, "--profile") ||
+         rtb_streq(name, "--stamp-log")) && !value) {
         rtb_diag("missing value for '", name, "'");
         return -1;
     }
@@ -157,6 +159,10 @@ static int parse_one(struct opts *o, char *name, char *value)
         return parse_only(o, value) == 0 ? 2 : -1;
     if (rtb_streq(name, "--profile")) {
         o->cfg.profile = value;
+        return 2;
+    }
+    if (rtb_streq(name, "--stamp-log")) {
+        o->cfg.stamp_log = value;
         return 2;
     }
     int used = rtb_port_option(name, value);
@@ -187,6 +193,11 @@ int rtb_main(int argc, char **argv, const struct rtb_build *build)
     }
     if (rtb_port_setup(o.list) != RTB_OK) {
         rtb_diag(rtb_port_last_error(), "", "");
+        return RTB_EXIT_USAGE;
+    }
+    if (o.cfg.stamp_log && !o.list && rtb_stamplog_open(o.cfg.stamp_log) != RTB_OK) {
+        rtb_diag("--stamp-log ", o.cfg.stamp_log,
+                 ": not opened (it needs a board under QEMU with semihosting on)");
         return RTB_EXIT_USAGE;
     }
     if (o.list) {

@@ -32,6 +32,8 @@ WEAK const char *rtb_port_unsupported_why(uint32_t cap) { (void)cap; return 0; }
 WEAK int rtb_port_option(const char *name, const char *value) { (void)name, (void)value; return 0; }
 WEAK int rtb_port_setup(bool list_only) { (void)list_only; return RTB_OK; }
 WEAK void rtb_port_metric_begin(const char *id) { (void)id; }
+WEAK int rtb_port_log_open(const char *path) { (void)path; NOTSUP; }
+WEAK int rtb_port_log_write(const void *buf, size_t n) { (void)buf, (void)n; NOTSUP; }
 
 WEAK bool rtb_port_ref_ns(uint64_t *ns) { (void)ns; return false; }
 WEAK const char *rtb_port_clock_name(int which) { (void)which; return 0; }

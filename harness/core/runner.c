@@ -5,6 +5,7 @@
 #include "calib.h"
 #include "ctx.h"
 #include "record.h"
+#include "stamplog.h"
 #include "strutil.h"
 
 /* One context and one histogram, reused: fixed memory. They live in the
@@ -106,6 +107,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     if (!why)
         time_canary(canary, &canaries, cal->overhead);
     rtb_ctx_reset(ctx, m, cfg->samples, cfg->warmup, budget, cfg->cold, hist);
+    rtb_stamplog_begin();
     ctx->hz = cal->hz;
     ctx->overhead = cal->overhead;
     ctx->step = cal->overhead_median - cal->overhead_min > cal->resolution
@@ -122,6 +124,8 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     if (!why)
         time_canary(canary, &canaries, cal->overhead);
     ctx->canary = median_small(canary, canaries);
+    if (rtb_stamplog_end(m->id, ctx->status == RTB_STATUS_OK ? ctx->stats.n : 0) != RTB_OK)
+        rtb_diag("--stamp-log: a metric's stamps were not written: ", rtb_port_last_error(), "");
     rtb_record_metric(ctx, cal, info, cfg->profile);
 }
 

@@ -1,6 +1,7 @@
 /*
  * The board's share of every kernel port (rtb_board_port.h): rtb_port_write,
- * rtb_port_shared and the counter's and CPU's fields of rtb_port_info.
+ * rtb_port_shared, the host file of the stamp log (rtb_port_log_*) and the
+ * counter's and CPU's fields of rtb_port_info.
  * Built into a kernel port's harness image only (not the peers' images,
  * which have no rtbench core).
  */
@@ -26,6 +27,20 @@ void rtb_board_port_info(struct rtb_port_info *o)
 void rtb_port_write(const char *s, size_t n)
 {
     rtb_board_write(s, n);
+}
+
+/* ---- the stamp log's host file (core/stamplog.h) ------------------------- */
+static int log_handle = -1;
+
+int rtb_port_log_open(const char *path)
+{
+    log_handle = rtb_board_host_open(path);
+    return log_handle >= 0 ? RTB_OK : RTB_ERR;
+}
+
+int rtb_port_log_write(const void *buf, size_t n)
+{
+    return log_handle >= 0 && rtb_board_host_write(log_handle, buf, n) == 0 ? RTB_OK : RTB_ERR;
 }
 
 /* ---- shared memory: one address space, a static arena ---------------------- */

@@ -1,6 +1,7 @@
 /*
- * semihost.c — the two Arm semihosting calls the board needs: end the
- * program with a status, and read the host's command line.
+ * semihost.c — the Arm semihosting calls the board needs: end the program
+ * with a status, read the host's command line, and write a host file (the
+ * stamp log, core/stamplog.h).
  *
  * On M-profile a semihosting call is BKPT 0xAB with the operation in r0 and
  * a pointer to its parameter block in r1; the result comes back in r0. QEMU
@@ -13,6 +14,8 @@
 #include "board_internal.h"
 #include "rtb_board.h"
 
+#define SYS_OPEN 0x01u
+#define SYS_WRITE 0x05u
 #define SYS_GET_CMDLINE 0x15u
 #define SYS_EXIT 0x18u
 #define SYS_EXIT_EXTENDED 0x20u
@@ -52,4 +55,21 @@ int rtb_board_cmdline(char *buf, size_t size)
     if (size == 0 || semihost_call(SYS_GET_CMDLINE, block) != 0)
         return -1;
     return (int)block[1];
+}
+
+int rtb_board_host_open(const char *path)
+{
+    /* Mode 5 is "wb": created, or emptied. Returns a handle, or -1. */
+    size_t len = 0;
+    while (path[len])
+        len++;
+    uint32_t block[3] = { (uint32_t)(uintptr_t)path, 5u, (uint32_t)len };
+    return semihost_call(SYS_OPEN, block);
+}
+
+int rtb_board_host_write(int handle, const void *buf, size_t n)
+{
+    /* The call answers the bytes it did not write: 0 when all were. */
+    uint32_t block[3] = { (uint32_t)handle, (uint32_t)(uintptr_t)buf, (uint32_t)n };
+    return semihost_call(SYS_WRITE, block) == 0 ? 0 : -1;
 }

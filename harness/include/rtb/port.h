@@ -284,6 +284,14 @@ int rtb_port_option(const char *name, const char *value);
  * RTB_OK, or a failure whose words end the harness as a usage error. */
 int rtb_port_setup(bool list_only);
 void rtb_port_metric_begin(const char *id);     /* called before each metric runs */
+/* A host file the harness writes to (--stamp-log: core/stamplog.h, the
+ * stamps of every recorded sample for the window audit and the cycle
+ * model): a board under an emulator opens it through its host link (Arm
+ * semihosting), created or emptied, and appends `n` bytes at a time.
+ * Called outside every window, from the runner's task. RTB_ENOTSUP (the
+ * default): the port has no host to write to. */
+int rtb_port_log_open(const char *path);
+int rtb_port_log_write(const void *buf, size_t n);
 
 /* ---- Time -------------------------------------------------------------- */
 bool rtb_port_ref_ns(uint64_t *ns);      /* an independent clock in ns; false if none */

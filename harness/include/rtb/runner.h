@@ -54,6 +54,8 @@ struct rtb_config {
     const char *cflags;
     const char *build_type;
     const char *profile;       /* name of the measurement profile (session record) */
+    const char *stamp_log;     /* --stamp-log: the host file of every sample's stamps
+                                  (core/stamplog.h), NULL: none */
     bool cold;                 /* evict caches before every sample */
     uint64_t hz;               /* --hz: the counter frequency an earlier block of the same
                                   run measured (0: measure it) */

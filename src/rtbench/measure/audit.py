@@ -49,19 +49,22 @@ def _page(target, rows: list[dict[str, Any]]) -> Page:
     page = Page(f"Window audit: {target.kernel.os_name} {target.kernel.version} on {target.name}",
                 "Every guest instruction between each sample's two stamps, traced by QEMU "
                 "(-singlestep -d exec,nochain,int) and attributed by the image's link map.")
-    page.p("Columns are the median window's instructions (the stamps' own excluded, as the "
-           "harness subtracts them): the kernel's functions and C library, API shims (a kernel "
-           "API that is a macro, written as an application writes it), interrupt handlers "
-           "(what the kernel's rules make one do), and rtbench's own code (harness, port, "
-           f"board). A window may hold at most {audit.BUDGET} instructions of rtbench's: the "
-           "call and the first stamp's store; rows allowed more say why.")
+    page.p("Each recorded sample's window is found by the values its two stamps read "
+           "(the harness's stamp log), never by counting windows in order. Columns are the "
+           "median window's instructions (the stamps' own excluded, as the harness subtracts "
+           "them): the kernel's functions and C library, API shims (one call of a kernel API "
+           "that is a macro, written as an application writes it), and rtbench's own code "
+           "wherever it runs (harness, port, board: interrupt handlers and their device "
+           "acknowledgement, emulations, a shim that enters the kernel more than once). A "
+           f"window may hold at most {audit.BUDGET} instructions of rtbench's: the call and "
+           "the first stamp's store; rows allowed more say why.")
     table = [[r["id"], str(r["windows"]),
               *(str(r.get(k, "—")) for k in ("figure", "harness_p50", "kernel", "call",
-                                             "handler", "ours", "ours_max", "budget")),
+                                             "ours", "ours_max", "budget")),
               r.get("why") or r.get("note") or ""] for r in rows]
     page.table(Table(["metric", "windows", "figure", "harness median", "kernel", "API shim",
-                      "handler", "rtbench", "rtbench max", "budget", "why"], table,
-                     "lrrrrrrrrrl"))
+                      "rtbench", "rtbench max", "budget", "why"], table,
+                     "lrrrrrrrrl"))
     return page
 
 

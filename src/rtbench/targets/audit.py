@@ -5,32 +5,35 @@ A figure on the emulated board is instructions counted by the board's
 timer between two reads of it. This module does not trust that count: it
 runs the same image under QEMU's instruction trace (`-singlestep -d
 exec,nochain,int`: every guest instruction executed, and every exception
-taken), finds each window in the trace from the image itself, and sorts
-each instruction in it by the function it belongs to:
+taken), finds each recorded sample's window in the trace, and sorts each
+instruction in it by the function it belongs to:
 
   kernel   the kernel's own functions (and the C library they call)
   call     rtb_kapi_* shims: a kernel API that is a macro or inline code,
-           written as an application writes it (rtb/kcall.h)
-  handler  rtb_isr_* interrupt handlers: what the kernel's rules make an
-           application's handler do (acknowledge the device, give, the
-           kernel's exit convention); and the vectors a port provides
-           because its kernel asks it to (*_Handler: ThreadX's SysTick_Handler
-           calling the kernel's tick)
-  harness, port, board   rtbench's own code: the budget a window may hold
+           written as an application writes it, one call of it
+           (rtb/kcall.h); a shim that enters the kernel more than once in a
+           window is an emulation built from several calls, and rtbench's
+  harness, port, board   rtbench's own code wherever it runs: scenarios,
+           port glue, emulations, interrupt handlers and their device
+           acknowledgements, vectors a port provides; the budget a window
+           may hold
   stamp    the two stamps' own instructions (their calibrated cost, which
            the harness subtracts)
 
-Where windows start and end comes from the image: every stamp lists the
-address of its counter load in the ELF section `.rtb_stamps` with its kind
-(0 opens a window, 1 closes one, 2 marks an interrupt handler whose window
-opened when the interrupt was taken) and its shape (instructions before and
-after the load). Whose code a function is comes from the link map: the
-object file it was linked from.
+Which instructions a sample's window is comes from the sample itself: the
+harness, run with --stamp-log, writes the two raw stamps of every sample it
+records (harness/core/stamplog.h), and under -icount a counter value names
+the instruction that read it (stamplog.py). Every stamp lists the address
+of its counter load in the ELF section `.rtb_stamps` with its kind (0 opens
+a window, 1 closes one) and its shape (instructions before and after the
+load). Whose code a function is comes from the link map: the object file it
+was linked from.
 
 The audit's count of each window (its instructions less the stamps') is
 the harness's figure for that sample, so the two are compared: a metric
-whose windows disagree with its record is reported, as is any window that
-holds more of rtbench's code than its budget.
+whose windows disagree with its record is reported, as is a sample whose
+stamps the trace does not show, and any window that holds more of
+rtbench's code than its budget.
 """
 
 from __future__ import annotations
@@ -41,13 +44,20 @@ import statistics
 import subprocess
 import tempfile
 import threading
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from rtbench.targets import stamplog
+
 OURS = ("harness", "port", "board")
-KERNEL_SIDE = ("kernel", "libc", "call", "handler")
+KERNEL_SIDE = ("kernel", "libc", "call")
+# The window stamps' shape on the MPS2 boards (rtb_board_ts.h): the
+# register's address in two instructions before the load, the inversion
+# of TIMER0's down-count after it.
+STAMP_HEAD, STAMP_TAIL = 2, 1
 
 # How many instructions of rtbench's own code a window may hold: the call
 # instruction and the store of the first stamp (rtb/kcall.h), with room for
@@ -66,24 +76,22 @@ HEADLINE = (
     "irq.response", "irq.task_response.no_resched", "irq.task_response.resched",
     "irq.return.interrupted", "irq.return.different", "irq.handler_to_task",
 )
-# Rows whose figure is not a stamp window (computed from other intervals,
-# or from single counter loads): the audit lists them without windows.
+# Rows whose samples the scenario computes from other intervals or from
+# single counter loads (rtb_add_net: no window of their own), in words for
+# the table; the stamp log says which rows they are (samples, none logged).
 COMPUTED = {
     "irq.kernel_latency": "each sample is an interrupt's response minus the unloaded one",
     "irq.prolog.minimum": "read from single counter loads in a bare handler (no stamps)",
     "irq.prolog.c_call": "read from single counter loads in a bare handler (no stamps)",
     "irq.epilog.minimum": "read from single counter loads in a bare handler (no stamps)",
     "irq.epilog.c_call": "read from single counter loads in a bare handler (no stamps)",
-    "method.null": "two stamps back to back: nothing between them by definition",
 }
+COMPUTED_WHY = "computed by the scenario from other intervals: no window of its own"
 # Rows allowed more than BUDGET of rtbench's code, with the reason the
 # audit prints beside them. Keys are metric ids or prefixes ending in '.'.
-_SPIN = ("the interrupted task learns the handler ran by polling the device (a load, a test, "
-         "a branch): after the return it ends the pass the interrupt landed in and makes one "
-         "more, 2 to 5 instructions by where it landed")
 EXCEPTIONS: dict[str, tuple[int, str]] = {
-    "irq.task_response.no_resched": (5, _SPIN),
-    "irq.return.interrupted": (5, _SPIN),
+    "method.busywait": (1 << 20, "the method's check: rtbench's loop of known length is what "
+                                 "the row times"),
     "que.": (200, "DSP/BIOS's QUE is a list library, not a kernel service: rtbench's copy of "
                   "its algorithm is what the row times"),
 }
@@ -92,7 +100,7 @@ EXCEPTIONS: dict[str, tuple[int, str]] = {
 @dataclass(frozen=True)
 class Func:
     name: str
-    owner: str  # kernel, libc, call, handler, harness, port, board
+    owner: str  # kernel, libc, call, harness, port, board
 
 
 @dataclass
@@ -101,18 +109,38 @@ class Window:
     owners: Counter = field(default_factory=Counter)
     funcs: Counter = field(default_factory=Counter)
     foreign_stamps: int = 0        # other stamps' loads inside (a window must have none)
-    raised: bool = False           # opened when an interrupt was taken (not by a stamp)
+    raised: bool = False           # opened at an instant the port computed (an interrupt's raise)
+    entry_gap: int | None = None   # raised: instructions from that instant to an exception entry
+    shim_calls: int = 0            # times a shim entered the kernel
+
+    @property
+    def composite(self) -> bool:
+        """A shim entered the kernel more than once: an emulation, rtbench's."""
+        return self.shim_calls > 1
 
     def ours(self) -> int:
-        return sum(self.owners[o] for o in OURS)
+        return sum(self.owners[o] for o in OURS) + (self.owners["call"] if self.composite else 0)
+
+    def kernel(self) -> int:
+        return self.owners["kernel"] + self.owners["libc"]
+
+    def api(self) -> int:
+        return 0 if self.composite else self.owners["call"]
 
 
 @dataclass
 class MetricAudit:
     id: str
     windows: list[Window] = field(default_factory=list)
-    reopened: int = 0              # windows opened again before they closed
     record: dict | None = None     # the harness's record of the same run
+    logged: int = 0                # samples whose stamps the harness logged
+    recorded: int = 0              # samples it recorded
+    unfound: list[str] = field(default_factory=list)  # logged samples the trace does not show
+
+    @property
+    def computed(self) -> bool:
+        """Samples, none of them a window (rtb_add_net)."""
+        return self.recorded > 0 and self.logged == 0
 
     def median(self) -> Window | None:
         if not self.windows:
@@ -127,8 +155,8 @@ class MetricAudit:
         return BUDGET, ""
 
     def problems(self) -> list[str]:
-        out = []
-        if self.id in COMPUTED or not self.windows:
+        out = [f"{self.id}: {u}" for u in dict.fromkeys(self.unfound)]
+        if not self.windows:
             return out
         limit, _ = self.budget()
         worst = max(w.ours() for w in self.windows)
@@ -137,27 +165,41 @@ class MetricAudit:
         foreign = max(w.foreign_stamps for w in self.windows)
         if foreign:
             out.append(f"{self.id}: {foreign} other stamp(s) inside a window")
+        far = [w.entry_gap for w in self.windows if w.raised and (w.entry_gap is None
+                                                                   or w.entry_gap > 2)]
+        if far:
+            out.append(f"{self.id}: a window opened at a computed instant with no interrupt "
+                       f"taken there ({far[0]} instructions away)")
         rec = self.record
-        if rec and rec.get("status") == "ok":
+        if rec and rec.get("status") == "ok" and self.logged == self.recorded:
             nets = sorted(w.net for w in self.windows)
             got = (nets[0], nets[(len(nets) - 1) // 2], nets[-1])
             want = (rec.get("min"), rec.get("p50"), rec.get("max"))
-            # A window that opens at a timer's expiry: the interrupt is
-            # taken at the next instruction boundary (3.2 timer ticks
-            # apart at shift 7), so the harness, which counts from the
-            # expiry itself, may hold one instruction more than the trace,
-            # which counts from the handler's entry.
-            # Its maximum is compared only for windows a stamp opened: where
-            # another interrupt is taken with the timer's (the kernel's tick
-            # first, the timer's expiry inside its handler, or after), the
-            # trace cannot see the expiry instant to start from.
-            raised = any(w.raised for w in self.windows)
-            slack = 1 if raised else 0
-            pairs = list(zip(got, want))[:2 if raised else 3]
-            if any(not isinstance(h, int) or not 0 <= h - t <= slack for t, h in pairs):
+            # A window the port opened at a computed instant (a timer's
+            # expiry) is placed by its value, which the counter's rounding
+            # leaves within an instruction. The harness's median is its
+            # histogram bucket's midpoint: exact below 256, within half a
+            # bucket above.
+            slack = 1 if any(w.raised for w in self.windows) else 0
+            over = int(rec.get("overhead") or 0)
+            slacks = (slack, slack + hist_width(got[1] + over) // 2, slack)
+            if any(not isinstance(h, int) or abs(h - t) > d
+                   for t, h, d in zip(got, want, slacks)):
                 out.append(f"{self.id}: the trace counts min/median/max {got}, the harness "
                            f"recorded {want}")
         return out
+
+
+# The harness's histogram (harness/core/hist.h): one bucket per value below
+# 2^(HIST_SUB_BITS + 1), then 2^HIST_SUB_BITS buckets per power of two.
+HIST_SUB_BITS = 7
+
+
+def hist_width(value: int) -> int:
+    """The width of the harness's histogram bucket that holds `value`."""
+    if value < 1 << (HIST_SUB_BITS + 1):
+        return 1
+    return 1 << (value.bit_length() - 1 - HIST_SUB_BITS)
 
 
 # ---- the image: stamps, functions and their owners ----------------------------
@@ -208,7 +250,6 @@ class Image:
 
         self.path = Path(elf)
         self.stamps: dict[int, tuple[int, int, int]] = {}  # load address -> (kind, head, tail)
-        self.raise_marks: set[int] = set()
         self._funcs: list[tuple[int, int, str]] = []
         with open(self.path, "rb") as f:
             ef = ELFFile(f)
@@ -221,9 +262,7 @@ class Image:
                 addr = int.from_bytes(data[off:off + 4], "little") & ~1
                 word = int.from_bytes(data[off + 4:off + 8], "little")
                 kind, head, tail = word & 0xFF, (word >> 8) & 0xFF, (word >> 16) & 0xFF
-                if kind == 2:
-                    self.raise_marks.add(addr)
-                else:
+                if kind in (0, 1):
                     self.stamps[addr] = (kind, head, tail)
             for sym in ef.get_section_by_name(".symtab").iter_symbols():
                 if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0:
@@ -232,6 +271,9 @@ class Image:
         self._funcs.sort()
         self._starts = [f[0] for f in self._funcs]
         self.metric_begin = {s for s, _, n in self._funcs if n == "rtb_port_metric_begin"}
+        # the stamp log's anchor: the counter load in rtb_stamplog_begin
+        self.anchors = {a for a in self.stamps for s, e, n in self._funcs
+                        if n == "rtb_stamplog_begin" and s <= a < e}
         if link_map is None:  # the harness's builds name it after the image; Zephyr's is zephyr.map
             beside = Path(f"{self.path}.map")
             link_map = beside if beside.exists() else self.path.with_suffix(".map")
@@ -267,8 +309,6 @@ class Image:
         owner = _owner_of_object(obj, self._files) if obj else "kernel"
         if owner in OURS and name.startswith("rtb_kapi_"):
             owner = "call"
-        elif owner in OURS and (name.startswith("rtb_isr_") or name.endswith("_Handler")):
-            owner = "handler"  # an interrupt's own handler (ThreadX's SysTick_Handler calls its tick)
         return Func(name, owner)
 
 
@@ -312,98 +352,106 @@ def trace_events(lines: Iterable[str]) -> Iterator[int]:
         yield pending
 
 
-def windows(events: Iterable[int], image: Image) -> list[MetricAudit]:
-    """The windows of each metric run, in the order the harness ran them
-    (ids unknown here: run() names them from the harness's records)."""
-    audits: list[MetricAudit] = []
-    cur: MetricAudit | None = None
-    index = -1
-    open_at: tuple[int, int] | None = None  # (the opening stamp's tail to skip, opened by a raise)
-    body: list[int] = []
-    since_entry: list[int] = []
-    in_entry = False
-    chained = False  # an exception returned and nothing ran since
+@dataclass
+class Span:
+    """The instructions one metric ran, from its rtb_port_metric_begin to
+    the next metric's: their addresses in order, where stamps loaded the
+    counter (index into `pcs`, kind), and where exceptions were taken (the
+    index of the handler's first instruction)."""
+
+    pcs: array
+    loads: list[stamplog.Load] = field(default_factory=list)
+    entries: list[int] = field(default_factory=list)
+
+
+def spans(events: Iterable[int], image: Image) -> Iterator[Span]:
+    """Each metric's span of the run, in the order the harness ran them
+    (what ran before the first metric, the boot and the calibration, is
+    left out)."""
+    cur: Span | None = None
+    stamps, begins = image.stamps, image.metric_begin
     for pc in events:
-        if pc == -2:
-            chained = True
+        if pc < 0:
+            if pc == -1 and cur is not None:
+                cur.entries.append(len(cur.pcs))
             continue
-        if pc == -1:
-            # a handler entered straight from another's return (tail
-            # chaining) continues the same interruption of the task
-            if not (chained and in_entry):
-                since_entry = []
-            in_entry = True
-            chained = False
+        if pc in begins:
+            if cur is not None:
+                yield cur
+            cur = Span(array("I"))
+        if cur is None:
             continue
-        if chained:  # back in the interrupted code: the interruption is over
-            in_entry = False
-            chained = False
-        if pc in image.metric_begin:
-            index += 1
-            cur = MetricAudit(f"#{index}")
-            audits.append(cur)
-            open_at, body = None, []
-        if in_entry:
-            since_entry.append(pc)
-            if len(since_entry) > 4096:
-                in_entry = False
-        stamp = image.stamps.get(pc)
+        stamp = stamps.get(pc)
         if stamp is not None:
-            kind, head, tail = stamp
-            if kind == 0:
-                if open_at is not None and cur is not None:
-                    cur.reopened += 1
-                open_at, body = (tail, 0), []
-                continue
-            if open_at is not None and cur is not None:
-                w = _window(image, body, open_at[0], head)
-                w.raised = bool(open_at[1])
-                cur.windows.append(w)
-            open_at, body = None, []
-            continue
-        if pc in image.raise_marks:
-            if open_at is not None and cur is not None:
-                cur.reopened += 1
-            open_at, body = (0, 1), list(since_entry[:-1]) if in_entry else []
-        if open_at is not None:
-            body.append(pc)
-            if len(body) > 1_000_000:  # not a window: something ran away
-                open_at, body = None, []
-    return audits
+            kind = stamplog.ANCHOR if pc in image.anchors else stamp[0]
+            cur.loads.append(stamplog.Load(len(cur.pcs), kind))
+        cur.pcs.append(pc)
+    if cur is not None:
+        yield cur
 
 
-def _window(image: Image, body: list[int], skip_tail: int, head: int) -> Window:
-    inner = body[skip_tail:len(body) - head if head else None]
-    w = Window(net=len(inner))
-    for pc in inner:
+def audit_span(span: Span, block: stamplog.Block, image: Image,
+               ticks_per_instruction: float) -> MetricAudit:
+    """The windows of one metric's recorded samples, each found by its
+    stamps' values (stamplog.locate), and split by whose code they hold."""
+    a = MetricAudit(block.id, logged=len(block.pairs), recorded=block.recorded)
+    if not block.pairs:
+        return a
+    clock = stamplog.anchored(block, span.loads, ticks_per_instruction)
+    if clock is None:
+        a.unfound.append("the trace shows no anchor stamp (rtb_stamplog_begin) in the metric")
+        return a
+    located, a.unfound = stamplog.locate(block, span.loads, clock, STAMP_HEAD, STAMP_TAIL)
+    for loc in located:
+        w = _window(image, span.pcs, loc.start, loc.end)
+        w.raised = loc.computed
+        if loc.computed:  # the port computed the instant: the interrupt's entry must be there
+            w.entry_gap = min((abs(e - loc.start) for e in span.entries), default=None)
+        a.windows.append(w)
+    return a
+
+
+def _window(image: Image, pcs: array, start: int, end: int) -> Window:
+    w = Window(net=end - start)
+    prev_owner = ""
+    for pc in pcs[start:end]:
         if pc in image.stamps:
             w.foreign_stamps += 1
         f = image.at(pc)
         w.owners[f.owner] += 1
         w.funcs[f.name] += 1
+        if prev_owner == "call" and f.owner in ("kernel", "libc"):
+            w.shim_calls += 1  # a shim entering the kernel (or its C library)
+        prev_owner = f.owner
     return w
 
 
 # ---- running an image under the trace ---------------------------------------------
 
-def run(image: Image, command: list[str],
+def run(image: Image, command: list[str], ticks_per_instruction: float,
         timeout: float = 600.0) -> tuple[list[MetricAudit], list[dict]]:
-    """Boot `command` (a QEMU command line for the image, without trace
-    options) under the instruction trace, feed the trace through a FIFO as
-    it is written (no trace file: a run is millions of lines), and return
-    each metric's windows and the harness's records of the same run."""
+    """Boot `command` (a QEMU command line for the image, its harness
+    arguments last, without trace options) under the instruction trace with
+    the harness's stamp log on, feed the trace through a FIFO as it is
+    written (no trace file: a run is tens of millions of lines), and return
+    each metric's audit and the harness's records of the same run. Each
+    metric's span is audited as soon as the next one begins (its stamps are
+    in the log by then), so only one metric's instructions are held."""
     from rtbench.store import records
 
     with tempfile.TemporaryDirectory(prefix="rtbench-audit-") as tmp:
-        fifo = Path(tmp) / "trace"
+        fifo, log = Path(tmp) / "trace", Path(tmp) / "stamps.bin"
         os.mkfifo(fifo)
-        cmd = [*command, "-singlestep", "-d", "exec,nochain,int", "-D", str(fifo)]
-        result: dict[str, object] = {}
+        cmd = _with_stamp_log(command, log) + ["-singlestep", "-d", "exec,nochain,int",
+                                                "-D", str(fifo)]
+        result: dict[str, object] = {"audits": []}
 
         def read_trace() -> None:
+            done: list[MetricAudit] = result["audits"]  # type: ignore[assignment]
             try:
                 with open(fifo, errors="replace") as f:
-                    result["audits"] = windows(trace_events(f), image)
+                    for k, span in enumerate(spans(trace_events(f), image)):
+                        done.append(_audit_nth(span, k, log, image, ticks_per_instruction))
             except BaseException as exc:  # reported by the caller
                 result["error"] = exc
 
@@ -423,23 +471,42 @@ def run(image: Image, command: list[str],
                     os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
                 except OSError:
                     pass
-            reader.join(timeout=60)
+            reader.join(timeout=120)
         if "error" in result:
             raise result["error"]  # type: ignore[misc]
         recs = [r for r in (records.parse_line(line) for line in out.splitlines()) if r]
-        audits: list[MetricAudit] = result.get("audits", [])  # type: ignore[assignment]
+        audits: list[MetricAudit] = result["audits"]  # type: ignore[assignment]
         begun = [r["id"] for r in recs if r.get("type") == "begin"]
         by_id = {r["id"]: r for r in recs if r.get("type") == "metric"}
-        if len(begun) != len(audits):
+        if [a.id for a in audits] != begun:
             raise RuntimeError(f"the trace shows {len(audits)} metrics begun, the harness "
                                f"printed {len(begun)}")
-        for a, mid in zip(audits, begun):
-            a.id = mid
-            a.record = by_id.get(mid)
+        for a in audits:
+            a.record = by_id.get(a.id)
         if proc.returncode != 0 and not by_id:
             tail = (err.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
             raise RuntimeError(f"the image under the trace failed: {tail}")
         return audits, recs
+
+
+def _with_stamp_log(command: list[str], log: Path) -> list[str]:
+    """The QEMU command with --stamp-log LOG among the harness's arguments
+    (the words of its -append)."""
+    cmd = list(command)
+    k = cmd.index("-append")
+    cmd[k + 1] = f"{cmd[k + 1]} --stamp-log {log}".strip()
+    return cmd
+
+
+def _audit_nth(span: Span, k: int, log: Path, image: Image,
+               ticks_per_instruction: float) -> MetricAudit:
+    """The k-th metric's audit: its block of the stamp log (written when
+    the metric ended, before the trace shows the next one begin)."""
+    blocks = stamplog.read(log) if log.exists() else []
+    if k >= len(blocks):
+        raise RuntimeError(f"the stamp log has no block for metric #{k + 1}: the harness "
+                           "wrote fewer metrics than the trace shows")
+    return audit_span(span, blocks[k], image, ticks_per_instruction)
 
 
 def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: int = 20,
@@ -453,17 +520,17 @@ def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: i
 
 def audit_target(target, metrics: list[str] | None = None, samples: int = 20,
                  timeout: float = 600.0) -> list[MetricAudit]:
-    """Audit the windows of `metrics` (globs over ids; default: every row the
-    image has) in the image of an emulated board `target` (a
-    qemu.QemuTarget), `samples` each, no warm-up, the overhead calibrated
-    from 16 pairs (a trace of 20 000 pairs is tens of millions of lines;
-    under -icount 16 give the same figure)."""
+    """Audit the windows of `metrics` (ids; default: every row the image
+    has) in the image of an emulated board `target` (a qemu.QemuTarget),
+    `samples` each, no warm-up, the overhead calibrated from 16 pairs (a
+    trace of 20 000 pairs is tens of millions of lines; under -icount 16
+    give the same figure)."""
     target.prepare()
     image = Image(target.image)
     args = ["--samples", str(samples), "--warmup", "0", "--calib-pairs", "16"]
     if metrics:
         args += ["--only", ",".join(metrics)]
-    audits, _ = run(image, target.command(args), timeout=timeout)
+    audits, _ = run(image, target.command(args), target.ticks_per_instruction, timeout=timeout)
     return audits
 
 
@@ -476,17 +543,17 @@ def table(audits: list[MetricAudit]) -> list[dict]:
     for a in audits:
         w = a.median()
         limit, why = a.budget()
-        row = {"id": a.id, "windows": len(a.windows),
+        row = {"id": a.id, "windows": len(a.windows), "logged": a.logged,
+               "recorded": a.recorded,
                "harness_p50": a.record.get("p50") if a.record else None}
-        if a.id in COMPUTED:
-            row["note"] = COMPUTED[a.id]
+        if a.computed:
+            row["note"] = COMPUTED.get(a.id, COMPUTED_WHY)
         if w is not None:
             row.update({
-                "figure": w.net,
-                "kernel": w.owners["kernel"] + w.owners["libc"],
-                "call": w.owners["call"], "handler": w.owners["handler"],
+                "figure": w.net, "kernel": w.kernel(), "call": w.api(),
                 "ours": w.ours(), "ours_max": max(x.ours() for x in a.windows),
                 "harness": w.owners["harness"], "port": w.owners["port"], "board": w.owners["board"],
+                "composite": w.composite, "kernel_calls": w.shim_calls,
                 "budget": limit, "functions": dict(w.funcs.most_common()),
             })
             if why:

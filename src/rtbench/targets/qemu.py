@@ -31,6 +31,9 @@ from rtbench.targets.base import Instance, Target
 from rtbench.targets.kernels import Kernel
 
 ICOUNT_SHIFT = 7  # the smallest shift at which every interval converts exactly (EMBEDDED.md)
+# The MPS2 boards' counter (TIMER0, 25 MHz: 40 ns a tick) in ticks per
+# guest instruction at that shift: a counter value names an instruction.
+TICKS_PER_INSTRUCTION = 2 ** ICOUNT_SHIFT / 40
 QEMU = "qemu-system-arm"
 CC = "arm-none-eabi-gcc"
 
@@ -51,6 +54,8 @@ class QemuTarget(Target):
         self.board = BOARDS[board]
         self.kernel = kernel
         self.image: Path | None = None
+
+    ticks_per_instruction = TICKS_PER_INSTRUCTION
 
     # ---- Target ----
 

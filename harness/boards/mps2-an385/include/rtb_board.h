@@ -43,6 +43,12 @@ _Noreturn void rtb_board_exit(int status);
  * -append (README.md, "Command line"). */
 int rtb_board_cmdline(char *buf, size_t size);
 
+/* A host file, created or emptied (a handle, or -1), and `n` bytes written
+ * to it (0, or -1): the stamp log (core/stamplog.h), written by the runner
+ * between metrics. */
+int rtb_board_host_open(const char *path);
+int rtb_board_host_write(int handle, const void *buf, size_t n);
+
 /* ---- Asynchronous interrupt source: CMSDK TIMER1, IRQ 9 -----------------
  * A hardware timer armed to expire a number of counter ticks later, so the
  * interrupt arrives at whatever instruction is running then (unlike a

@@ -39,6 +39,10 @@ static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_board_stamp_end(
           ".word " #fn ", 2\n\t"                                                   \
           ".popsection")
 
+/* The stamp log's buffer (core/stamplog.h): a metric's samples at the
+ * default --samples 10000 and room to spare, 128 KiB of the 4 MiB RAM. */
+#define RTB_PORT_STAMPLOG_PAIRS 16384u
+
 #ifdef RTB_BOARD_KNOWN_WORK
 #define RTB_PORT_KNOWN_WORK() RTB_BOARD_KNOWN_WORK()
 #define RTB_PORT_KNOWN_WORK_COST RTB_BOARD_KNOWN_WORK_COST
