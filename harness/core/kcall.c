@@ -12,14 +12,15 @@
 
 #define WEAK __attribute__((weak))
 #define W(x) ((rtb_word)(x))
-#define UNUSED6 (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5
+#define UNUSED8 RTB_KAPI_UNUSED
 
 WEAK void rtb_kcall_timed(struct rtb_kcall *c, rtb_stamp_t *t0, rtb_stamp_t *t1)
 {
     rtb_kfn fn = c->fn;
     rtb_word a0 = c->a[0], a1 = c->a[1], a2 = c->a[2], a3 = c->a[3], a4 = c->a[4], a5 = c->a[5];
+    rtb_word a6 = c->a[6], a7 = c->a[7];
     rtb_stamp_t s0 = rtb_port_stamp_start();
-    rtb_word r = fn(a0, a1, a2, a3, a4, a5);
+    rtb_word r = fn(a0, a1, a2, a3, a4, a5, a6, a7);
     rtb_stamp_t s1 = rtb_port_stamp_end();
     c->ret = r;
     *t0 = s0;
@@ -30,30 +31,32 @@ WEAK void rtb_kcall_after_stamp(struct rtb_kcall *c, volatile rtb_stamp_t *t0)
 {
     rtb_kfn fn = c->fn;
     rtb_word a0 = c->a[0], a1 = c->a[1], a2 = c->a[2], a3 = c->a[3], a4 = c->a[4], a5 = c->a[5];
+    rtb_word a6 = c->a[6], a7 = c->a[7];
     *t0 = rtb_port_stamp_start();
-    c->ret = fn(a0, a1, a2, a3, a4, a5);
+    c->ret = fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
 WEAK void rtb_kcall_shared_timed(struct rtb_kcall *c, volatile rtb_stamp_t *t0, rtb_stamp_t *t1)
 {
     rtb_kfn fn = c->fn;
     rtb_word a0 = c->a[0], a1 = c->a[1], a2 = c->a[2], a3 = c->a[3], a4 = c->a[4], a5 = c->a[5];
+    rtb_word a6 = c->a[6], a7 = c->a[7];
     *t0 = rtb_port_stamp_start();
-    rtb_word r = fn(a0, a1, a2, a3, a4, a5);
+    rtb_word r = fn(a0, a1, a2, a3, a4, a5, a6, a7);
     *t1 = rtb_port_stamp_end();
     c->ret = r;
 }
 
 WEAK void rtb_kcall_then_stamp(struct rtb_kcall *c, rtb_stamp_t *t1)
 {
-    rtb_word r = c->fn(c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
+    rtb_word r = c->fn(c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5], c->a[6], c->a[7]);
     *t1 = rtb_port_stamp_end();
     c->ret = r;
 }
 
 int rtb_kcall_run(struct rtb_kcall *c)
 {
-    c->ret = c->fn(c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
+    c->ret = c->fn(c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5], c->a[6], c->a[7]);
     return rtb_kcall_rc(c);
 }
 
@@ -63,14 +66,14 @@ int rtb_kcall_done_rc(const struct rtb_kcall *c)
 }
 
 /* ---- the weak default preparations: a call of the plain function ------- */
-/* ADAPT(op, expr) defines adapt_<op>(a0..a5), which evaluates expr (the
+/* ADAPT(op, expr) defines adapt_<op>(a0..a7), which evaluates expr (the
  * plain call, its arguments read from a0..a5) and returns its RTB_* code;
- * PREP(op, params, a0..a5) defines the weak rtb_port_<op>_kcall. */
+ * PREP(op, params, a0..a4) defines the weak rtb_port_<op>_kcall. */
 #define ADAPT(op, expr)                                                                    \
     static rtb_word adapt_##op(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3,        \
-                               rtb_word a4, rtb_word a5)                                   \
+                               rtb_word a4, rtb_word a5, rtb_word a6, rtb_word a7)        \
     {                                                                                      \
-        UNUSED6;                                                                           \
+        UNUSED8;                                                                           \
         return (rtb_word)(intptr_t)(expr);                                                 \
     }
 #define PREP(op, params, w0, w1, w2, w3, w4)                                               \
@@ -217,9 +220,9 @@ PREP(clock_read, (int which, uint64_t *value, struct rtb_kcall *c), which, value
 
 /* The heap's plain calls return a block, not a code. */
 static rtb_word adapt_heap_alloc(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4,
-                                 rtb_word a5)
+                                 rtb_word a5, rtb_word a6, rtb_word a7)
 {
-    UNUSED6;
+    UNUSED8;
     return W(rtb_port_heap_alloc((size_t)a0));
 }
 
@@ -235,9 +238,9 @@ WEAK int rtb_port_heap_alloc_kcall(size_t size, struct rtb_kcall *c)
 }
 
 static rtb_word adapt_heap_free(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4,
-                                rtb_word a5)
+                                rtb_word a5, rtb_word a6, rtb_word a7)
 {
-    UNUSED6;
+    UNUSED8;
     rtb_port_heap_free((void *)a0);
     return 0;
 }

@@ -19,9 +19,9 @@
 #define BATCH_MAX 64u
 
 static rtb_word null_call(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4,
-                          rtb_word a5)
+                          rtb_word a5, rtb_word a6, rtb_word a7)
 {
-    (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+    RTB_KAPI_UNUSED;
     return 0;
 }
 
@@ -44,7 +44,7 @@ __attribute__((noinline)) static void batch(const struct rtb_kcall *calls, unsig
     const struct rtb_kcall *p = calls, *end = calls + ncalls;
     *t0 = rtb_port_stamp_start();
     for (unsigned i = 0; i < n; i++) {
-        rets[i] = p->fn(p->a[0], p->a[1], p->a[2], p->a[3], p->a[4], p->a[5]);
+        rets[i] = p->fn(p->a[0], p->a[1], p->a[2], p->a[3], p->a[4], p->a[5], p->a[6], p->a[7]);
         if (++p == end)
             p = calls;
     }

@@ -1,7 +1,7 @@
 /*
  * kcall.S — the timing primitives of rtb/kcall.h for this board (ARMv7-M,
  * Thumb-2), replacing the core's C versions: the call's arguments are in
- * their registers (and a[4], a[5] on the stack) before the first stamp, so
+ * their registers (and a[4]..a[7] on the stack) before the first stamp, so
  * between the stamps there is nothing of rtbench's but the call instruction
  * (and, in rtb_kcall_after_stamp, the store of the stamp another task
  * reads). Each stamp is exactly the inline one of rtb_board_ts.h (movw,
@@ -9,7 +9,7 @@
  * cost the core calibrates and subtracts, and is listed in .rtb_stamps
  * like it.
  *
- * struct rtb_kcall (rtb/kcall.h): fn at 0, a[0..5] at 4..24, ret at 28.
+ * struct rtb_kcall (rtb/kcall.h): fn at 0, a[0..7] at 4..32, ret at 36.
  */
     .syntax unified
     .thumb
@@ -36,12 +36,14 @@
     FIX(\vreg)
 .endm
 
-/* Load c->fn into ip and the arguments into r0-r3, a[4], a[5] onto the
- * stack (8 bytes: the stack stays 8-byte aligned), from c in r4. */
+/* Load c->fn into ip and the arguments into r0-r3, a[4]..a[7] onto the
+ * stack (16 bytes: the stack stays 8-byte aligned), from c in r4. */
 .macro LOAD_CALL
     ldr r0, [r4, #20]
     ldr r1, [r4, #24]
-    push {r0, r1}
+    ldr r2, [r4, #28]
+    ldr r3, [r4, #32]
+    push {r0-r3}
     ldr ip, [r4, #0]
     ldr r0, [r4, #4]
     ldr r1, [r4, #8]
@@ -63,10 +65,10 @@ rtb_kcall_timed:
     STAMP r7, r8, 0
     blx ip
     STAMP r7, r3, 1
-    add sp, sp, #8
+    add sp, sp, #16
     str r8, [r5]
     str r3, [r6]
-    str r0, [r4, #28]
+    str r0, [r4, #36]
     pop {r4-r8, pc}
     .size rtb_kcall_timed, . - rtb_kcall_timed
 
@@ -83,8 +85,8 @@ rtb_kcall_after_stamp:
     STAMP r6, r6, 0
     str r6, [r5]
     blx ip
-    add sp, sp, #8
-    str r0, [r4, #28]
+    add sp, sp, #16
+    str r0, [r4, #36]
     pop {r4-r6, pc}
     .size rtb_kcall_after_stamp, . - rtb_kcall_after_stamp
 
@@ -104,9 +106,9 @@ rtb_kcall_shared_timed:
     str r8, [r5]
     blx ip
     STAMP r7, r3, 1
-    add sp, sp, #8
+    add sp, sp, #16
     str r3, [r6]
-    str r0, [r4, #28]
+    str r0, [r4, #36]
     pop {r4-r8, pc}
     .size rtb_kcall_shared_timed, . - rtb_kcall_shared_timed
 
@@ -122,8 +124,8 @@ rtb_kcall_then_stamp:
     LOAD_CALL
     blx ip
     STAMP r3, r3, 1
-    add sp, sp, #8
+    add sp, sp, #16
     str r3, [r5]
-    str r0, [r4, #28]
+    str r0, [r4, #36]
     pop {r4-r6, pc}
     .size rtb_kcall_then_stamp, . - rtb_kcall_then_stamp

@@ -5,8 +5,14 @@
  * Built into a kernel port's harness image only (not the peers' images,
  * which have no rtbench core).
  */
+#include <stddef.h>
+
 #include "rtb_board.h"
 #include "rtb_board_port.h"
+
+/* kcall.S reads a prepared call at fixed offsets. */
+_Static_assert(offsetof(struct rtb_kcall, a[4]) == 20 && offsetof(struct rtb_kcall, ret) == 36,
+               "struct rtb_kcall no longer matches kcall.S");
 
 void rtb_board_port_info(struct rtb_port_info *o)
 {

@@ -40,13 +40,14 @@
 #include <stdint.h>
 
 typedef uintptr_t rtb_word;
-#define RTB_KCALL_ARGS 6
-typedef rtb_word (*rtb_kfn)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word);
+#define RTB_KCALL_ARGS 8
+typedef rtb_word (*rtb_kfn)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word,
+                            rtb_word);
 
 /* Field order is fixed: board assembly reads fn, a[] and writes ret. */
 struct rtb_kcall {
     rtb_kfn fn;                  /* the kernel's function, or an rtb_kapi_* shim */
-    rtb_word a[RTB_KCALL_ARGS];  /* its arguments: a[4], a[5] go on the stack (AAPCS) */
+    rtb_word a[RTB_KCALL_ARGS];  /* its arguments: a[4]..a[7] go on the stack (AAPCS) */
     rtb_word ret;                /* its return value, stored after the window */
     /* The return in RTB_* terms, computed after the window (NULL: RTB_OK
      * whatever it returned); may read a[] and aux[]. */
@@ -57,7 +58,8 @@ struct rtb_kcall {
 
 /* What a call points at, by the kernel's API:
  *  - a function: the function itself, RTB_KFN(f). It is called through
- *    rtb_kfn's type (six words in, one out): on the ABIs rtbench runs on
+ *    rtb_kfn's type (eight words in, one out: FreeRTOS's xTaskCreateStatic
+ *    takes seven): on the ABIs rtbench runs on
  *    (AAPCS, SysV x86-64) integer and pointer arguments travel in the same
  *    registers whatever the prototype, a callee ignores registers it does
  *    not read, and an unused return register is harmless. ISO C leaves such
@@ -70,9 +72,9 @@ struct rtb_kcall {
 #define RTB_KFN(f) ((rtb_kfn)(void (*)(void))(f))
 #define RTB_KAPI(name, expr)                                                             \
     static rtb_word rtb_kapi_##name(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, \
-                                    rtb_word a4, rtb_word a5)                            \
+                                    rtb_word a4, rtb_word a5, rtb_word a6, rtb_word a7)  \
     {                                                                                    \
-        (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;                      \
+        RTB_KAPI_UNUSED;                                                                 \
         return (rtb_word)(expr);                                                         \
     }
 /* The same for a macro that is a statement (taskYIELD(), vSemaphoreDelete()):
@@ -81,11 +83,13 @@ struct rtb_kcall {
  * function of the kernel would. */
 #define RTB_KAPI_STMT(name, stmt)                                                      \
     static void rtb_kapi_##name(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3,   \
-                                rtb_word a4, rtb_word a5)                              \
+                                rtb_word a4, rtb_word a5, rtb_word a6, rtb_word a7)    \
     {                                                                                  \
-        (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;                    \
+        RTB_KAPI_UNUSED;                                                               \
         stmt;                                                                          \
     }
+#define RTB_KAPI_UNUSED \
+    (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7
 
 /* The call's result in RTB_* terms (after any of the three below). */
 static inline int rtb_kcall_rc(const struct rtb_kcall *c)
@@ -133,7 +137,8 @@ static inline void rtb_kcall_set(struct rtb_kcall *c, rtb_kfn fn, int (*done)(co
                                  rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3)
 {
     c->fn = fn;
-    c->a[0] = a0, c->a[1] = a1, c->a[2] = a2, c->a[3] = a3, c->a[4] = 0, c->a[5] = 0;
+    c->a[0] = a0, c->a[1] = a1, c->a[2] = a2, c->a[3] = a3;
+    c->a[4] = 0, c->a[5] = 0, c->a[6] = 0, c->a[7] = 0;
     c->ret = 0;
     c->done = done;
     c->aux[0] = 0, c->aux[1] = 0, c->aux[2] = 0;

@@ -41,8 +41,9 @@ static void wrapper(void *p)
  * FreeRTOS creates every task ready, so the scheduler is held while it is
  * created and suspended. Several kernel calls: the port's own function. */
 static rtb_word create_unstarted(rtb_word fn, rtb_word name, rtb_word depth, rtb_word param,
-                                 rtb_word prio, rtb_word handle)
+                                 rtb_word prio, rtb_word handle, rtb_word a6, rtb_word a7)
 {
+    (void)a6, (void)a7;
     vTaskSuspendAll();
     BaseType_t rc = xTaskCreate((TaskFunction_t)fn, (const char *)name, (configSTACK_DEPTH_TYPE)depth,
                                 (void *)param, (UBaseType_t)prio, (TaskHandle_t *)handle);
