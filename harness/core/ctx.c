@@ -227,7 +227,7 @@ rtb_ticks_t rtb_us_to_ticks(const struct rtb_ctx *c, uint32_t us)
 
 unsigned rtb_task_flags(const struct rtb_ctx *c)
 {
-    return c->metric->task_flags & ~(RTB_TASK_USER_IN | RTB_TASK_USER_OUT);
+    return c->metric->task_flags & ~(RTB_TASK_USER_IN | RTB_TASK_USER_OUT | RTB_FROM_HEAP);
 }
 
 unsigned rtb_task_flags_as(const struct rtb_ctx *c, enum rtb_role role)

@@ -50,6 +50,7 @@ WEAK int rtb_port_task_resume(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sched_lock(void) { NOTSUP; }
 WEAK int rtb_port_sched_unlock(void) { NOTSUP; }
 
+WEAK int rtb_port_alloc(unsigned how) { return how == RTB_ALLOC_STATIC ? RTB_OK : RTB_ENOTSUP; }
 WEAK int rtb_port_sem_create(int id, unsigned initial, unsigned max) { (void)id, (void)initial, (void)max; NOTSUP; }
 WEAK int rtb_port_sem_delete(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sem_give(int id) { (void)id; NOTSUP; }

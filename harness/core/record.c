@@ -184,6 +184,7 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_str("profile", profile);
     jw_bool("cold", c->cold && !c->cold_failed);
     jw_str("emulated", c->emulated);
+    jw_str("allocation", (c->metric->task_flags & RTB_FROM_HEAP) ? "heap" : "static");
     jw_str("note", c->cold_failed ? "cold profile: the port could not evict caches" : c->note);
     jw_end();
 }

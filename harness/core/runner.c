@@ -91,6 +91,18 @@ static uint64_t median_small(uint64_t *v, unsigned n)
     return n ? v[n / 2] : 0;
 }
 
+/* The allocation the metric's creates use (rtb_port_alloc): false, with
+ * the metric unsupported in the port's words, for a row whose objects come
+ * from the kernel's heap (RTB_FROM_HEAP) on a kernel with no such call. */
+static bool allocation_set(const struct rtb_metric *m)
+{
+    if (!(m->task_flags & RTB_FROM_HEAP) || rtb_port_alloc(RTB_ALLOC_HEAP) == RTB_OK)
+        return true;
+    const char *own = rtb_port_last_error();
+    rtb_unsupported(ctx, own && *own ? own : "the kernel has no create call that allocates the object");
+    return false;
+}
+
 static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
                     const struct rtb_calib *cal, const struct rtb_port_info *info)
 {
@@ -115,11 +127,12 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     ctx->unit_is_time = rtb_unit_is_time(info->unit);
     if (why) {
         rtb_unsupported(ctx, why);
-    } else {
+    } else if (allocation_set(m)) {
         m->fn(ctx);
         if (ctx->status == RTB_STATUS_OK && ctx->stats.n == 0)
             rtb_fail(ctx, "no samples taken");
     }
+    rtb_port_alloc(RTB_ALLOC_STATIC);
     ctx->elapsed = rtb_port_ts() - ctx->started;
     if (!why)
         time_canary(canary, &canaries, cal->overhead);

@@ -163,6 +163,8 @@ const struct rtb_metric rtb_msgq_metrics[] = {
     {"msgq.send.full_nowait", send_full, RTB_CAP_MSGQ, 0},
     {"msgq.create", create, RTB_CAP_MSGQ, 0},
     {"msgq.delete", delete, RTB_CAP_MSGQ, 0},
+    {"msgq.create_heap", create, RTB_CAP_MSGQ, RTB_FROM_HEAP},
+    {"msgq.delete_heap", delete, RTB_CAP_MSGQ, RTB_FROM_HEAP},
     RTB_THREAD_AND_PROCESS("msgq.send.waiter_readied", send_waiter, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.receive.block_ctx", receive_block_ctx, RTB_CAP_MSGQ),
     RTB_THREAD_AND_PROCESS("msgq.send.wake_ctx", send_wake_ctx, RTB_CAP_MSGQ),

@@ -367,6 +367,8 @@ const struct rtb_metric rtb_mutex_metrics[] = {
     {"mutex.unlock.uncontended", unlock_uncontended, RTB_CAP_MUTEX, 0},
     {"rmutex.create", r_create, RTB_CAP_MUTEX, 0},
     {"rmutex.delete", r_delete, RTB_CAP_MUTEX, 0},
+    {"rmutex.create_heap", r_create, RTB_CAP_MUTEX, RTB_FROM_HEAP},
+    {"rmutex.delete_heap", r_delete, RTB_CAP_MUTEX, RTB_FROM_HEAP},
     {"rmutex.lock.uncontended", r_lock_uncontended, RTB_CAP_MUTEX, 0},
     {"rmutex.unlock.uncontended", r_unlock_uncontended, RTB_CAP_MUTEX, 0},
     {"rmutex.lock.nested", r_lock_nested, RTB_CAP_MUTEX, 0},

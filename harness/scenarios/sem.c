@@ -176,6 +176,8 @@ KINDS(give_waiter_readied)
 const struct rtb_metric rtb_sem_metrics[] = {
     {"sem.create", create_binary, RTB_CAP_SEM, 0},
     {"sem.delete", delete_binary, RTB_CAP_SEM, 0},
+    {"sem.create_heap", create_binary, RTB_CAP_SEM, RTB_FROM_HEAP},
+    {"sem.delete_heap", delete_binary, RTB_CAP_SEM, RTB_FROM_HEAP},
     {"sem.give.no_waiter", give_no_waiter_binary, RTB_CAP_SEM, 0},
     {"sem.take.available", take_available_binary, RTB_CAP_SEM, 0},
     {"sem.take.unavailable_nowait", take_unavailable_nowait_binary, RTB_CAP_SEM, 0},
@@ -185,6 +187,8 @@ const struct rtb_metric rtb_sem_metrics[] = {
     {"sem.give.wake_ctx.xcpu", give_wake_ctx, RTB_CAP_SEM | RTB_CAP_SMP, RTB_TASK_OTHER_CPU},
     {"csem.create", create_counting, RTB_CAP_SEM, 0},
     {"csem.delete", delete_counting, RTB_CAP_SEM, 0},
+    {"csem.create_heap", create_counting, RTB_CAP_SEM, RTB_FROM_HEAP},
+    {"csem.delete_heap", delete_counting, RTB_CAP_SEM, RTB_FROM_HEAP},
     {"csem.give.no_waiter", give_no_waiter_counting, RTB_CAP_SEM, 0},
     {"csem.take.available", take_available_counting, RTB_CAP_SEM, 0},
     {"csem.take.unavailable_nowait", take_unavailable_nowait_counting, RTB_CAP_SEM, 0},

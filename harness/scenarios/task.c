@@ -457,6 +457,8 @@ static void sched_unlock_outermost(struct rtb_ctx *ctx) { sched_lock_time(ctx, f
 const struct rtb_metric rtb_task_metrics[] = {
     RTB_THREAD_AND_PROCESS("task.create.no_ctx", create_no_ctx, 0),
     RTB_THREAD_AND_PROCESS("task.create.ctx", create_ctx, 0),
+    {"task.create_heap.no_ctx.thread", create_no_ctx, 0, RTB_FROM_HEAP},
+    {"task.create_heap.ctx.thread", create_ctx, 0, RTB_FROM_HEAP},
     RTB_THREAD_AND_PROCESS("task.create.unstarted", create_suspended, RTB_CAP_TASK_START),
     RTB_THREAD_AND_PROCESS("task.start.no_ctx", start_no_ctx, RTB_CAP_TASK_START),
     RTB_THREAD_AND_PROCESS("task.start.ctx", start_ctx, RTB_CAP_TASK_START),

@@ -189,6 +189,8 @@ static void expiry(struct rtb_ctx *ctx)
 const struct rtb_metric rtb_timer_metrics[] = {
     {"timer.create", create, RTB_CAP_TIMER, 0},
     {"timer.delete.idle", delete_idle, RTB_CAP_TIMER, 0},
+    {"timer.create_heap", create, RTB_CAP_TIMER, RTB_FROM_HEAP},
+    {"timer.delete_heap.idle", delete_idle, RTB_CAP_TIMER, RTB_FROM_HEAP},
     {"timer.delete.started", delete_started, RTB_CAP_TIMER, 0},
     {"timer.start.empty_queue", start_empty, RTB_CAP_TIMER, 0},
     {"timer.start.timer_queued", start_queued, RTB_CAP_TIMER, 0},

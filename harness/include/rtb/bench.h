@@ -52,6 +52,13 @@ struct rtb_metric {
     {id ".k_to_u", fn, (caps) | RTB_CAP_USER_KERNEL, RTB_TASK_USER_IN},           \
     {id ".u_to_k", fn, (caps) | RTB_CAP_USER_KERNEL, RTB_TASK_USER_OUT}
 
+/* A twin of a create or delete row whose objects come from the kernel's
+ * heap (FreeRTOS's xSemaphoreCreateBinary against ...Static): the core
+ * sets rtb_port_alloc(RTB_ALLOC_HEAP) around it, and the row is
+ * unsupported, with the port's words, where the kernel has no such call.
+ * Every other row creates its objects in memory the port owns. */
+#define RTB_FROM_HEAP (1u << 5)
+
 /* True while the scenario should take another sample (warm-up included). */
 bool rtb_want(struct rtb_ctx *ctx);
 /* The time budget starts now: for a scenario whose set-up (starting a

@@ -335,6 +335,19 @@ int rtb_port_task_resume(int id);         /* undo suspend */
 int rtb_port_sched_lock(void);            /* disable preemption of the caller */
 int rtb_port_sched_unlock(void);          /* enable it again */
 
+/* ---- Where created kernel objects live ------------------------------------ */
+/* RTB_ALLOC_STATIC (the default): every create call the port makes puts
+ * the object in memory the port owns (FreeRTOS ...CreateStatic, ThreadX
+ * and Zephyr always): the call allocates nothing, so create rows compare
+ * the kernels' own work. RTB_ALLOC_HEAP: the kernel's create call that
+ * takes the object's memory from its heap, for the rows whose metric has
+ * RTB_FROM_HEAP (rtb/bench.h). The core sets it around each metric.
+ * RTB_ENOTSUP, with the reason in rtb_port_last_error() (the default for
+ * RTB_ALLOC_HEAP): the kernel has no create call that allocates. */
+#define RTB_ALLOC_STATIC 0u
+#define RTB_ALLOC_HEAP 1u
+int rtb_port_alloc(unsigned how);
+
 /* ---- Semaphores (max 1: binary; give on a full semaphore is a no-op) ---- */
 int rtb_port_sem_create(int id, unsigned initial, unsigned max);
 int rtb_port_sem_delete(int id);
