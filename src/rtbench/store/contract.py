@@ -58,6 +58,7 @@ _METRIC = {
     "type": "text", "id": "text", "status": "text", "reason": "text", "unit": "text",
     "note": "text", "profile": "text", "origin": "text", "placement": "text",
     "rt_reason": "text", "tasks": "text", "emulated": "text", "variant_of": "text",
+    "allocation": "text",
     "realtime": "flag", "budget_exhausted": "flag", "cross_cpu": "flag", "cold": "flag",
     "mapped": "flag",
     "n": "count", "ops": "count", "bytes": "count", "discarded": "count", "invalid": "count",
