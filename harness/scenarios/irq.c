@@ -1,29 +1,33 @@
 /*
- * Interrupts: the sheets' key measurements, all from one interrupt source
- * (rtb_port_irq_*: on the AN385 board a hardware timer that expires while
- * the measured task runs; on Linux a signal raised from the other CPU, see
- * ports/posix/port_irq.c), with the instants the glossaries name:
+ * Interrupts: the sheets' key measurements, with the instants the
+ * glossaries name:
  *
- *   raised      the instant the source raises the interrupt (a timer's expiry)
+ *   raised      the instant the interrupt is raised: the store that raises
+ *               it (the NVIC's software trigger, rtb_port_irq_raise_timed)
  *   in          the handler's first instruction (its stamp opens or closes there)
- *   out         the handler's last instruction of its own: after the device's
- *               acknowledgement and the give, before the kernel's exit
- *               convention (FreeRTOS's portYIELD_FROM_ISR), which is in the
- *               windows that start there
+ *   out         the handler's last instruction of its own: after the give,
+ *               before the kernel's exit convention (FreeRTOS's
+ *               portYIELD_FROM_ISR, Zephyr's direct-interrupt return), which
+ *               is in the windows that start there
  *   resume      the interrupted task's first instruction after the handler
  *   other       the first instruction of the higher-priority task the
  *               handler readied (its pended take returns)
+ *   deferred    the first instruction of the work the handler submitted to
+ *               the kernel's deferred-work service
  *
  * Each metric times one interval with a handler of its own
  * (rtb_port_irq_hook_plan, rtb/irq_isr.h) that takes only the stamps that
- * interval needs: "plain" handlers acknowledge the device (the interrupted
- * task resumes), "give" handlers also give a semaphore a higher-priority
- * task is pended on with the kernel's interrupt-context call, so the
- * return reschedules. Only threads: the sheets' interrupt rows have no
- * process variant. The interrupted task spins until the handler has
- * acknowledged the device, so it is running (not idle) when the interrupt
- * arrives; its spin's last pass (a load and a test) is in the rows that end
- * in it.
+ * interval needs, in the kernel's handler convention, connected by the
+ * kernel's low-latency path (the handler is the vector) or, for the
+ * .dispatched rows, by its general interrupt dispatch where it has one
+ * (Zephyr's IRQ_CONNECT). The interrupt is raised from software by the
+ * interrupted task itself (rtb_port_irq_raise_timed): the kernel's path from
+ * an interrupt to a handler, a task or a return is the same whatever
+ * instruction the interrupt lands on, and no device has to be acknowledged,
+ * so no window holds rtbench's device work. Where an interrupt's arrival
+ * matters (the kernel's interrupts-off regions) the source is a hardware
+ * timer: irq_kernel.c. Only threads: the sheets' interrupt rows have no
+ * process variant.
  *
  * Where the port has them (a kernel on a microcontroller): interrupt
  * masking and the kernel's critical section, the kernel's longest
@@ -34,7 +38,7 @@
 #include <rtb/bench.h>
 #include "irq_kernel.h"
 
-enum { TASK_SPIN = 0, TASK_HIGH = 1 };
+enum { TASK_RAISER = 0, TASK_HIGH = 1 };
 enum { SEM = 0 };
 
 /* Each interval, and the handler that times it: only the stamps it needs
@@ -46,6 +50,7 @@ enum interval {
     RAISED_TO_OTHER,    /* task response with rescheduling */
     OUT_TO_OTHER,       /* return from handler to another task */
     IN_TO_OTHER,        /* handler start to the readied task */
+    IN_TO_DEFERRED,     /* handler start to its deferred work */
 };
 static const unsigned handler_does[] = {
     [RAISED_TO_IN] = RTB_IRQ_STAMP_IN,
@@ -54,6 +59,7 @@ static const unsigned handler_does[] = {
     [RAISED_TO_OTHER] = RTB_IRQ_GIVE,
     [OUT_TO_OTHER] = RTB_IRQ_GIVE | RTB_IRQ_STAMP_OUT,
     [IN_TO_OTHER] = RTB_IRQ_STAMP_IN | RTB_IRQ_IN_OPENS | RTB_IRQ_GIVE,
+    [IN_TO_DEFERRED] = RTB_IRQ_STAMP_IN | RTB_IRQ_IN_OPENS | RTB_IRQ_DEFER,
 };
 
 struct rtb_irq_slots rtb_irq_slots;
@@ -61,8 +67,8 @@ struct rtb_irq_slots rtb_irq_slots;
 struct irq_state {
     struct rtb_ctx *ctx;
     enum interval what;
-    bool give;                       /* the handler gives SEM */
-    volatile int taken;              /* set by the high task after recording */
+    bool give;                       /* the handler gives SEM: the high task records */
+    volatile rtb_stamp_t raised;     /* the raise's stamp (rtb_port_irq_raise_timed) */
     volatile bool stop;
     volatile int rc;
 };
@@ -76,40 +82,39 @@ static rtb_stamp_t opened(const struct irq_state *s)
     case OUT_TO_OTHER:
         return rtb_irq_slots.out;
     case IN_TO_OTHER:
+    case IN_TO_DEFERRED:
         return rtb_irq_slots.in;
     default:
-        return rtb_port_irq_raised_stamp();
+        return s->raised;
     }
 }
 
-/* The interrupted task: request an interrupt, spin until the handler has
- * acknowledged it (a load and a test: the last pass is in the window of
- * the rows that end here), and, with give, until the high task has taken
- * its sample. An interrupt raised before the spin began is no sample. */
-static void spinner(void *arg)
+/* Where a window that the raiser records ends. */
+static rtb_stamp_t closed(const struct irq_state *s, rtb_stamp_t resume)
+{
+    switch (s->what) {
+    case RAISED_TO_IN:
+        return rtb_irq_slots.in;
+    case IN_TO_DEFERRED:
+        return rtb_irq_slots.deferred;
+    default:
+        return resume;
+    }
+}
+
+/* The interrupted task: raises the interrupt at a stamp and, when it runs
+ * again (the handler, and a task or deferred work it readied, have run:
+ * all are more urgent), records the sample unless the readied task did. */
+static void raiser(void *arg)
 {
     struct irq_state *s = arg;
     while (!s->stop) {
         rtb_rest(s->ctx);
-        s->taken = 0;
-        int rc = rtb_port_irq_trigger();
-        if (rc != RTB_OK) {
-            s->rc = rc;
-            break;
-        }
-        rtb_stamp_t spin_from = rtb_port_stamp_start();
-        while (!RTB_PORT_IRQ_HANDLED())
-            ;
-        rtb_stamp_t resume = rtb_port_stamp_end();
-        if (s->give) {
-            while (!s->taken && !s->stop)
-                rtb_port_task_yield(); /* only without real-time priorities */
+        rtb_stamp_t resume;
+        rtb_port_irq_raise_timed(&s->raised, &resume);
+        if (s->give)
             continue;
-        }
-        if (rtb_stamp_delta(spin_from, rtb_port_irq_raised_stamp()) < 0)
-            continue; /* raised while the trigger call was still returning */
-        rtb_stamp_t t1 = s->what == RAISED_TO_IN ? rtb_irq_slots.in : resume;
-        rtb_add(s->ctx, opened(s), t1);
+        rtb_add(s->ctx, opened(s), closed(s, resume));
         if (!rtb_want(s->ctx))
             s->stop = true;
     }
@@ -133,19 +138,18 @@ static void high(void *arg)
         rtb_add(s->ctx, opened(s), t1);
         if (!rtb_want(s->ctx))
             s->stop = true;
-        s->taken = 1;
     }
     if (rc != RTB_OK)
         s->rc = rc;
     s->stop = true;
 }
 
-static void run(struct rtb_ctx *ctx, enum interval what, int high_prio)
+static void run(struct rtb_ctx *ctx, enum interval what, unsigned path)
 {
     struct irq_state *s = rtb_shared_state(ctx, (void **)&shared, sizeof *shared);
     if (!s)
         return;
-    const struct rtb_irq_plan plan = {.does = handler_does[what], .sem = SEM};
+    const struct rtb_irq_plan plan = {.does = handler_does[what], .sem = SEM, .path = path};
     s->ctx = ctx;
     s->what = what;
     s->give = (plan.does & RTB_IRQ_GIVE) != 0;
@@ -155,17 +159,17 @@ static void run(struct rtb_ctx *ctx, enum interval what, int high_prio)
         rtb_port_sem_delete(SEM);
         return;
     }
-    if (s->give && !rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, high_prio, 0, high, s),
+    if (s->give && !rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, 0, high, s),
                            "create high task"))
         goto out;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_SPIN, RTB_PRIO_LOW, 0, spinner, s),
+    if (!rtb_ok(ctx, rtb_port_task_create(TASK_RAISER, RTB_PRIO_LOW, 0, raiser, s),
                 "create interrupted task")) {
         s->stop = true;
         rtb_port_sem_give(SEM);
         rtb_port_task_join(TASK_HIGH);
         goto out;
     }
-    rtb_port_task_join(TASK_SPIN);
+    rtb_port_task_join(TASK_RAISER);
     if (s->give)
         rtb_port_task_join(TASK_HIGH);
     rtb_ok(ctx, s->rc, "interrupt scenario");
@@ -174,28 +178,17 @@ out:
     rtb_port_sem_delete(SEM);
 }
 
-static void response(struct rtb_ctx *c) { run(c, RAISED_TO_IN, 0); }
-static void task_response(struct rtb_ctx *c) { run(c, RAISED_TO_RESUME, 0); }
-static void return_interrupted(struct rtb_ctx *c) { run(c, OUT_TO_RESUME, 0); }
-static void task_response_resched(struct rtb_ctx *c) { run(c, RAISED_TO_OTHER, RTB_PRIO_HIGH); }
-/* On a kernel whose handler's give switches at once (no such port has
- * RTB_CAP_IRQ: a Linux signal handler runs in task context, and the xsig.*
- * rows measure it) the interval would not exist. */
-static void return_different(struct rtb_ctx *c)
-{
-    struct rtb_port_info pi = {0};
-    rtb_port_info(&pi);
-    if (!pi.irq_switch_at_exit) {
-        rtb_unsupported(c, "the handler's give switches at once on this port: no return to another task");
-        return;
-    }
-    rtb_note(c, "handler's last instruction to the readied task");
-    run(c, OUT_TO_OTHER, RTB_PRIO_HIGH);
-}
-static void to_task(struct rtb_ctx *c) { run(c, IN_TO_OTHER, RTB_PRIO_HIGH); }
-/* The deferred handler (DSP/BIOS SWI, a Linux threaded handler): a task at
- * the top scenario priority, readied by the handler. */
-static void to_deferred(struct rtb_ctx *c) { run(c, IN_TO_OTHER, RTB_PRIO_RUNNER - 1); }
+/* One metric function per interval and path. */
+#define PATHS(name, interval)                                                                \
+    static void name(struct rtb_ctx *c) { run(c, interval, RTB_IRQ_DIRECT); }               \
+    static void name##_dispatched(struct rtb_ctx *c) { run(c, interval, RTB_IRQ_DISPATCHED); }
+PATHS(response, RAISED_TO_IN)
+PATHS(task_response, RAISED_TO_RESUME)
+PATHS(return_interrupted, OUT_TO_RESUME)
+PATHS(task_response_resched, RAISED_TO_OTHER)
+PATHS(return_different, OUT_TO_OTHER)
+PATHS(to_task, IN_TO_OTHER)
+PATHS(to_deferred, IN_TO_DEFERRED)
 
 /* ---- masking and the critical section ------------------------------------ */
 /* One call timed, its counterpart outside the timed region. */
@@ -252,14 +245,16 @@ static void out_of_reach(struct rtb_ctx *c) { rtb_unsupported(c, "not measurable
 
 #define IRQ (RTB_CAP_IRQ | RTB_CAP_SEM)
 #define KLAT (RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED | RTB_CAP_SEM | RTB_CAP_MSGQ | RTB_CAP_MUTEX)
+/* A row and its twin through the kernel's general interrupt dispatch. */
+#define BOTH(id, fn) {id, fn, IRQ, 0}, {id ".dispatched", fn##_dispatched, IRQ, 0}
 const struct rtb_metric rtb_irq_metrics[] = {
-    {"irq.response", response, IRQ, 0},
-    {"irq.task_response.no_resched", task_response, IRQ, 0},
-    {"irq.task_response.resched", task_response_resched, IRQ, 0},
-    {"irq.return.interrupted", return_interrupted, IRQ, 0},
-    {"irq.return.different", return_different, IRQ, 0},
-    {"irq.handler_to_task", to_task, IRQ, 0},
-    {"irq.handler_to_deferred", to_deferred, IRQ, 0},
+    BOTH("irq.response", response),
+    BOTH("irq.task_response.no_resched", task_response),
+    BOTH("irq.task_response.resched", task_response_resched),
+    BOTH("irq.return.interrupted", return_interrupted),
+    BOTH("irq.return.different", return_different),
+    BOTH("irq.handler_to_task", to_task),
+    BOTH("irq.handler_to_deferred", to_deferred),
     {"irq.kernel_latency", rtb_irq_kernel_latency, KLAT, 0},
     {"irq.enable", unmask, RTB_CAP_IRQ_MASK, 0},
     {"irq.disable", mask, RTB_CAP_IRQ_MASK, 0},

@@ -94,11 +94,6 @@ static uint32_t expiry32(void)
     return counter + PAIR_GAP_TICKS - since_expiry;
 }
 
-uint32_t rtb_board_irqsrc_expiry_stamp(void)
-{
-    return expiry32() - RTB_BOARD_INSTR_TICKS(RTB_BOARD_STAMP_TAIL + 1u);
-}
-
 /* After an expiry TIMER1 runs on from 0xFFFFFFFF (its interrupt is only
  * acknowledged, the next one would come 171 s later), so its count since
  * expiry stays readable, from the hook or later, until the next arm. */
@@ -127,38 +122,47 @@ void TIMER1_IRQHandler(void)
 #define VECTORS (16 + AN385_IRQ_COUNT)
 static uint32_t ram_vectors[VECTORS] __attribute__((aligned(256)));
 
-/* TIMER1's vector set to `handler` in a RAM copy of the table in use (the
- * board's flash table, or a kernel's own: Zephyr's), and VTOR pointed at
- * it; NULL: VTOR back at the table it pointed at before. `moved` says
- * whether VTOR is ours: the board's own table sits at address 0, so the
- * table's address cannot say it. */
+/* The table VTOR pointed at before the RAM copy (the board's flash table at
+ * 0, or a kernel's own: Zephyr's), and whether VTOR is ours: the board's own
+ * table sits at address 0, so the table's address cannot say it. */
 static uint32_t original_table;
 static bool moved;
 
-static void timer1_vector(void (*handler)(void))
+static void point_vtor(uint32_t table)
 {
-    uint32_t table = original_table;
-    if (handler) {
-        if (!moved)
-            original_table = AN385_SCB_VTOR;
-        const uint32_t *from = (const uint32_t *)(uintptr_t)original_table;
-        for (int i = 0; i < VECTORS; i++)
-            ram_vectors[i] = from[i];
-        ram_vectors[16 + AN385_IRQ_TIMER1] = (uint32_t)(uintptr_t)handler;
-        table = (uint32_t)(uintptr_t)ram_vectors;
-    } else if (!moved) {
-        return; /* never moved */
-    }
     uint32_t primask = an385_irq_save();
     AN385_SCB_VTOR = table;
     __asm volatile("dsb\n\tisb" ::: "memory");
     an385_irq_restore(primask);
-    moved = handler != 0;
 }
 
-void rtb_board_irqsrc_vector(void (*handler)(void))
+void rtb_board_vector_set(unsigned irq, void (*handler)(void))
 {
-    timer1_vector(handler);
+    if (!moved) {
+        original_table = AN385_SCB_VTOR;
+        const uint32_t *from = (const uint32_t *)(uintptr_t)original_table;
+        for (int i = 0; i < VECTORS; i++)
+            ram_vectors[i] = from[i];
+        point_vtor((uint32_t)(uintptr_t)ram_vectors);
+        moved = true;
+    }
+    ram_vectors[16 + irq] = (uint32_t)(uintptr_t)handler;
+    __asm volatile("dsb" ::: "memory");
+}
+
+void rtb_board_vectors_restore(void)
+{
+    if (moved)
+        point_vtor(original_table);
+    moved = false;
+}
+
+/* ---- interrupts raised from software (kcall.S: rtb_port_irq_raise_timed) ---- */
+volatile uint32_t rtb_board_soft_irq_line = AN385_SOFT_IRQ_FIRST;
+
+void rtb_board_soft_irq_select(unsigned irq)
+{
+    rtb_board_soft_irq_line = irq;
 }
 
 /* ---- bare handlers ----------------------------------------------------------- */
@@ -221,7 +225,7 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
     return -1; /* the assembly handler reads TIMER0 */
 #else
     bare.done = 0;
-    timer1_vector(c_call ? bare_c_handler : bare_min_handler);
+    rtb_board_vector_set(AN385_IRQ_TIMER1, c_call ? bare_c_handler : bare_min_handler);
 
     rtb_board_irqsrc_arm(256u); /* ~80 instructions ahead: we are in the loop by then */
     uint32_t resumed = 0;
@@ -232,7 +236,7 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
                    "ldr %0, [r1]"             /* the interrupted code's next load */
                    : "=r"(resumed) : "r"(&bare) : "r1", "r2", "cc", "memory");
 
-    timer1_vector(NULL);
+    rtb_board_vectors_restore();
     an385_irq_clear_pending(AN385_IRQ_TIMER1);
 
     /* Counts are taken at the end of their load; the instrumentation's own

@@ -129,3 +129,30 @@ rtb_kcall_then_stamp:
     str r0, [r4, #36]
     pop {r4-r6, pc}
     .size rtb_kcall_then_stamp, . - rtb_kcall_then_stamp
+
+/* void rtb_port_irq_raise_timed(volatile rtb_stamp_t *t0, rtb_stamp_t *t1)
+ * (rtb/port.h): the stamp, its store (another task reads it), the raise of
+ * the line rtb_board_soft_irq_select() chose through the NVIC's software
+ * trigger, the barriers after which the interrupt has been taken, and the
+ * stamp when this task runs again. Everything the raise needs is in its
+ * register before the first stamp. */
+    .section .text.rtb_port_irq_raise_timed, "ax", %progbits
+    .global rtb_port_irq_raise_timed
+    .type rtb_port_irq_raise_timed, %function
+    .thumb_func
+rtb_port_irq_raise_timed:
+    push {r4-r7, lr}
+    ldr r4, =rtb_board_soft_irq_line
+    ldr r4, [r4]
+    movw r5, #0xEF00          /* NVIC STIR, 0xE000EF00 */
+    movt r5, #0xE000
+    STAMP r6, r7, 0
+    str r7, [r0]
+    str r4, [r5]
+    dsb
+    isb
+    STAMP r6, r3, 1
+    str r3, [r1]
+    pop {r4-r7, pc}
+    .ltorg
+    .size rtb_port_irq_raise_timed, . - rtb_port_irq_raise_timed

@@ -431,52 +431,68 @@ int rtb_port_timer_delete(int id);
 int rtb_port_timer_service_prio(int prio);
 
 /* ---- Interrupts ------------------------------------------------------------ */
-/* An interrupt the benchmark raises but does not take synchronously: the
- * source raises it from outside the benchmark CPU's instruction stream (a
- * hardware timer, another CPU), interrupting whatever runs on the benchmark
- * CPU. (Pending an interrupt from software on the interrupted CPU itself is
- * taken synchronously, at a known instruction: not an interrupt source.)
- * The port knows the instant the interrupt was raised (a timer's expiry, a
- * stamp taken at the raising call) and reports it through
- * rtb_port_irq_raised_at(), in rtb_port_ts() ticks. */
+/* Two sources. The interrupt rows time the kernel's path from an
+ * interrupt to a handler, a task, a return: that path is the same whatever
+ * instruction the interrupt lands on, so they raise it from software at a
+ * stamp (rtb_port_irq_raise_timed, below) and no device work of rtbench's
+ * sits in a window. Where the arrival matters (the kernel's interrupts-off
+ * regions: irq.kernel_latency; the bare handlers) the source is
+ * asynchronous: it raises the interrupt from outside the benchmark CPU's
+ * instruction stream (a hardware timer, another CPU), interrupting whatever
+ * runs there, and the port knows the instant (a timer's expiry) and reports
+ * it through rtb_port_irq_raised_at(), in rtb_port_ts() ticks, to a
+ * function hooked with rtb_port_irq_hook. */
 typedef void (*rtb_irq_fn)(void *arg);
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg); /* fn runs in interrupt context */
 
-/* The handler a metric needs, and nothing more (RTB_CAP_IRQ on a board):
- * an interval of the interrupt rows is timed by a handler that takes only
- * the stamps that interval needs, so no window holds another's stamps.
- * rtb_port_irq_hook_plan() installs, as the source's handler, one that
- * does in this order: [stamp `in`] the device's acknowledgement [give
- * `sem` with the kernel's interrupt-context call] [stamp `out`], inside
- * the kernel's own handler convention (FreeRTOS's xHigherPriorityTaskWoken
- * and portYIELD_FROM_ISR; Zephyr's interrupt wrapper). Stamps go to
- * rtb_irq_slots. The handlers are the port's rtb_isr_* functions (one per
- * combination, rtb/irq_isr.h), so each is straight-line code. */
+/* The interrupt rows (RTB_CAP_IRQ on a board): each interval is timed with
+ * a handler of its own that takes only the stamps that interval needs, and
+ * the interrupt is raised from software (the NVIC's software trigger, on a
+ * line no device drives), so no device acknowledgement of rtbench's is in
+ * any window. rtb_port_irq_hook_plan() connects, for the plan's `path`, a
+ * handler that does in this order: [stamp `in`] [give `sem` with the
+ * kernel's interrupt-context call, or submit deferred work] [stamp `out`],
+ * written in the kernel's own handler convention (rtb/irq_isr.h: FreeRTOS's
+ * xHigherPriorityTaskWoken and portYIELD_FROM_ISR; Zephyr's
+ * ISR_DIRECT_DECLARE). Stamps go to rtb_irq_slots. Then
+ * rtb_port_irq_raise_timed() raises it. */
 #define RTB_IRQ_STAMP_IN (1u << 0)  /* first: stamp the handler's start into rtb_irq_slots.in */
 #define RTB_IRQ_IN_OPENS (1u << 1)  /* ...a stamp that opens a window (else it closes one) */
 #define RTB_IRQ_GIVE (1u << 2)      /* give semaphore `sem` (the interrupt-context call) */
 #define RTB_IRQ_STAMP_OUT (1u << 3) /* last: stamp the handler's end into rtb_irq_slots.out */
+#define RTB_IRQ_DEFER (1u << 4)     /* submit deferred work (the kernel's service: FreeRTOS
+                                       xTimerPendFunctionCallFromISR, Zephyr k_work_submit)
+                                       whose function stamps rtb_irq_slots.deferred first */
+/* How the handler is connected: the kernel's low-latency path (the handler
+ * is the vector itself: FreeRTOS, ThreadX; Zephyr's IRQ_DIRECT_CONNECT), or
+ * the kernel's general interrupt dispatch where it has one besides (Zephyr's
+ * IRQ_CONNECT: its common entry _isr_wrapper calls the handler). */
+#define RTB_IRQ_DIRECT 0u
+#define RTB_IRQ_DISPATCHED 1u
 struct rtb_irq_plan {
     unsigned does; /* RTB_IRQ_* bits */
     int sem;       /* the semaphore RTB_IRQ_GIVE gives */
+    unsigned path; /* RTB_IRQ_DIRECT or RTB_IRQ_DISPATCHED */
 };
 struct rtb_irq_slots {
-    volatile rtb_stamp_t in, out;
+    volatile rtb_stamp_t in, out, deferred;
 };
 extern struct rtb_irq_slots rtb_irq_slots;
+/* RTB_ENOTSUP with the port's words for a path or a service the kernel
+ * lacks ("FreeRTOS has no interrupt dispatcher: a handler is the vector"). */
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan);
-/* The interrupt requested last has been handled (its handler acknowledged
- * the device), for the interrupted task that spins waiting for it: inline
- * in <rtb_port_arch.h> as RTB_PORT_IRQ_HANDLED() where the port has an
- * interrupt source, so the spin's last pass is a load and a test. */
-#ifndef RTB_PORT_IRQ_HANDLED
-#define RTB_PORT_IRQ_HANDLED() true
-#endif
-/* The instant the last interrupt was raised, as a window stamp (rtb/port.h
- * rtb_stamp_t): the value a stamp whose counter load ran then would have
- * read, less the stamp's own head, so that a window from it to a stamp is
- * net of the stamps' calibrated cost like any other. [ISR] */
-rtb_stamp_t rtb_port_irq_raised_stamp(void);
+/* The hooked plan's interrupt, raised by the calling task: stamp (into *t0,
+ * which other tasks read), the raise (one store, and the barriers that make
+ * it taken before the next instruction), the handler and whatever it
+ * readies run, then stamp (into *t1) when the caller runs again. A board
+ * provides it in assembly (kcall.S); the window holds the stamp's store and
+ * the raise of rtbench's, nothing else. Task context, interrupts enabled. */
+void rtb_port_irq_raise_timed(volatile rtb_stamp_t *t0, rtb_stamp_t *t1);
+
+/* The interrupt source of irq.kernel_latency (RTB_CAP_IRQ_TIMED) and the
+ * bare handlers: a hardware timer whose expiry lands at an arbitrary
+ * instruction (and waits for a region with interrupts masked), with the
+ * function hook above. */
 int rtb_port_irq_trigger(void);                  /* request one interrupt; returns at once */
 /* RTB_CAP_IRQ_TIMED: request one interrupt `ticks` counter ticks from now
  * (the caller places it, e.g. at pseudo-random points of a workload). [ISR] */

@@ -1,21 +1,26 @@
 /*
- * FreeRTOS port: the interrupt source, masking, the critical section and
- * bare handlers, on the board's hardware timer (rtb_board.h).
+ * FreeRTOS port: the interrupt rows' handlers, the hardware timer source of
+ * irq.kernel_latency, masking, the critical section and bare handlers, on
+ * the board's interrupts (rtb_board.h).
  *
- * The hooked handler runs inside the board's timer interrupt, at
- * RTB_FREERTOS_IRQ_PRIORITY (the most urgent level that may call the
- * kernel). The port's wrapper clears the "a task was woken" flag the [ISR]
- * calls accumulate (rtb_port_sem_give_isr...), calls the handler, and ends
- * with portYIELD_FROM_ISR: FreeRTOS pends PendSV, so a task the handler
- * readied runs right after the interrupt returns.
+ * FreeRTOS's convention for an application's handler on this core: a plain
+ * function in the vector table, which collects xHigherPriorityTaskWoken from
+ * its ...FromISR calls and ends with portYIELD_FROM_ISR (it pends PendSV, so
+ * a task the handler readied runs when it returns), at a priority no more
+ * urgent than configMAX_SYSCALL_INTERRUPT_PRIORITY. The interrupt rows'
+ * handlers are exactly that, each the vector of the board's software-raised
+ * line while its row runs. FreeRTOS has no interrupt dispatcher: the
+ * .dispatched rows are unsupported. Its deferred-work service is the timer
+ * daemon: xTimerPendFunctionCallFromISR runs a function there.
  */
 #include "rtb_freertos.h"
 #include "semphr.h"
+#include "timers.h"
 #include <rtb/irq_isr.h>
 
-/* A requested interrupt expires this many counter ticks after the request:
- * long enough for the requesting task to be back in its own code (a few
- * dozen instructions), short against a sample. */
+/* A requested interrupt of the hardware timer expires this many counter
+ * ticks after the request: long enough for the requesting task to be back
+ * in its own code (a few dozen instructions), short against a sample. */
 #define TRIGGER_TICKS 512u
 
 static struct {
@@ -35,27 +40,30 @@ static void wrapper(void *unused)
 }
 
 /* ---- the interrupt rows' handlers (rtb/irq_isr.h) -------------------------- */
-/* Each is TIMER1's vector while hooked, entered directly by the interrupt:
- * FreeRTOS's convention on this core is a plain function that collects
- * xHigherPriorityTaskWoken from its ...FromISR calls and ends with
- * portYIELD_FROM_ISR, which pends PendSV so that a task the handler
- * readied runs when it returns. Both stay in every handler (the kernel's
- * rule); a handler that gives nothing compiles them away. */
 static SemaphoreHandle_t irq_sem;
 
-#define FREERTOS_ISR(name, what)                                                       \
-    void name(void)                                                                    \
+/* The deferred work (RTB_IRQ_DEFER): the daemon calls it; it stamps first. */
+static void rtb_kisr_deferred_work(void *unused1, uint32_t unused2)
+{
+    (void)unused1, (void)unused2;
+    RTB_ISR_STAMP_DEFERRED();
+}
+
+#define FREERTOS_KISR(name, what)                                                      \
+    static void name(void)                                                             \
     {                                                                                  \
         BaseType_t woken = pdFALSE;                                                    \
         RTB_ISR_STAMP_IN(what);                                                        \
-        rtb_board_irqsrc_ack();                                                        \
         if ((what) & RTB_IRQ_GIVE)                                                     \
             (void)xSemaphoreGiveFromISR(irq_sem, &woken);                              \
+        if ((what) & RTB_IRQ_DEFER)                                                    \
+            (void)xTimerPendFunctionCallFromISR(rtb_kisr_deferred_work, NULL, 0, &woken); \
         RTB_ISR_STAMP_OUT(what);                                                       \
         portYIELD_FROM_ISR(woken);                                                     \
     }
-RTB_ISR_ALL(FREERTOS_ISR)
-RTB_ISR_MARKS();
+RTB_ISR_ALL(FREERTOS_KISR)
+#define FREERTOS_KISR_ENTRY(name, what) name,
+static void (*const handlers[RTB_ISR_COUNT])(void) = {RTB_ISR_ALL(FREERTOS_KISR_ENTRY)};
 
 void rtb_freertos_irq_init(void)
 {
@@ -73,23 +81,32 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
+/* The plan's handler as the vector of the software-raised line. */
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
 {
-    void (*handler)(void) = rtb_isr_for(plan->does);
-    if (irq.hooked || !handler)
-        return rtb_freertos_fail("irq_hook", handler ? "already hooked" : "no such handler");
+    int k = rtb_isr_index(plan->does);
+    if (plan->path == RTB_IRQ_DISPATCHED)
+        return rtb_freertos_unsupported("irq_hook: FreeRTOS has no interrupt dispatcher: a "
+                                        "handler is the vector itself (the plain irq.* rows)");
+    if (irq.hooked || k < 0)
+        return rtb_freertos_fail("irq_hook", k < 0 ? "no such handler" : "already hooked");
     irq_sem = (plan->does & RTB_IRQ_GIVE) ? rtb_freertos_sem(plan->sem) : NULL;
     if ((plan->does & RTB_IRQ_GIVE) && !irq_sem)
         return rtb_freertos_fail("irq_hook", "no such semaphore");
     irq.hooked = true;
-    rtb_board_irqsrc_init(NULL, NULL, RTB_FREERTOS_IRQ_PRIORITY);
-    rtb_board_irqsrc_vector(handler);
+    const unsigned line = AN385_SOFT_IRQ_FIRST;
+    rtb_board_vector_set(line, handlers[k]);
+    an385_irq_set_priority((enum an385_irq)line, RTB_FREERTOS_IRQ_PRIORITY);
+    an385_irq_clear_pending((enum an385_irq)line);
+    an385_irq_enable((enum an385_irq)line);
+    rtb_board_soft_irq_select(line);
     return RTB_OK;
 }
 
 int rtb_port_irq_unhook(void)
 {
-    rtb_board_irqsrc_vector(NULL);
+    an385_irq_disable((enum an385_irq)AN385_SOFT_IRQ_FIRST);
+    rtb_board_vectors_restore();
     rtb_board_irqsrc_init(NULL, NULL, RTB_FREERTOS_IRQ_PRIORITY);
     irq.hooked = false;
     return RTB_OK;
@@ -111,11 +128,6 @@ int rtb_port_irq_trigger_after(uint32_t ticks)
 rtb_ticks_t rtb_port_irq_raised_at(void)
 {
     return rtb_board_irqsrc_expiry();
-}
-
-rtb_stamp_t rtb_port_irq_raised_stamp(void)
-{
-    return rtb_board_irqsrc_expiry_stamp();
 }
 
 /* ---- masking and the critical section ------------------------------------- */

@@ -120,9 +120,9 @@ static const char *const facts[] = {
     "differs:timer.*.caller",
     "the command is queued to the timer daemon, run below the caller: the figure is the call "
     "alone, the daemon's work comes after the window",
-    "differs:irq.task_response.*,irq.handler_to_task,irq.return.*",
-    "the handler collects xHigherPriorityTaskWoken and ends with portYIELD_FROM_ISR (FreeRTOS's "
-    "rule for a handler that calls the kernel): both are in the window",
+    "differs:irq.task_response.resched,irq.return.different,irq.handler_to_*",
+    "the handler collects xHigherPriorityTaskWoken and ends with portYIELD_FROM_ISR, which "
+    "pends PendSV (FreeRTOS's rule for a handler that calls the kernel): in the window",
     "task_selection", configUSE_PORT_OPTIMISED_TASK_SELECTION ? "port-optimised (CLZ)" : "generic",
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,

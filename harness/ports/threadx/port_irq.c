@@ -1,45 +1,45 @@
 /*
- * ThreadX port: the interrupt source, masking, the critical section and
- * bare handlers, on the board's hardware timer (rtb_board.h).
+ * ThreadX port: the interrupt rows' handlers, the hardware timer source of
+ * irq.kernel_latency, masking, the critical section and bare handlers, on
+ * the board's interrupts (rtb_board.h).
  *
  * ThreadX's interrupt convention on this core (ports/cortex_m3/gnu,
  * readme_threadx.txt section 6): a handler is a plain function in the
  * vector table; no _tx_thread_context_save/restore is called (on Cortex-M
  * they only exist for legacy code and return at once). A kernel call made
  * in the handler that readies a more urgent thread sets PendSV pending, and
- * the switch happens when the handler returns. So the hooked handler runs
- * directly inside the board's TIMER1 interrupt, with no wrapper, and the
- * [ISR] calls are ThreadX's ordinary ones that are legal in an interrupt
- * (tx_semaphore_put / tx_semaphore_ceiling_put: port_sync.c).
+ * the switch happens when the handler returns. The interrupt rows' handlers
+ * are exactly that, each the vector of the board's software-raised line
+ * while its row runs, calling ThreadX's ordinary calls that are legal in an
+ * interrupt (tx_semaphore_ceiling_put, as the task-context give does: the
+ * scenarios' semaphore is binary). ThreadX has no interrupt dispatcher and
+ * no deferred-work service: those rows are unsupported.
  */
 #include "rtb_threadx.h"
 #include <rtb/irq_isr.h>
 
-/* A requested interrupt expires this many counter ticks after the request
- * (as on FreeRTOS): long enough for the requesting task to be back in its
- * own code, short against a sample. */
+/* A requested interrupt of the hardware timer expires this many counter
+ * ticks after the request (as on FreeRTOS): long enough for the requesting
+ * task to be back in its own code, short against a sample. */
 #define TRIGGER_TICKS 512u
 
 static bool hooked;
 
 /* ---- the interrupt rows' handlers (rtb/irq_isr.h) -------------------------- */
-/* Each is TIMER1's vector while hooked, a plain function entered directly
- * by the interrupt, ThreadX's convention here (above): the put readies
- * the waiter, the kernel pends PendSV, the switch comes with the return. */
 static TX_SEMAPHORE *irq_sem;
 static ULONG irq_ceiling;
 
-#define THREADX_ISR(name, what)                                                        \
-    void name(void)                                                                    \
+#define THREADX_KISR(name, what)                                                       \
+    static void name(void)                                                             \
     {                                                                                  \
         RTB_ISR_STAMP_IN(what);                                                        \
-        rtb_board_irqsrc_ack();                                                        \
         if ((what) & RTB_IRQ_GIVE)                                                     \
             (void)tx_semaphore_ceiling_put(irq_sem, irq_ceiling);                      \
         RTB_ISR_STAMP_OUT(what);                                                       \
     }
-RTB_ISR_ALL(THREADX_ISR)
-RTB_ISR_MARKS();
+RTB_ISR_ALL(THREADX_KISR)
+#define THREADX_KISR_ENTRY(name, what) name,
+static void (*const handlers[RTB_ISR_COUNT])(void) = {RTB_ISR_ALL(THREADX_KISR_ENTRY)};
 
 void rtb_threadx_irq_init(void)
 {
@@ -55,13 +55,18 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
-/* The scenarios' semaphore is binary (ceiling 1): the handler puts it with
- * tx_semaphore_ceiling_put, as the task-context give does. */
+/* The plan's handler as the vector of the software-raised line. */
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
 {
-    void (*handler)(void) = rtb_isr_for(plan->does);
-    if (hooked || !handler)
-        return rtb_threadx_fail("irq_hook", handler ? "already hooked" : "no such handler");
+    int k = rtb_isr_index(plan->does);
+    if (plan->path == RTB_IRQ_DISPATCHED)
+        return rtb_threadx_unsupported("irq_hook: ThreadX has no interrupt dispatcher: a "
+                                       "handler is the vector itself (the plain irq.* rows)");
+    if (plan->does & RTB_IRQ_DEFER)
+        return rtb_threadx_unsupported("irq_hook: ThreadX has no deferred-work service: a "
+                                       "handler readies a thread itself (irq.handler_to_task)");
+    if (hooked || k < 0)
+        return rtb_threadx_fail("irq_hook", k < 0 ? "no such handler" : "already hooked");
     irq_sem = TX_NULL;
     if (plan->does & RTB_IRQ_GIVE) {
         irq_sem = rtb_threadx_sem(plan->sem, &irq_ceiling);
@@ -69,14 +74,19 @@ int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
             return rtb_threadx_fail("irq_hook", "no such semaphore, or not a bounded one");
     }
     hooked = true;
-    rtb_board_irqsrc_init(NULL, NULL, RTB_THREADX_IRQ_PRIORITY);
-    rtb_board_irqsrc_vector(handler);
+    const unsigned line = AN385_SOFT_IRQ_FIRST;
+    rtb_board_vector_set(line, handlers[k]);
+    an385_irq_set_priority((enum an385_irq)line, RTB_THREADX_IRQ_PRIORITY);
+    an385_irq_clear_pending((enum an385_irq)line);
+    an385_irq_enable((enum an385_irq)line);
+    rtb_board_soft_irq_select(line);
     return RTB_OK;
 }
 
 int rtb_port_irq_unhook(void)
 {
-    rtb_board_irqsrc_vector(NULL);
+    an385_irq_disable((enum an385_irq)AN385_SOFT_IRQ_FIRST);
+    rtb_board_vectors_restore();
     rtb_board_irqsrc_init(NULL, NULL, RTB_THREADX_IRQ_PRIORITY);
     hooked = false;
     return RTB_OK;
@@ -98,11 +108,6 @@ int rtb_port_irq_trigger_after(uint32_t ticks)
 rtb_ticks_t rtb_port_irq_raised_at(void)
 {
     return rtb_board_irqsrc_expiry();
-}
-
-rtb_stamp_t rtb_port_irq_raised_stamp(void)
-{
-    return rtb_board_irqsrc_expiry_stamp();
 }
 
 /* ---- masking and the critical section ---------------------------------------

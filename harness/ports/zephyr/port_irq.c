@@ -1,21 +1,22 @@
 /*
- * Zephyr port: the interrupt source, masking, the critical section and
- * bare handlers.
+ * Zephyr port: the interrupt rows' handlers, the hardware timer source of
+ * irq.kernel_latency, masking, the critical section and bare handlers.
  *
- * On the MPS2 boards the source is the board's CMSDK TIMER1 (IRQ 9), which
- * Zephyr has no driver for in this build: its handlers are connected with
- * Zephyr's own interrupt API (irq_connect_dynamic), so an interrupt enters
- * Zephyr's common entry (_isr_wrapper: the table lookup, the call, the
- * reschedule on exit) before the handler, as every interrupt of a Zephyr
- * application does: that entry is the kernel's, and in the figures. A
- * handler is Zephyr's plain ISR: no convention of its own; a thread its
- * give readies runs when the wrapper returns. Masking is irq_lock /
- * irq_unlock (BASEPRI on this core); the critical section is the same
- * call nested, each exit restoring its own key.
+ * Zephyr documents two ways to connect a handler. Its low-latency path is a
+ * direct interrupt (IRQ_DIRECT_CONNECT, ISR_DIRECT_DECLARE: the handler is
+ * the vector, and its return value says whether to reschedule on the way
+ * out, ISR_DIRECT_FOOTER); its general one is IRQ_CONNECT (here
+ * irq_connect_dynamic: the same table entry at run time), through the
+ * common entry _isr_wrapper (the table lookup, the call, the reschedule on
+ * exit). The interrupt rows use the direct path, each handler on a
+ * software-raised line of its own connected at build time; the .dispatched
+ * rows use the general one on one more line. The deferred-work service is
+ * the system work queue (k_work_submit). Masking is irq_lock / irq_unlock
+ * (BASEPRI on this core); the critical section is the same call nested,
+ * each exit restoring its own key.
  */
 #include "rtb_zephyr.h"
 
-#define RTB_ISR_PARAMS const void *arg
 #include <rtb/irq_isr.h>
 
 #if defined(RTB_BOARD_MPS2)
@@ -25,8 +26,12 @@
 #define TIMER0_IRQ 8
 #define TIMER1_IRQ 9
 #define IRQ_PRIO 2 /* a kernel-aware level (irq_lock masks it) */
-/* A requested interrupt expires this many counter ticks after the request
- * (as on the other kernels). */
+/* The software-raised lines: one per direct handler, then the dispatched one. */
+#define LINE(k) (AN385_SOFT_IRQ_FIRST + (k))
+#define DISPATCHED_LINE LINE(RTB_ISR_COUNT)
+_Static_assert(RTB_ISR_COUNT + 1 <= AN385_SOFT_IRQ_COUNT, "a line per handler");
+/* A requested interrupt of the hardware timer expires this many counter
+ * ticks after the request (as on the other kernels). */
 #define TRIGGER_TICKS 512u
 
 struct k_sem *rtb_zephyr_sem(int id);
@@ -35,18 +40,44 @@ static struct k_sem *irq_sem;
 static bool hooked;
 
 /* ---- the interrupt rows' handlers (rtb/irq_isr.h) -------------------------- */
-#define ZEPHYR_ISR(name, what)                                                         \
-    void name(const void *arg)                                                         \
+/* The deferred work (RTB_IRQ_DEFER): the system work queue calls it. */
+static void rtb_kisr_deferred_work(struct k_work *work)
+{
+    (void)work;
+    RTB_ISR_STAMP_DEFERRED();
+}
+static K_WORK_DEFINE(deferred, rtb_kisr_deferred_work);
+
+/* Direct: the vector; nonzero from the body reschedules on the way out. */
+#define ZEPHYR_KISR(name, what)                                                        \
+    ISR_DIRECT_DECLARE(name)                                                           \
+    {                                                                                  \
+        RTB_ISR_STAMP_IN(what);                                                        \
+        if ((what) & RTB_IRQ_GIVE)                                                     \
+            k_sem_give(irq_sem);                                                       \
+        if ((what) & RTB_IRQ_DEFER)                                                    \
+            k_work_submit(&deferred);                                                  \
+        RTB_ISR_STAMP_OUT(what);                                                       \
+        return ((what) & (RTB_IRQ_GIVE | RTB_IRQ_DEFER)) ? 1 : 0;                      \
+    }
+RTB_ISR_ALL(ZEPHYR_KISR)
+
+/* Dispatched: a plain handler _isr_wrapper calls. */
+#define ZEPHYR_KISR_DISPATCHED(name, what)                                             \
+    static void name##_dispatched(const void *arg)                                     \
     {                                                                                  \
         (void)arg;                                                                     \
         RTB_ISR_STAMP_IN(what);                                                        \
-        rtb_board_irqsrc_ack();                                                        \
         if ((what) & RTB_IRQ_GIVE)                                                     \
             k_sem_give(irq_sem);                                                       \
+        if ((what) & RTB_IRQ_DEFER)                                                    \
+            k_work_submit(&deferred);                                                  \
         RTB_ISR_STAMP_OUT(what);                                                       \
     }
-RTB_ISR_ALL(ZEPHYR_ISR)
-RTB_ISR_MARKS();
+RTB_ISR_ALL(ZEPHYR_KISR_DISPATCHED)
+#define ZEPHYR_KISR_ENTRY(name, what) name##_dispatched,
+static void (*const dispatched[RTB_ISR_COUNT])(const void *) = {
+    RTB_ISR_ALL(ZEPHYR_KISR_ENTRY)};
 
 /* The board's counter wraps every 171 s: its interrupt extends the count. */
 static void counter_wrap(const void *arg)
@@ -65,12 +96,12 @@ static void board_dispatch(const void *arg)
     TIMER1_IRQHandler();
 }
 
-/* Connect `isr` to TIMER1 at IRQ_PRIO; the board then programs the timer,
- * keeping the priority Zephyr gave the line. */
-static void connect(void (*isr)(const void *), rtb_board_isr_fn fn, void *fn_arg)
+/* The timer's handler connected at IRQ_PRIO; the board then programs the
+ * timer, keeping the priority Zephyr gave the line. */
+static void connect_timer(rtb_board_isr_fn fn, void *fn_arg)
 {
     irq_disable(TIMER1_IRQ);
-    irq_connect_dynamic(TIMER1_IRQ, IRQ_PRIO, isr, NULL, 0);
+    irq_connect_dynamic(TIMER1_IRQ, IRQ_PRIO, board_dispatch, NULL, 0);
     rtb_board_irqsrc_init(fn, fn_arg, AN385_NVIC_IPR[TIMER1_IRQ]);
 }
 
@@ -78,7 +109,15 @@ void rtb_zephyr_irq_init(void)
 {
     irq_connect_dynamic(TIMER0_IRQ, IRQ_PRIO, counter_wrap, NULL, 0);
     irq_enable(TIMER0_IRQ);
-    connect(board_dispatch, NULL, NULL);
+    connect_timer(NULL, NULL);
+    /* the direct handlers, each on its line, in rtb/irq_isr.h's order */
+    IRQ_DIRECT_CONNECT(LINE(0), IRQ_PRIO, rtb_kisr_none, 0);
+    IRQ_DIRECT_CONNECT(LINE(1), IRQ_PRIO, rtb_kisr_in, 0);
+    IRQ_DIRECT_CONNECT(LINE(2), IRQ_PRIO, rtb_kisr_out, 0);
+    IRQ_DIRECT_CONNECT(LINE(3), IRQ_PRIO, rtb_kisr_give, 0);
+    IRQ_DIRECT_CONNECT(LINE(4), IRQ_PRIO, rtb_kisr_give_out, 0);
+    IRQ_DIRECT_CONNECT(LINE(5), IRQ_PRIO, rtb_kisr_in_give, 0);
+    IRQ_DIRECT_CONNECT(LINE(6), IRQ_PRIO, rtb_kisr_in_defer, 0);
 }
 
 int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
@@ -86,26 +125,36 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     if (hooked || !fn)
         return rtb_zephyr_fail("irq_hook", "already hooked");
     hooked = true;
-    connect(board_dispatch, fn, arg);
+    connect_timer(fn, arg);
     return RTB_OK;
 }
 
+static unsigned hooked_line;
+
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
 {
-    rtb_isr_fn handler = rtb_isr_for(plan->does);
-    if (hooked || !handler)
-        return rtb_zephyr_fail("irq_hook", handler ? "already hooked" : "no such handler");
+    int k = rtb_isr_index(plan->does);
+    if (hooked || k < 0)
+        return rtb_zephyr_fail("irq_hook", k < 0 ? "no such handler" : "already hooked");
     irq_sem = (plan->does & RTB_IRQ_GIVE) ? rtb_zephyr_sem(plan->sem) : NULL;
     if ((plan->does & RTB_IRQ_GIVE) && !irq_sem)
         return rtb_zephyr_fail("irq_hook", "no such semaphore");
     hooked = true;
-    connect(handler, NULL, NULL);
+    hooked_line = plan->path == RTB_IRQ_DISPATCHED ? DISPATCHED_LINE : LINE(k);
+    if (plan->path == RTB_IRQ_DISPATCHED)
+        irq_connect_dynamic(DISPATCHED_LINE, IRQ_PRIO, dispatched[k], NULL, 0);
+    an385_irq_clear_pending((enum an385_irq)hooked_line);
+    irq_enable(hooked_line);
+    rtb_board_soft_irq_select(hooked_line);
     return RTB_OK;
 }
 
 int rtb_port_irq_unhook(void)
 {
-    connect(board_dispatch, NULL, NULL);
+    if (hooked_line)
+        irq_disable(hooked_line);
+    hooked_line = 0;
+    connect_timer(NULL, NULL);
     hooked = false;
     return RTB_OK;
 }
@@ -128,11 +177,6 @@ rtb_ticks_t rtb_port_irq_raised_at(void)
     return rtb_board_irqsrc_expiry();
 }
 
-rtb_stamp_t rtb_port_irq_raised_stamp(void)
-{
-    return rtb_board_irqsrc_expiry_stamp();
-}
-
 /* The same expiry taken by a handler Zephyr never sees: the board installs
  * it in a RAM copy of Zephyr's own vector table for the call. */
 int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
@@ -140,7 +184,7 @@ int rtb_port_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
     if (hooked)
         return rtb_zephyr_fail("irq_bare", "the interrupt source is hooked");
     int rc = rtb_board_irq_bare(c_call, prolog, epilog);
-    connect(board_dispatch, NULL, NULL);
+    connect_timer(NULL, NULL);
     return rc == 0 ? RTB_OK : rtb_zephyr_unsupported("irq_bare: not with this board's counter");
 }
 #else

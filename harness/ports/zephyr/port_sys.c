@@ -168,9 +168,12 @@ static const char *const facts[] = {
     "stack_filling", IS_ENABLED(CONFIG_INIT_STACKS) ? "on (CONFIG_INIT_STACKS: a new stack is filled with 0xaa)" : "off",
     "mutex_inheritance", "always (every k_mutex inherits priority)",
     "notify_callbacks", "none",
-    "differs:irq.response,irq.task_response.*,irq.handler_to_task,irq.return.*",
-    "an interrupt enters through Zephyr's common entry (_isr_wrapper: the ISR table lookup, "
-    "then z_arm_int_exit), which is in the window",
+    "differs:irq.*.dispatched",
+    "the handler is connected with IRQ_CONNECT: the interrupt enters through Zephyr's common "
+    "entry (_isr_wrapper: the ISR table lookup, then z_arm_int_exit), which is in the window",
+    "differs:irq.task_response.resched,irq.return.different,irq.handler_to_*",
+    "a direct interrupt's handler returns whether to reschedule, and its footer calls "
+    "z_arm_int_exit when it does (ISR_DIRECT_FOOTER): in the window",
 #if defined(CONFIG_USERSPACE) && defined(RTB_BOARD_MPS2)
     /* main.c: the counter partition, and what it costs, measured by a build
      * without it (sched.yield.ctx.thread 268 -> 227 while kernel threads

@@ -12,11 +12,13 @@ instruction in it by the function it belongs to:
   call     rtb_kapi_* shims: a kernel API that is a macro or inline code,
            written as an application writes it, one call of it
            (rtb/kcall.h); a shim that enters the kernel more than once in a
-           window is an emulation built from several calls, and rtbench's
+           window is an emulation built from several calls, and rtbench's;
+           rtb_kisr_* interrupt handlers written in the kernel's own
+           convention (rtb/irq_isr.h), less their stamps' stores
   harness, port, board   rtbench's own code wherever it runs: scenarios,
-           port glue, emulations, interrupt handlers and their device
-           acknowledgements, vectors a port provides; the budget a window
-           may hold
+           port glue, emulations, a stamp's store in a handler (listed in
+           .rtb_stamps, kind 3), any device acknowledgement, vectors a port
+           provides; the budget a window may hold
   stamp    the two stamps' own instructions (their calibrated cost, which
            the harness subtracts)
 
@@ -53,6 +55,11 @@ from typing import Iterable, Iterator
 from rtbench.targets import stamplog
 
 OURS = ("harness", "port", "board")
+# The kernel's API as an application writes it: a shim (one call of a macro
+# API, rtb/kcall.h) or an interrupt handler in the kernel's own convention
+# (rtb/irq_isr.h); the stamps' stores in a handler are rtbench's (kind 3).
+SHIM, KERNEL_ISR = "rtb_kapi_", "rtb_kisr_"
+API_PREFIXES = (SHIM, KERNEL_ISR)
 KERNEL_SIDE = ("kernel", "libc", "call")
 # The window stamps' shape on the MPS2 boards (rtb_board_ts.h): the
 # register's address in two instructions before the load, the inversion
@@ -250,6 +257,7 @@ class Image:
 
         self.path = Path(elf)
         self.stamps: dict[int, tuple[int, int, int]] = {}  # load address -> (kind, head, tail)
+        self.ours_marks: set[int] = set()
         self._funcs: list[tuple[int, int, str]] = []
         with open(self.path, "rb") as f:
             ef = ELFFile(f)
@@ -264,6 +272,8 @@ class Image:
                 kind, head, tail = word & 0xFF, (word >> 8) & 0xFF, (word >> 16) & 0xFF
                 if kind in (0, 1):
                     self.stamps[addr] = (kind, head, tail)
+                elif kind == 3:  # an instruction of rtbench's wherever it sits (a stamp's store)
+                    self.ours_marks.add(addr)
             for sym in ef.get_section_by_name(".symtab").iter_symbols():
                 if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0:
                     start = sym["st_value"] & ~1
@@ -307,7 +317,9 @@ class Image:
         j = bisect.bisect_right(self._objects, (pc, float("inf"), "")) - 1
         obj = self._objects[j][2] if j >= 0 and pc < self._objects[j][1] else ""
         owner = _owner_of_object(obj, self._files) if obj else "kernel"
-        if owner in OURS and name.startswith("rtb_kapi_"):
+        if pc in self.ours_marks:
+            owner = "harness"
+        elif owner in OURS and name.startswith(API_PREFIXES):
             owner = "call"
         return Func(name, owner)
 
@@ -413,16 +425,16 @@ def audit_span(span: Span, block: stamplog.Block, image: Image,
 
 def _window(image: Image, pcs: array, start: int, end: int) -> Window:
     w = Window(net=end - start)
-    prev_owner = ""
+    prev_shim = False
     for pc in pcs[start:end]:
         if pc in image.stamps:
             w.foreign_stamps += 1
         f = image.at(pc)
         w.owners[f.owner] += 1
         w.funcs[f.name] += 1
-        if prev_owner == "call" and f.owner in ("kernel", "libc"):
+        if prev_shim and f.owner in ("kernel", "libc"):
             w.shim_calls += 1  # a shim entering the kernel (or its C library)
-        prev_owner = f.owner
+        prev_shim = f.owner == "call" and f.name.startswith(SHIM)
     return w
 
 

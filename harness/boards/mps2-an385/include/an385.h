@@ -99,6 +99,11 @@ enum an385_irq {
 #define AN385_NVIC_ISPR ((volatile uint32_t *)0xE000E200u) /* set-pending */
 #define AN385_NVIC_ICPR ((volatile uint32_t *)0xE000E280u) /* clear-pending */
 #define AN385_NVIC_IPR ((volatile uint8_t *)0xE000E400u)   /* priority, a byte each */
+#define AN385_NVIC_STIR (*(volatile uint32_t *)0xE000EF00u) /* software trigger: write an IRQ */
+/* Lines no device of QEMU's AN385 drives (GPIO0's pin interrupts, which
+ * nothing enables): the interrupt rows raise them from software (rtb_board.h). */
+#define AN385_SOFT_IRQ_FIRST AN385_IRQ_GPIO0_0
+#define AN385_SOFT_IRQ_COUNT 8u
 
 #define AN385_SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
 #define AN385_SCB_VTOR (*(volatile uint32_t *)0xE000ED08u)

@@ -68,32 +68,23 @@ void rtb_board_irqsrc_arm(uint32_t ticks);
  * value a read whose sampling load ran at the expiry would return, minus
  * the read's fixed tail: see irqsrc.c). */
 uint64_t rtb_board_irqsrc_expiry(void);
-/* The same instant as a window stamp (rtb_board_stamp_*): the value a
- * stamp whose counter load ran at the expiry would have read, less the
- * stamp's tail and load, so that a window from it to a stamp is net of
- * the calibrated stamp cost like any other (rtb/port.h
- * rtb_port_irq_raised_stamp). */
-uint32_t rtb_board_irqsrc_expiry_stamp(void);
 /* Number of interrupts taken since init. */
 uint32_t rtb_board_irqsrc_count(void);
-/* A handler of the kernel's own (rtb/irq_isr.h) as TIMER1's vector, through
- * a RAM copy of the vector table (VTOR), so that the interrupt enters it
- * directly, with nothing of the board's before it; NULL: the flash table
- * again (TIMER1_IRQHandler, which calls the hook). Not from an interrupt. */
-void rtb_board_irqsrc_vector(void (*handler)(void));
-
-/* The handler's acknowledgement of the timer: the interrupt cleared and its
- * enable with it (the count since expiry runs on, so the expiry stays
- * readable); the cleared enable is what tells the interrupted code the
- * handler ran (RTB_PORT_IRQ_HANDLED, rtb_port_arch.h). Two stores of the
- * same 1 (CTRL = EN alone, INTCLEAR = 1): QEMU's timer holds its line up
- * while its status bit is set, whatever the enable says. */
-static inline void rtb_board_irqsrc_ack(void)
-{
-    struct an385_timer *t = AN385_TIMER1;
-    t->ctrl = AN385_TIMER_CTRL_EN;
-    t->intstat = 1u;
-}
+/* ---- Interrupts raised from software: the interrupt rows ------------------
+ * Lines no device drives (AN385_SOFT_IRQ_FIRST .. + AN385_SOFT_IRQ_COUNT - 1),
+ * raised through the NVIC's software trigger by rtb_port_irq_raise_timed
+ * (kcall.S), which raises the line selected here. A software-raised
+ * interrupt needs no acknowledgement: its pending bit clears as it is
+ * taken. */
+extern volatile uint32_t rtb_board_soft_irq_line;
+void rtb_board_soft_irq_select(unsigned irq);
+/* `handler` as the vector of IRQ `irq`, through a RAM copy of the vector
+ * table in use (the board's, or a kernel's own: Zephyr's), VTOR pointed at
+ * it: the interrupt enters the handler directly, as a kernel whose
+ * handlers are vectors documents. rtb_board_vectors_restore(): VTOR back
+ * at the table it pointed at before. Not from an interrupt. */
+void rtb_board_vector_set(unsigned irq, void (*handler)(void));
+void rtb_board_vectors_restore(void);
 /* One expiry of the same timer taken by a bare handler the kernel never
  * sees (installed through a RAM copy of the vector table for the call):
  * the minimum (assembly; nothing saved beyond the hardware's stacking) or

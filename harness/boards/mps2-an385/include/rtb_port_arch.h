@@ -27,17 +27,9 @@ typedef int32_t rtb_stamp_diff_t;
 static inline rtb_stamp_t rtb_port_stamp_start(void) { return rtb_board_stamp_start(); }
 static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_board_stamp_end(); }
 
-/* The interrupt source's handler acknowledged it (rtb_board_irqsrc_ack
- * cleared TIMER1's interrupt enable; arming sets it). */
-#define RTB_PORT_IRQ_HANDLED() ((AN385_TIMER1->ctrl & AN385_TIMER_CTRL_IRQEN) == 0u)
-
-/* For the window audit: `fn` is an interrupt handler whose windows open
- * when its interrupt is taken (kind 2 in .rtb_stamps, rtb_board_ts.h).
- * At file scope. */
-#define RTB_PORT_MARK_RAISE(fn)                                                    \
-    __asm(".pushsection .rtb_stamps, \"\", %progbits\n\t"                         \
-          ".word " #fn ", 2\n\t"                                                   \
-          ".popsection")
+/* A stamp into a slot (rtb/irq_isr.h): its store is marked rtbench's. */
+#define RTB_PORT_STAMP_OPEN_TO(slot) RTB_BOARD_STAMP_OPEN_TO(slot)
+#define RTB_PORT_STAMP_CLOSE_TO(slot) RTB_BOARD_STAMP_CLOSE_TO(slot)
 
 /* The stamp log's buffer (core/stamplog.h): a metric's samples at the
  * default --samples 10000 and room to spare, 128 KiB of the 4 MiB RAM. */
