@@ -36,6 +36,13 @@ WEAK int rtb_port_log_open(const char *path) { (void)path; NOTSUP; }
 WEAK int rtb_port_log_write(const void *buf, size_t n) { (void)buf, (void)n; NOTSUP; }
 
 WEAK bool rtb_port_ref_ns(uint64_t *ns) { (void)ns; return false; }
+WEAK int rtb_port_tick_stamps(bool on) { (void)on; NOTSUP; }
+WEAK rtb_stamp_t rtb_port_tick_stamp(void) { return 0; }
+WEAK void rtb_port_stamp_run(rtb_stamp_t *buf, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = rtb_port_stamp_end();
+}
 WEAK const char *rtb_port_clock_name(int which) { (void)which; return 0; }
 WEAK int rtb_port_clock_read(int which, uint64_t *v) { (void)which, (void)v; NOTSUP; }
 WEAK int rtb_port_add_chain(uint32_t loops) { (void)loops; NOTSUP; }
@@ -57,7 +64,12 @@ WEAK int rtb_port_sem_give(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sem_give_isr(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_timer_service_prio(int prio) { (void)prio; NOTSUP; }
 WEAK int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan) { (void)plan; NOTSUP; }
-WEAK rtb_stamp_t rtb_port_irq_raised_stamp(void) { return 0; }
+/* Never called without RTB_CAP_IRQ: a board provides it (kcall.S). */
+WEAK void rtb_port_irq_raise_timed(volatile rtb_stamp_t *t0, rtb_stamp_t *t1)
+{
+    *t0 = rtb_port_stamp_start();
+    *t1 = rtb_port_stamp_end();
+}
 WEAK int rtb_port_sem_take(int id, int32_t t) { (void)id, (void)t; NOTSUP; }
 
 WEAK int rtb_port_mutex_create(int id, unsigned flags) { (void)id, (void)flags; NOTSUP; }

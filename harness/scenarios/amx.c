@@ -148,62 +148,89 @@ static void mb2(struct rtb_ctx *c) { sync_run(c, true, 2); }
 static void mb3(struct rtb_ctx *c) { sync_run(c, true, 3); }
 static void mb4(struct rtb_ctx *c) { sync_run(c, true, 4); }
 
+/* ---- Stamp runs: where a task resumes -----------------------------------
+ * A task that something interrupts or switches away from, and that must
+ * say when it runs again, spins in rtb_port_stamp_run: stamps one after the
+ * other into a buffer (seven instructions a pass on the board, four of them
+ * after any resumption before the next counter load). None of its stamps
+ * is taken while another task or handler runs, so the first one after an
+ * instant is the task's resumption after it. */
+/* Stamps of one run. The clock's: under the 2 ms timer period on the board
+ * (about 8 700 instructions: never two expiries in one run). The delay's:
+ * over the longest the delayed task sleeps (a one-tick delay lasts up to
+ * two ticks, 15 625 instructions), so the first stamps after A's switch
+ * are still there when A wakes. */
+#define RUN 2048u
+#define RUN_DELAY 4096u
+
+static rtb_stamp_t entry(const rtb_stamp_t *buf, uint32_t i)
+{
+    return RTB_PORT_STAMP_RUN_VALUE(buf[i]);
+}
+
+static bool first_after(const rtb_stamp_t *buf, uint32_t n, rtb_stamp_t t, rtb_stamp_t *out)
+{
+    bool found = false;
+    for (uint32_t i = 0; i < n; i++) {
+        rtb_stamp_t v = entry(buf, i);
+        if (rtb_stamp_delta(t, v) > 0 && (!found || rtb_stamp_delta(v, *out) > 0)) {
+            *out = v;
+            found = true;
+        }
+    }
+    return found;
+}
+
 /* ---- Clock service: a periodic timer interrupting a compute-bound task -- */
 struct clock_state {
     struct rtb_ctx *ctx;
     bool to_task;              /* record routine end -> task, else the whole interruption */
-    volatile rtb_stamp_t routine_out;
-    volatile unsigned fired;
+    rtb_stamp_t run[RUN];
 };
 static struct clock_state *clock_shared;
+/* The timer's procedure: a count that says it ran, then its stamp, last,
+ * into a slot at a fixed address (the window it opens holds the store and
+ * the return of rtbench's, nothing more). Threads only: plain statics. */
+static volatile unsigned fired;
+static volatile rtb_stamp_t routine_out;
 
 static void routine(void *arg)
 {
-    struct clock_state *s = arg;
-    s->fired++;
-    s->routine_out = rtb_port_stamp_start();
+    (void)arg;
+    fired++;
+    RTB_PORT_STAMP_OPEN_TO(routine_out);
 }
 
-/* The interruption is the one long gap between consecutive clock reads:
- * it falls either before `now` or between `now` and the fired test. The
- * loop's own pass between two reads is not the kernel's: the shortest
- * pass seen (a pass nothing interrupted) is subtracted from the gap, so
- * the sample is the interruption alone (rtb_add_net). The routine-to-task
- * interval ends at the task's first read after the routine, and holds
- * the rest of the loop pass the interrupt landed in. */
+/* The task computes (a run of stamps); in a run one expiry landed in, the
+ * interruption is the gap between the stamps around the routine's, less a
+ * pass of the run (the shortest gap in it: what the task's own loop costs),
+ * and the routine-to-task interval ends at the first stamp after the
+ * routine's. A run the expiry did not land in whole (it fired between runs)
+ * is no sample. */
 static void compute_bound(void *arg)
 {
     struct clock_state *s = arg;
-    unsigned seen = s->fired;
-    int64_t quiet = -1;
-    rtb_stamp_t prev = rtb_port_stamp_start();
     while (rtb_want(s->ctx)) {
-        rtb_stamp_t now;
-        for (;;) { /* compute: nothing but the clock, so a gap is an interruption */
-            now = rtb_port_stamp_end();
-            if (s->fired != seen)
-                break;
-            int64_t pass = rtb_stamp_delta(prev, now);
-            if (quiet < 0 || pass < quiet)
-                quiet = pass;
-            prev = now;
+        unsigned seen = fired;
+        rtb_port_stamp_run(s->run, RUN);
+        if (fired != seen + 1u)
+            continue;
+        rtb_stamp_t out = routine_out, to = 0, from = entry(s->run, 0);
+        if (rtb_stamp_delta(from, out) <= 0 || !first_after(s->run, RUN, out, &to))
+            continue;
+        int64_t pass = -1;
+        for (uint32_t i = 1; i < RUN; i++) {
+            int64_t gap = rtb_stamp_delta(entry(s->run, i - 1), entry(s->run, i));
+            if (pass < 0 || gap < pass)
+                pass = gap;
+            if (rtb_stamp_delta(entry(s->run, i), out) > 0)
+                from = entry(s->run, i);
         }
-        rtb_stamp_t after = rtb_port_stamp_end();
-        seen = s->fired;
-        rtb_stamp_t from = prev, to = now;
-        if (rtb_stamp_delta(now, after) > rtb_stamp_delta(prev, now)) {
-            from = now;
-            to = after;
-        }
-        if (s->to_task) {
-            rtb_add(s->ctx, s->routine_out, to);
-        } else if (quiet >= 0) {
-            int64_t gap = rtb_stamp_delta(from, to) - quiet;
-            rtb_add_net(s->ctx, (int64_t)RTB_PORT_UNITS((rtb_ticks_t)(gap > 0 ? gap : 0)));
-        }
+        if (s->to_task)
+            rtb_add(s->ctx, out, to);
+        else
+            rtb_add_net(s->ctx, (int64_t)RTB_PORT_UNITS((rtb_ticks_t)(rtb_stamp_delta(from, to) - pass)));
         rtb_rest(s->ctx);
-        seen = s->fired; /* an expiry during a rest is not a sample */
-        prev = rtb_port_stamp_start();
     }
 }
 
@@ -229,15 +256,24 @@ static void timer_service(struct rtb_ctx *c) { clock_run(c, false); }
 static void timer_to_task(struct rtb_ctx *c) { clock_run(c, true); }
 
 /* ---- Task delay for one tick -------------------------------------------- */
+/* A delays for one tick; X, below it, runs while A sleeps. The switch: from
+ * A's stamp before the delay to X's first stamp after it (X in stamp runs,
+ * where the port has a tight one: a board). The wake-up: on a tick-driven
+ * kernel from the tick interrupt that ends the delay (rtb_port_tick_stamps)
+ * to A's stamp when its delay call returns; where the port has no tick, from
+ * the instant one tick after A's stamp. */
 struct delay_state {
     struct rtb_ctx *ctx;
-    bool wakeup;               /* record expiry -> A, else A's delay -> X */
+    bool wakeup;               /* record the wake-up, else A's delay -> X */
+    bool ticked;               /* the port stamps its kernel's tick */
     volatile rtb_stamp_t before, x_first;
     volatile int x_seen;       /* x_first is X's read for this delay */
     volatile int delaying;
     volatile int resting;      /* A rests the CPU: X sleeps too */
+    volatile int x_running;    /* X is in its stamp runs */
     volatile bool stop;
     volatile int rc;
+    rtb_stamp_t run[RUN_DELAY];
 };
 static struct delay_state *delay_shared;
 
@@ -255,14 +291,19 @@ static void delayer(void *arg)
         s->resting = 0;
         s->x_seen = 0;
         s->delaying = 1;
+        bool x_running = s->x_running;
         rtb_stamp_t after;
-        rtb_kcall_shared_timed(&delay, &s->before, &after);
+        rtb_kcall_timed(&delay, (rtb_stamp_t *)&s->before, &after);
+        rtb_stamp_t tick_at = rtb_port_tick_stamp();
         s->delaying = 0;
         if ((rc = rtb_kcall_rc(&delay)) != RTB_OK)
             break;
+        rtb_stamp_t x_first = 0;
         if (s->wakeup)
-            rtb_add(s->ctx, (rtb_stamp_t)(s->before + tick), after);
-        else if (s->x_seen) /* X ran while A slept (always, with real-time priorities) */
+            rtb_add(s->ctx, s->ticked ? tick_at : (rtb_stamp_t)(s->before + tick), after);
+        else if (s->ticked && x_running && first_after(s->run, RUN_DELAY, s->before, &x_first))
+            rtb_add(s->ctx, s->before, x_first);
+        else if (!s->ticked && s->x_seen) /* X ran while A slept */
             rtb_add(s->ctx, s->before, s->x_first);
     }
     if (rc != RTB_OK)
@@ -270,13 +311,19 @@ static void delayer(void *arg)
     s->stop = true;
 }
 
-/* X: runs whenever A sleeps; its first clock read after A's switch away
- * is the stop stamp (read after the test, so a stale read never counts);
- * the rest of the pass of its loop A's switch landed in is in the window. */
+/* X: runs whenever A sleeps. On a board, stamp runs (A takes a sample only
+ * once X is in them: the first switch to X enters its task function);
+ * elsewhere its first clock read after A's switch away is the stop stamp
+ * (read after the test, so a stale read never counts). */
 static void other_task(void *arg)
 {
     struct delay_state *s = arg;
     while (!s->stop) {
+        if (s->ticked) {
+            s->x_running = 1;
+            rtb_port_stamp_run(s->run, RUN_DELAY);
+            continue;
+        }
         if (s->delaying && !s->x_seen) {
             s->x_first = rtb_port_stamp_end();
             s->x_seen = 1;
@@ -293,15 +340,21 @@ static void delay_run(struct rtb_ctx *ctx, bool wakeup)
         return;
     s->ctx = ctx;
     s->wakeup = wakeup;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_HIGH, 0, delayer, s), "create task A"))
-        return;
-    if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, 0, other_task, s), "create task X"))
-        s->stop = true;
-    rtb_port_task_join(TASK_A);
-    if (!s->stop)
-        s->stop = true;
-    rtb_port_task_join(TASK_B);
-    rtb_ok(ctx, s->rc, "task_delay");
+    s->ticked = rtb_port_tick_stamps(true) == RTB_OK;
+    rtb_note(ctx, s->ticked ? (wakeup ? "from the tick interrupt that ends the delay"
+                                      : "to the other task's first stamp after the switch")
+                            : "from one tick after the delay call (no kernel tick to stamp)");
+    if (rtb_ok(ctx, rtb_port_task_create(TASK_A, RTB_PRIO_HIGH, 0, delayer, s), "create task A")) {
+        if (!rtb_ok(ctx, rtb_port_task_create(TASK_B, RTB_PRIO_LOW, 0, other_task, s), "create task X"))
+            s->stop = true;
+        rtb_port_task_join(TASK_A);
+        if (!s->stop)
+            s->stop = true;
+        rtb_port_task_join(TASK_B);
+        rtb_ok(ctx, s->rc, "task_delay");
+    }
+    if (s->ticked)
+        rtb_port_tick_stamps(false);
 }
 
 static void delay_switch(struct rtb_ctx *c) { delay_run(c, false); }

@@ -136,7 +136,9 @@ static void point_vtor(uint32_t table)
     an385_irq_restore(primask);
 }
 
-void rtb_board_vector_set(unsigned irq, void (*handler)(void))
+/* Exception `exc`'s vector (16 + IRQ for an interrupt) set to `handler` in
+ * the RAM copy; returns the one it replaces. */
+static uint32_t exception_set(unsigned exc, uint32_t handler)
 {
     if (!moved) {
         original_table = AN385_SCB_VTOR;
@@ -146,8 +148,34 @@ void rtb_board_vector_set(unsigned irq, void (*handler)(void))
         point_vtor((uint32_t)(uintptr_t)ram_vectors);
         moved = true;
     }
-    ram_vectors[16 + irq] = (uint32_t)(uintptr_t)handler;
+    uint32_t was = ram_vectors[exc];
+    ram_vectors[exc] = handler;
     __asm volatile("dsb" ::: "memory");
+    return was;
+}
+
+void rtb_board_vector_set(unsigned irq, void (*handler)(void))
+{
+    exception_set(16 + irq, (uint32_t)(uintptr_t)handler);
+}
+
+/* ---- the kernel's tick as an instant (kcall.S: rtb_board_tick_entry) -------- */
+#define SYSTICK_EXCEPTION 15u
+volatile uint32_t rtb_board_tick_stamp;
+volatile uint32_t rtb_board_tick_next; /* the kernel's own SysTick handler */
+
+void rtb_board_tick_entry(void);
+
+void rtb_board_tick_stamps(bool on)
+{
+    uint32_t primask = an385_irq_save(); /* no tick between the two stores */
+    if (on && !rtb_board_tick_next) {
+        rtb_board_tick_next = exception_set(SYSTICK_EXCEPTION, (uint32_t)(uintptr_t)rtb_board_tick_entry);
+    } else if (!on && rtb_board_tick_next) {
+        exception_set(SYSTICK_EXCEPTION, rtb_board_tick_next);
+        rtb_board_tick_next = 0;
+    }
+    an385_irq_restore(primask);
 }
 
 void rtb_board_vectors_restore(void)

@@ -156,3 +156,70 @@ rtb_port_irq_raise_timed:
     pop {r4-r7, pc}
     .ltorg
     .size rtb_port_irq_raise_timed, . - rtb_port_irq_raise_timed
+
+/* The kernel's tick as a window's opening instant (rtb_board_tick_stamps):
+ * while it is on, the SysTick vector is this trampoline, which stamps into
+ * rtb_board_tick_stamp and goes on to the kernel's own tick handler, with
+ * the registers and the exception return as the exception left them (r0-r3
+ * are the hardware's stacked copies). The next handler's address is loaded
+ * before the stamp; in the window it opens: the stamp's store and the
+ * branch, both listed as rtbench's (kind 3). */
+    .section .text.rtb_board_tick_entry, "ax", %progbits
+    .global rtb_board_tick_entry
+    .type rtb_board_tick_entry, %function
+    .thumb_func
+rtb_board_tick_entry:
+    ldr r3, =rtb_board_tick_next
+    ldr r3, [r3]
+    ldr r0, =rtb_board_tick_stamp
+    STAMP r1, r2, 0
+7:  str r2, [r0]
+8:  bx r3
+    .pushsection .rtb_stamps, "", %progbits
+    .word 7b, 3
+    .word 8b, 3
+    .popsection
+    .ltorg
+    .size rtb_board_tick_entry, . - rtb_board_tick_entry
+
+/* void rtb_port_stamp_run(rtb_stamp_t *buf, uint32_t n) (rtb/port.h): n
+ * closing stamps (at most RUN_MAX) stored one after the other, with no
+ * loop: a straight line of RUN_MAX stamps, entered n stamps before its end,
+ * so a task interrupted or switched away anywhere in it reads the counter
+ * again within one instruction of its own after it runs again (the store
+ * of the value it read last). The values are stored as the counter reads
+ * them (TIMER0 counts down: RTB_PORT_STAMP_RUN_VALUE turns one into a
+ * stamp), so no inversion is in the line. Each load is listed in
+ * .rtb_stamps as a closing stamp with no instruction after it. */
+#define RUN_MAX 4096
+#define RUN_SHAPE (2 << 8) /* 2 instructions before the load, none after */
+.macro RUN_STAMP            /* 12 bytes: movw, movt, ldr (16-bit), str post-indexed */
+    movw r2, #REG_LO
+    movt r2, #REG_HI
+9:  ldr r3, [r2]
+    .pushsection .rtb_stamps, "", %progbits
+    .word 9b, 1 | RUN_SHAPE
+    .popsection
+    str.w r3, [r0], #4
+.endm
+    .section .text.rtb_port_stamp_run, "ax", %progbits
+    .global rtb_port_stamp_run
+    .type rtb_port_stamp_run, %function
+    .thumb_func
+rtb_port_stamp_run:
+    movw r2, #RUN_MAX
+    cmp r1, r2
+    it hi
+    movhi r1, r2
+    add r3, r1, r1, lsl #1    /* 12 n: the line's n last stamps */
+    ldr r2, =2f               /* the line's end */
+    sub r2, r2, r3, lsl #2
+    orr r2, r2, #1            /* a Thumb address */
+    bx r2
+    .ltorg                    /* the end's address, within reach of the load */
+    .balign 4
+1:  .rept RUN_MAX
+    RUN_STAMP
+    .endr
+2:  bx lr
+    .size rtb_port_stamp_run, . - rtb_port_stamp_run

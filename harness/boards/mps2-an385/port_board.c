@@ -49,8 +49,20 @@ int rtb_port_log_write(const void *buf, size_t n)
     return log_handle >= 0 && rtb_board_host_write(log_handle, buf, n) == 0 ? RTB_OK : RTB_ERR;
 }
 
+/* ---- the kernel's tick as an instant (rtb_board_tick_stamps) --------------- */
+int rtb_port_tick_stamps(bool on)
+{
+    rtb_board_tick_stamps(on);
+    return RTB_OK;
+}
+
+rtb_stamp_t rtb_port_tick_stamp(void)
+{
+    return rtb_board_tick_stamp;
+}
+
 /* ---- shared memory: one address space, a static arena ---------------------- */
-static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
+static unsigned char arena[128u * 1024u] __attribute__((aligned(16)));
 static size_t arena_used;
 
 void *rtb_port_shared(size_t size)

@@ -25,13 +25,6 @@
 
 #include <rtb/port.h>
 
-/* A stamp into a slot: a board marks the store as rtbench's; elsewhere a
- * plain assignment. */
-#ifndef RTB_PORT_STAMP_OPEN_TO
-#define RTB_PORT_STAMP_OPEN_TO(slot) ((slot) = rtb_port_stamp_start())
-#define RTB_PORT_STAMP_CLOSE_TO(slot) ((slot) = rtb_port_stamp_end())
-#endif
-
 #define RTB_ISR_STAMP_IN(what)                                                  \
     do {                                                                        \
         if (((what) & RTB_IRQ_STAMP_IN) && ((what) & RTB_IRQ_IN_OPENS))         \

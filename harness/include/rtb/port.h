@@ -84,6 +84,14 @@ typedef int64_t rtb_stamp_diff_t;
 static inline rtb_stamp_t rtb_port_stamp_start(void) { return rtb_port_ts(); }
 static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_port_ts(); }
 #endif
+/* A stamp stored into `slot` that another task or interrupt reads: a board
+ * builds the slot's address and stores by instructions the window audit
+ * counts as rtbench's wherever they sit (a routine or handler written in a
+ * kernel's convention); elsewhere a plain assignment. */
+#ifndef RTB_PORT_STAMP_OPEN_TO
+#define RTB_PORT_STAMP_OPEN_TO(slot) ((slot) = rtb_port_stamp_start())
+#define RTB_PORT_STAMP_CLOSE_TO(slot) ((slot) = rtb_port_stamp_end())
+#endif
 /* t1 - t0 in counter ticks, signed: negative only across unsynchronised
  * counters (never a sample). */
 static inline int64_t rtb_stamp_delta(rtb_stamp_t t0, rtb_stamp_t t1)
@@ -309,6 +317,26 @@ int rtb_port_clock_read(int which, uint64_t *value);
  * for its architecture, or no reference clock to time it by. */
 #define RTB_ADD_CHAIN_UNROLL 1000u
 int rtb_port_add_chain(uint32_t loops);
+
+/* The kernel's tick as an instant (a timer's expiry or a delay's end on a
+ * tick-driven kernel starts there: AMX's T1): while on, every tick
+ * interrupt stamps as it is entered, before the kernel's own handler runs,
+ * and rtb_port_tick_stamp() [ISR] is the stamp of the latest (an opening
+ * stamp). RTB_ENOTSUP (the default): the port cannot stamp its kernel's
+ * tick (Linux's timers are not tick-driven). */
+int rtb_port_tick_stamps(bool on);
+rtb_stamp_t rtb_port_tick_stamp(void);
+/* `n` closing stamps (n <= 4096) into buf[0..n-1], one after the other, as
+ * tight as the port can: a task that something interrupts or switches away
+ * from in the middle reads the counter again within a few instructions of
+ * resuming (the board's: one, a straight line of stamps), so the first of
+ * them after an instant is that task's resumption. The default is a C
+ * loop. An entry may be stored as the counter reads it (a down-counter
+ * uninverted): RTB_PORT_STAMP_RUN_VALUE(entry) is the stamp it stands for. */
+void rtb_port_stamp_run(rtb_stamp_t *buf, uint32_t n);
+#ifndef RTB_PORT_STAMP_RUN_VALUE
+#define RTB_PORT_STAMP_RUN_VALUE(entry) (entry)
+#endif
 
 /* ---- Kernel entry and caches ------------------------------------------- */
 /* The cheapest call into the kernel that returns to the caller (VxWorks

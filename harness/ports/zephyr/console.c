@@ -25,7 +25,7 @@ void rtb_port_write(const char *s, size_t n)
         uart_poll_out(uart, (unsigned char)*s++);
 }
 
-static unsigned char arena[64u * 1024u] __attribute__((aligned(16)));
+static unsigned char arena[128u * 1024u] __attribute__((aligned(16)));
 static size_t arena_used;
 
 void *rtb_port_shared(size_t size)

@@ -85,6 +85,13 @@ void rtb_board_soft_irq_select(unsigned irq);
  * at the table it pointed at before. Not from an interrupt. */
 void rtb_board_vector_set(unsigned irq, void (*handler)(void));
 void rtb_board_vectors_restore(void);
+
+/* The kernel's tick as a window's opening instant: while on, every SysTick
+ * exception enters a trampoline (kcall.S) that stamps rtb_board_tick_stamp
+ * (an opening stamp) and goes on to the kernel's own handler, through the
+ * same RAM vector table. Not from an interrupt. */
+extern volatile uint32_t rtb_board_tick_stamp;
+void rtb_board_tick_stamps(bool on);
 /* One expiry of the same timer taken by a bare handler the kernel never
  * sees (installed through a RAM copy of the vector table for the call):
  * the minimum (assembly; nothing saved beyond the hardware's stacking) or

@@ -27,6 +27,13 @@ typedef int32_t rtb_stamp_diff_t;
 static inline rtb_stamp_t rtb_port_stamp_start(void) { return rtb_board_stamp_start(); }
 static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_board_stamp_end(); }
 
+/* A stamp run's entry is the counter as read (kcall.S rtb_port_stamp_run). */
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_PORT_STAMP_RUN_VALUE(entry) (entry)
+#else
+#define RTB_PORT_STAMP_RUN_VALUE(entry) (~(entry))
+#endif
+
 /* A stamp into a slot (rtb/irq_isr.h): its store is marked rtbench's. */
 #define RTB_PORT_STAMP_OPEN_TO(slot) RTB_BOARD_STAMP_OPEN_TO(slot)
 #define RTB_PORT_STAMP_CLOSE_TO(slot) RTB_BOARD_STAMP_CLOSE_TO(slot)
