@@ -406,7 +406,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
 def _definitions(its: list[Item]) -> list[dict]:
     return [{"id": it.id, "title": it.meta.title, "definition": it.meta.definition,
              "clock_start": it.meta.clock_start, "clock_stop": it.meta.clock_stop,
-             "service": it.meta.service, "batch": _batch_sentence(it)}
+             "service": it.meta.service, "batch": _batch_sentence(it),
+             "statistic": it.meta.statistic_text}
             for it in its if it.meta]
 
 
@@ -442,7 +443,8 @@ def render_glossary(run: Run, catalog: Catalog) -> str:
     lines += ["", "## Metric definitions", ""]
     for d in _definitions(items(run, catalog)):
         lines.append(f"- **`{d['id']}`** — {d['title']}. {d['definition']}\n"
-                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.{d['batch']}")
+                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.{d['batch']}"
+                     f" {d['statistic']}")
     return "\n".join(lines) + "\n"
 
 
