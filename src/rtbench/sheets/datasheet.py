@@ -290,9 +290,19 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
         table.rows.append({"title": it.title, "id": it.id, "values": values,
-                           "note": "; ".join(notes)})
+                           "note": "; ".join(notes), "unranked": _unranked(it)})
     table.collapsed = _collapsed([it for it in its if it not in shown], multi)
     return table
+
+
+def _unranked(it: Item) -> str:
+    """The row's mark: "not ranked" where a record of it keeps it out of
+    every ranking (its note says why), else ""."""
+    return UNRANKED_MARK if any(r and MetricRecord(r).unranked and r.get("status") == "ok"
+                                for r in it.records.values()) else ""
+
+
+UNRANKED_MARK = "not ranked"
 
 
 def _collapsed(its: list[Item], multi: bool) -> list[dict]:
@@ -373,6 +383,8 @@ def batch_note(m: MetricRecord) -> str:
 def _notes(rec: dict, expect: Expect) -> list[str]:
     """Whatever makes this metric's figures differ from the sheet's method."""
     notes = []
+    if rec.get("status") == "ok" and (why := MetricRecord(rec).unranked):
+        notes.append(f"not ranked: {why}")  # shown, kept out of every ranking
     if (b := batch_note(MetricRecord(rec))):
         notes.append(b)
     if rec.get("budget_exhausted"):
@@ -562,6 +574,10 @@ GLOSSARY = (
     ("profile", "A set-up the whole catalogue was measured under (e.g. rt, default, cold); "
      "a run may hold several, shown side by side."),
     ("unsupported", "The port lacks the service; the reason is given, never a number."),
+    ("not ranked", "The figure is real and shown, but the harness says it measures no work "
+     "of the kernel a ranking could use (the kernel adds nothing, the tick's phase, "
+     "instructions of rtbench's own): the note says why, and the row stays out of the worst "
+     "cases, every comparison's ratios and the kernel comparison's verdicts."),
     ("failed", "The primitive returned an error or the scenario timed out or crashed; the "
      "reason is given."),
 )
