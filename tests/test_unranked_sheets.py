@@ -79,3 +79,52 @@ def test_the_data_sheet_marks_the_row_and_says_why_in_markdown_and_html():
     assert TICK.replace("'", "&#39;") in html
     assert "- **not ranked** — The figure is real and shown" in \
         datasheet.render_glossary(run, CAT)
+
+
+# ---- comparisons: run against run, against a vendor's sheet ----
+
+def test_run_against_run_marks_an_unranked_row_and_says_why(isolated, capsys):
+    import json
+
+    from rtbench.cli import main
+
+    why = "the kernel adds nothing: the handler is the interrupt's vector"
+    for r in (board({"irq.response": why}, run_id=1), board({"irq.response": why}, seed=2,
+                                                           run_id=2)):
+        synth.store(isolated / "r.db", r)
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "md"]) == 0
+    md = capsys.readouterr().out.replace("\\[", "[").replace("\\]", "]")  # Markdown's escapes
+    row = next(ln for ln in md.splitlines() if ln.startswith("| irq.response"))
+    assert row.startswith("| irq.response · not ranked | rt |")
+    assert f"irq.response [rt], runs 1, 2: {why}" in md
+    other = next(ln for ln in md.splitlines() if ln.startswith("| sem.give.no_waiter"))
+    assert "not ranked" not in other
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    cells = next(r for r in data["rows"] if r["id"] == "irq.response")["cells"]
+    assert [c["unranked"] for c in cells] == [why, why]
+
+
+def test_a_vendors_figure_beside_an_unranked_row_takes_no_ratio():
+    """On the host a time stands beside VxWorks's µs with a ratio; the same
+    row unranked stands beside it with none, and the page says why."""
+    from rtbench.compare import compare_reference, views
+    from rtbench.sheets.pages import render
+    from rtbench.store import reference
+
+    why = "built by rtbench's port from 2 kernel calls: 22 of its 52 instructions are rtbench's"
+    recs = [synth.record("sem.give.no_waiter", [260] * 50), synth.record("sem.create", [2600] * 50)]
+    ranked = compare_reference(synth.run(recs), reference.get("vxworks"), CAT)
+    assert any(c and c.ratio_time for r in ranked.rows if r.id == "sem.give.no_waiter"
+               for c in r.cells)
+    recs[0]["unranked"] = why
+    cmp = compare_reference(synth.run(recs), reference.get("vxworks"), CAT)
+    give = [r for r in cmp.rows if r.id == "sem.give.no_waiter"]
+    assert give and all(r.unranked == why for r in give)
+    assert all(c.ratio_time is None and c.ratio_cycles is None
+               for r in give for c in r.cells if c)
+    assert any(c and c.ratio_time for r in cmp.rows if r.id == "sem.create" for c in r.cells)
+    text = render(views.ref_comparison(cmp), "md").replace("\\[", "[").replace("\\]", "]")
+    line = next(ln for ln in text.splitlines() if ln.startswith("| sem.give.no_waiter"))
+    assert "(not ranked)" in line and "×" not in line
+    assert f"sem.give.no_waiter [rt] beside “{give[0].key}”: {why}" in text
