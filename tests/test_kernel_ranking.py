@@ -169,6 +169,8 @@ def test_an_unranked_row_shows_its_figure_and_reason_and_stays_out_of_the_verdic
                 if r["id"] == "irq.task_response.resched")["cells"][0]
     assert cell["unranked"] == UNRANKED and cell["ratio"] is None
     assert data["not_ranked"] == [[UNRANKED, ["FreeRTOS: irq.task_response.resched"]]]
+    assert "FreeRTOS 3 measured (1 not ranked); ThreadX 3 measured" in \
+        kernelsheet.summary_line(sheet)
 
 
 def test_an_unranked_cell_leaves_the_others_ranked_among_themselves():

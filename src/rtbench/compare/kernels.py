@@ -358,7 +358,8 @@ def to_jsonable(sheet: KernelSheet) -> Any:
 
 def summary_line(sheet: KernelSheet) -> str:
     """The sheet in one line: per kernel, what became of each kernel row
-    shown (measured, unsupported, failed, not in its run), the catalogue rows
+    shown (measured, of which not ranked; unsupported, failed, not in its
+    run), the catalogue rows
     no kernel measured, and Thread-Metric's tests where it ran beside."""
     per = []
     for i, c in enumerate(sheet.columns):
@@ -370,7 +371,11 @@ def summary_line(sheet: KernelSheet) -> str:
                     "absent", "not measured") else st
                 counts[key] = counts.get(key, 0) + 1
         order = sorted(counts, key=lambda k: (k != "measured", k))
-        per.append(f"{c.short or c.title} " + ", ".join(f"{counts[k]} {k}" for k in order))
+        unranked = sum(r.cells[i].status == "ok" and bool(r.cells[i].unranked)
+                       for s in sheet.sections for r in s.rows)
+        per.append(f"{c.short or c.title} " + ", ".join(
+            f"{counts[k]} {k}" + (f" ({unranked} not ranked)" if k == "measured" and unranked
+                                   else "") for k in order))
     shown = sum(len(s.rows) for s in sheet.sections)
     text = (f"Summary: {len(sheet.columns)} kernels, {shown} kernel rows with a figure on at "
             f"least one: " + "; ".join(per) + f"; {sheet.not_measured} catalogue kernel rows "
