@@ -105,7 +105,7 @@ VERDICT_TEXT = (
     "(×2.00: twice the instructions, typically), each row's figure being the statistic that "
     "defines it (the median of a cost, the max of a latency bound), with how many rows each "
     f"was fastest on. Rows too small to rank (every figure under {SMALL_STEPS} counter "
-    "steps, or within one step of each other) and rows a kernel's record keeps out of the "
+    "steps) and rows a kernel's record keeps out of the "
     "rankings (“not ranked”, with the reason) are left out, and counted. A summary, not a "
     "ranking of every service: the rows below hold each figure, and where a kernel's "
     "convention puts more in a window (its fairness note) the section says so.")
@@ -228,8 +228,8 @@ def key_text(sheet: KernelSheet) -> str:
         text += (", and “× fastest”, its figure of the statistic that defines the row (the "
                  "median; the max where the title says “by max”, a latency bound) over the "
                  "smallest on the row (×1.00: the fastest; never across units); “+3 instr.”: "
-                 f"the row is too small to rank (under {SMALL_STEPS} counter steps, or within "
-                 "one step), so the difference to the smallest, not a ratio; “not ranked "
+                 f"the row is too small to rank (every figure under {SMALL_STEPS} counter "
+                 "steps), so the difference to the smallest, not a ratio; “not ranked "
                  "[n]”: the kernel's record keeps the row out of every ranking, the n-th "
                  "note under “Not ranked” says why")
     if any(c.mean_only for g in sheet.key for r in g.rows for c in r.cells):

@@ -5,9 +5,9 @@ that defines a row"; docs/reports.md, "Kernels side by side"):
   median of a cost, the max of a latency bound, never another;
 * each kernel's figure over the row's smallest among the kernels of one
   unit ("× fastest"), or, where the row is too small to rank
-  (`too_small`: under SMALL_STEPS steps of the counter, or within one step
-  of each other), its difference to the smallest ("+3 instr.") and no
-  ratio, since one step either way would move a ratio by a tenth or more;
+  (`too_small`: every figure under SMALL_STEPS steps of its counter), its
+  difference to the smallest ("+3 instr.") and no ratio, since one step
+  either way would move a ratio by a tenth or more;
 * a cell whose record says `unranked` (docs/records.md: the kernel adds
   nothing, the tick's phase, rtbench's own instructions) shows its figure
   and takes neither, and the row stays out of the verdicts;
@@ -42,8 +42,6 @@ def too_small(values: list[float], steps: list[float]) -> str:
     counter's step in that unit) are too small to rank, "" when they are not."""
     if all(v < SMALL_STEPS * s for v, s in zip(values, steps)):
         return f"every figure under {SMALL_STEPS} counter steps"
-    if max(values) - min(values) <= max(steps) * 1.001:
-        return "the figures within one counter step of each other"
     if min(values) <= 0:
         return "a figure of 0 or less, which no ratio divides"
     return ""
