@@ -145,7 +145,7 @@ def page(sheet: KernelSheet):
                   styles=["" if ch.fair else "bad" for ch in sheet.checks]))
     for s in sheet.sections:
         p.h2(s.name)
-        p.table(_stacked(section_table(sheet, s)))
+        p.table(_stacked(section_table(sheet, s, terminal=True)))
     if sheet.peer_rows:
         p.h2("Thread-Metric beside the kernels (peer)")
         p.p(TM_TEXT)
@@ -175,24 +175,31 @@ def _stacked(t):
     return t
 
 
-def section_table(sheet: KernelSheet, s: Section):
+def section_table(sheet: KernelSheet, s: Section, terminal: bool = False):
+    """A section's rows: by title and id, the statistic that ranks each,
+    every kernel's figures and "× fastest", the notes. On a terminal, too
+    narrow for them all, the median, p99.9 and max, the statistic in the
+    title where it is not the median (as in the key table)."""
     from rtbench.sheets.pages import Table
 
-    headers, align, groups = ["metric", "id", "ranked by"], "lll", [("", 3)]
+    stats = KEY_STATS if terminal else SECTION_STATS
+    headers, align = ["metric", "id"] + ([] if terminal else ["ranked by"]), "ll"
+    align += "" if terminal else "l"
+    groups = [("", len(headers))]
     for i, c in enumerate(sheet.columns):
         u = UNIT_SHORT.get(c.unit, c.unit)
         ratios = sheet.has_ratio(i)
-        headers += [f"{name} {u}" for _k, name in SECTION_STATS] + [RATIO_HEADER] * ratios
-        align += "r" * (len(SECTION_STATS) + ratios)
-        groups.append((c.short, len(SECTION_STATS) + ratios))
+        headers += [f"{name} {u}" for _k, name in stats] + [RATIO_HEADER] * ratios
+        align += "r" * (len(stats) + ratios)
+        groups.append((c.short, len(stats) + ratios))
     headers.append("notes")
     align += "l"
     groups.append(("", 1))
     rows = []
     for r in s.rows:
-        cells = [r.title, r.id, r.statistic]
+        cells = [key_title(r), r.id] if terminal else [r.title, r.id, r.statistic]
         for i, c in enumerate(r.cells):
-            cells += [cell_text(c, k) for k, _name in SECTION_STATS]
+            cells += [cell_text(c, k) for k, _name in stats]
             cells += [ratio_text(c, sheet)] * sheet.has_ratio(i)
         rows.append([*cells, row_note(r, sheet.columns)])
     return Table(headers, rows, align, groups=groups)
