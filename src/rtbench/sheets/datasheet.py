@@ -289,20 +289,12 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             values.extend(figures.get(k, _BLANK) for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
+        unranked = any(r and r.get("status") == "ok" and MetricRecord(r).unranked
+                       for r in it.records.values())  # marked; its note says why
         table.rows.append({"title": it.title, "id": it.id, "values": values,
-                           "note": "; ".join(notes), "unranked": _unranked(it)})
+                           "note": "; ".join(notes), "unranked": unranked})
     table.collapsed = _collapsed([it for it in its if it not in shown], multi)
     return table
-
-
-def _unranked(it: Item) -> str:
-    """The row's mark: "not ranked" where a record of it keeps it out of
-    every ranking (its note says why), else ""."""
-    return UNRANKED_MARK if any(r and MetricRecord(r).unranked and r.get("status") == "ok"
-                                for r in it.records.values()) else ""
-
-
-UNRANKED_MARK = "not ranked"
 
 
 def _collapsed(its: list[Item], multi: bool) -> list[dict]:
