@@ -1,5 +1,6 @@
 """How the kernel comparison ranks its rows (docs/method.md, "The statistic
-that defines a row"; docs/reports.md, "Kernels side by side"):
+that defines a row, and rows too small or kept out"; docs/reports.md,
+"Kernels side by side"):
 
 * by the statistic that defines the row, the catalogue's `statistic`: the
   median of a cost, the max of a latency bound, never another;

@@ -14,7 +14,7 @@ from rtbench.errors import RtbenchError
 _REQUIRED = ("id", "service", "title", "definition", "clock_start", "clock_stop", "unit")
 MEASURED_BY = ("harness", "external")
 # The statistic that defines a row (docs/method.md, "The statistic that
-# defines a row"): "median" for a cost (one path of a call or a switch the
+# defines a row, and rows too small or kept out"): "median" for a cost (one path of a call or a switch the
 # scenario sets up the same way every sample; its tail is disturbance) and
 # "max" for a latency bound (how long the system keeps something waiting,
 # sampled at instants spread over what it is doing on purpose: the figure
