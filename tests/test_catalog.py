@@ -134,3 +134,56 @@ def test_a_board_wording_that_is_not_text_is_refused(tmp_path):
     bad.write_text('[services]\norder = []\n[[board_wording]]\nlinux = "x"\n')
     with pytest.raises(CatalogError, match=r"\[\[board_wording\]\] needs linux"):
         catalog.load(bad)
+
+
+# ---- the statistic that defines a row (docs/method.md) ----
+
+# The latency bounds: a vendor or tool quotes their worst case (DSP/BIOS and
+# AMX "interrupt latency", cyclictest's and timerlat's max). Every other row
+# is a cost, defined by its median.
+BOUNDS = {"irq.kernel_latency", "sys.timer.wakeup.idle", "sys.timer.wakeup.load",
+          "sys.timer.timerlat.irq", "sys.timer.timerlat.thread"}
+
+
+def test_each_row_names_its_defining_statistic(cat):
+    assert {m.id for m in cat.metrics if m.statistic == "max"} == BOUNDS
+    assert all(m.statistic == "median" for m in cat.metrics if m.id not in BOUNDS)
+    assert cat.get("irq.kernel_latency").stat_key == "max"
+    assert cat.get("irq.response").stat_key == "p50"  # one path: the tick lands in its max
+    assert "latency bound" in cat.get("irq.kernel_latency").statistic_text
+    # the mixed pairs a .thread row makes keep its statistic
+    assert cat.get("sem.take.block_ctx.k_to_u").statistic == "median"
+
+
+@pytest.mark.parametrize("value", ['"p99"', '"Max"', '""', "3", '["max"]'])
+def test_a_statistic_that_is_not_median_or_max_is_refused(tmp_path, value):
+    bad = tmp_path / "cat.toml"
+    bad.write_text('[services]\norder = ["S"]\n[[metric]]\nid = "a.b"\nservice = "S"\n'
+                   'title = "t"\ndefinition = "d"\nclock_start = "s"\nclock_stop = "e"\n'
+                   f'unit = "time"\nstatistic = {value}\n')
+    with pytest.raises(CatalogError, match=r"a\.b.*statistic must be one of median, max"):
+        catalog.load(bad)
+    bad.write_text(bad.read_text().replace(f"statistic = {value}", 'statistic = "max"'))
+    assert catalog.load(bad).get("a.b").statistic == "max"
+
+
+def test_the_listing_and_the_glossary_say_the_statistic(cat):
+    import io
+
+    import synth
+    from rich.console import Console
+
+    from rtbench.sheets import datasheet, listing
+
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(listing.long_table([cat.get("irq.kernel_latency"), cat.get("irq.response")]))
+    text = " ".join(console.export_text().split())
+    assert "Ranked by the max (a latency bound" in text
+    assert "Ranked by the median (a cost" in text
+    assert '"statistic": "max"' in listing.as_json([cat.get("irq.kernel_latency")])
+    run = synth.board_run(["irq.kernel_latency", "sem.give.no_waiter"], "freertos")
+    glossary = datasheet.render_glossary(run, cat)
+    line = next(ln for ln in glossary.splitlines() if "Clock starts" in ln
+                and "handler, first instruction; minus" in ln)
+    assert "Ranked by the max" in line
+    assert "Ranked by the max" in datasheet.render_html(run, cat)

@@ -105,3 +105,31 @@ def test_import_upgrades_schema_1(cat, isolated):
         run_ = s.get_run(1)
     assert run_.pending_keys() == [("sem.take.available", "rt")]
     assert [m["profile"] for m in run_.metrics] == ["rt", "rt"]
+
+
+def test_an_unranked_row_keeps_its_reason_in_every_export(cat, isolated):
+    """The record's `unranked` (docs/records.md) travels with it: in
+    results.json as it is (valid against the schema, read back by import),
+    in its own CSV column; a longer one than the contract allows is refused
+    on import."""
+    why = "holds the tick's phase"
+    r = run([{**record("timer.expiry.to_routine", [6100, 6200, 6400]), "unranked": why},
+             record("sem.give.no_waiter", [30, 31])])
+    data = json.loads(export.to_json(r, cat))
+    export.validate(data)
+    recs = {m["id"]: m for m in data["metrics"]}
+    assert recs["timer.expiry.to_routine"]["unranked"] == why
+    assert "unranked" not in recs["sem.give.no_waiter"]
+    rows = {row["metric_id"]: row for row in csv.DictReader(io.StringIO(export.to_csv(r, cat)))}
+    assert rows["timer.expiry.to_routine"]["unranked"] == why
+    assert rows["sem.give.no_waiter"]["unranked"] == ""
+    assert list(export.CSV_COLUMNS)[-1] == "unranked"
+    (isolated / "res.json").write_text(json.dumps(data))
+    assert main(["import", "res.json", "--db", "b.db"]) == 0
+    with Store(isolated / "b.db") as b:
+        back = {m["id"]: m for m in b.get_run(1).metrics}
+    assert back["timer.expiry.to_routine"]["unranked"] == why
+    recs["timer.expiry.to_routine"]["unranked"] = "x" * 513
+    (isolated / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(export.ResultsFileError, match="unranked"):
+        export.load_results(isolated / "bad.json")

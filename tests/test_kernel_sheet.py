@@ -49,8 +49,10 @@ def test_columns_are_kernels_with_their_configuration():
     assert all(c.fair for c in sheet.checks), [c.what for c in sheet.checks if not c.fair]
     md = kernelpage.render(sheet, "md")
     assert "## Configuration" in md and "### What must be equal" in md and "**no**" not in md
-    assert ("| ThreadX min instr | ThreadX median instr | ThreadX p99 instr | ThreadX max instr "
-            "| ThreadX × fastest |") in md
+    assert ("| ranked by | FreeRTOS min instr | FreeRTOS median instr | FreeRTOS p99 instr "
+            "| FreeRTOS p99.9 instr | FreeRTOS max instr | FreeRTOS × fastest |") in md
+    assert ("| ThreadX min instr | ThreadX median instr | ThreadX p99 instr "
+            "| ThreadX p99.9 instr | ThreadX max instr | ThreadX × fastest |") in md
     assert "µs" not in md
 
 
@@ -236,7 +238,7 @@ def test_an_imported_zephyr_log_shows_its_means_under_its_kernel_and_board(isola
 
 def test_the_sheet_opens_on_the_key_rows_then_the_verdict():
     """The first screen: the catalogue's key rows by title, each kernel's
-    median and p99 and its ratio to the row's fastest; then the verdict per
+    median, p99.9 and max and its ratio to the row's fastest; then the verdict per
     section; configuration and fairness after. In every rendering."""
     fr, tx = two_kernels(interrupt_masking="BASEPRI 5 << 5: kernel sections mask below it")
     sheet = kernelsheet.build([fr, tx], CAT, {})
@@ -244,8 +246,8 @@ def test_the_sheet_opens_on_the_key_rows_then_the_verdict():
     assert [r.id for g in sheet.key for r in g.rows] == key_ids
     for r in (r for g in sheet.key for r in g.rows):
         assert r.title == CAT.get(r.id).title
-        medians = [c.fig("p50") for c in r.cells]
-        assert [c.ratio for c in r.cells] == pytest.approx([m / min(medians) for m in medians])
+        figures = [c.fig(r.stat) for c in r.cells]  # the row's defining statistic
+        assert [c.ratio for c in r.cells] == pytest.approx([m / min(figures) for m in figures])
     first = sheet.key[0].rows[0]
     md = kernelpage.render(sheet, "md")
     order = [md.index(h) for h in ("## Key rows (instructions)", "## Fastest, section by section",
@@ -256,8 +258,8 @@ def test_the_sheet_opens_on_the_key_rows_then_the_verdict():
     row = next(ln for ln in key_part.splitlines() if ln.startswith(f"| {first.title} |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells == [first.title, *[x for c in first.cells for x in (
-        kernelpage.fmt(c.fig("p50"), c.unit), kernelpage.fmt(c.fig("p99"), c.unit),
-        kernelpage.fmt_ratio(c.ratio))]]
+        kernelpage.fmt(c.fig("p50"), c.unit), kernelpage.fmt(c.fig("p999"), c.unit),
+        kernelpage.fmt(c.fig("max"), c.unit), kernelpage.fmt_ratio(c.ratio))]]
     assert first.id not in key_part  # titles, not ids
     # Markdown escapes, no HTML entities: "5 << 5" reads as itself raw and rendered
     assert "&lt;" not in md and "5 \\<\\< 5" in md

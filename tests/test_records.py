@@ -66,3 +66,24 @@ def test_schema_1_names_are_read_in_schema_2s():
                "config": {}}
     ts = parse_line(json.dumps(session))["ts"]
     assert ts["overhead_median"] == 4 and ts["resolution"] == 1
+
+
+def test_unranked_is_an_optional_line_of_text_and_says_why():
+    """`unranked` (docs/records.md): why a row stays out of every ranking;
+    absent or "" when ranked; one line of at most 512 characters, else the
+    record is refused wherever it comes from."""
+    from rtbench.store import contract
+
+    assert MetricRecord(records.parse_line(json.dumps(OK))).unranked == ""
+    assert MetricRecord(records.parse_line(json.dumps({**OK, "unranked": ""}))).unranked == ""
+    why = "the kernel adds nothing: no kernel instruction runs in the window"
+    m = MetricRecord(records.parse_line(json.dumps({**OK, "unranked": why})))
+    assert m.unranked == why and m.ok  # the figure stays
+    for bad, words in ((True, "unranked is a flag, not text"),
+                       (7, "unranked is the number 7, not text"),
+                       ("x" * 513, "unranked is not one line of at most 512"),
+                       ("two\nlines", "unranked is not one line")):
+        with pytest.raises(RecordError, match=words):
+            records.parse_line(json.dumps({**OK, "unranked": bad}))
+        assert words in contract.problem({**OK, "unranked": bad})
+    assert contract.problem({**OK, "unranked": "x" * 512}) is None

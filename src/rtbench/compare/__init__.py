@@ -12,7 +12,10 @@ its page lays out (views.py; the kernel sheet its own templates) and that
 * peers.py: a run beside the peers measured with it (rt-tests,
   rtos-benchmark), and why each figure differs.
 * kernels.py: runs of different kernels as one sheet whose columns are
-  kernels, Thread-Metric beside them; fairness.py: what must be equal.
+  kernels, Thread-Metric beside them; fairness.py: what must be equal;
+  ranking.py: each row ranked by its defining statistic, the differences
+  where a row is too small to rank, the rows a record leaves unranked, and
+  the section verdicts.
 * coverage.py: each vendor sheet's rows measured, unsupported, n/a, missing.
 
 Reads stored runs and the peers' own descriptions (their WHY tables, how

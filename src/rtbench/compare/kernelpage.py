@@ -4,10 +4,13 @@ kernelsheet.html.j2, the HTML with a plot per section of each kernel's
 distribution side by side), all from the same tables:
 
 * the key table, the first screen: the catalogue's first-page rows by
-  title, each kernel's median, p99 and ratio to the row's fastest;
-* the verdict per section, then the configuration and what must be equal;
-* a table per section (every row by title and id: min, median, p99, max,
-  ratio), and Thread-Metric's counts where they ran beside.
+  title, each kernel's median, p99.9, max and "× fastest" (by the row's
+  defining statistic: ranking.py);
+* the verdict per section, the rows kept out of the rankings and why
+  ("not ranked [n]"), then the configuration and what must be equal;
+* a table per section (every row by title and id, the statistic that ranks
+  it: min, median, p99, p99.9, max, "× fastest"), and Thread-Metric's counts
+  where they ran beside.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from markupsafe import Markup
 import rtbench
 from rtbench.compare import fairness
 from rtbench.compare.kernels import Cell, Column, KernelSheet, Row, Section, summary_line
+from rtbench.compare.ranking import SMALL_STEPS
 from rtbench.peers import threadmetric as tm
 from rtbench.sheets import system
 from rtbench.sheets.templating import template_env
@@ -37,6 +41,15 @@ def fmt_ratio(r: float | None) -> str:
     return "—" if r is None else f"×{r:.2f}"
 
 
+def fmt_diff(d: float, unit: str) -> str:
+    """A difference to the row's smallest figure, where the row is too small
+    to rank: "+3 instr.", "+12 ns" (never a ratio)."""
+    if unit == "ns":
+        return "+" + system.fmt_time(d)
+    figure = f"{d:,.0f}" if float(d).is_integer() else f"{d:.1f}"
+    return f"+{figure} {UNIT_SHORT.get(unit, unit)}."
+
+
 UNIT_SHORT = {"instructions": "instr", "ns": "time"}
 
 
@@ -49,18 +62,36 @@ def cell_text(c: Cell, stat: str) -> str:
 
 
 def row_note(row: Row, columns: list[Column]) -> str:
-    """Why a kernel has no figure, how a port provides a service, and what a
-    kernel's own convention adds to the window (its fairness note)."""
+    """Why a kernel has no figure, why its figure is not ranked, how a port
+    provides a service, what a kernel's own convention adds to the window
+    (its fairness note), and why the row shows differences, not ratios."""
     parts = []
     for c, col in zip(row.cells, columns):
         if c.status != "ok" and c.reason:
             parts.append(f"{col.short}: {c.reason}")
             continue
+        if c.status == "ok" and c.unranked:
+            parts.append(f"{col.short}: not ranked: {c.unranked}")
         if c.how:
             parts.append(f"{col.short}: how: {c.how}")
         if c.status == "ok" and (d := difference(col.facts, row.id)):
             parts.append(f"{col.short}: {d}")
+    for unit, why in row.small.items():
+        parts.append(f"too small to rank in {UNIT_SHORT.get(unit, unit)} ({why}): "
+                     "differences, not ratios")
     return "; ".join(parts)
+
+
+def not_ranked_mark(sheet: KernelSheet, c: Cell) -> str:
+    """"not ranked [n]": the cell's reason is the sheet's n-th “Not ranked” note."""
+    n = next((i for i, (why, _rows) in enumerate(sheet.not_ranked, 1) if why == c.unranked), 0)
+    return f"not ranked [{n}]" if n else "not ranked"
+
+
+def not_ranked_lines(sheet: KernelSheet) -> list[str]:
+    """The “Not ranked” notes: "[1] why — FreeRTOS: irq.response, ..."."""
+    return [f"[{n}] {why} — " + ", ".join(rows)
+            for n, (why, rows) in enumerate(sheet.not_ranked, 1)]
 
 
 RATIO_HEADER = "× fastest"
@@ -70,10 +101,19 @@ RATIO_HEADER = "× fastest"
 
 VERDICT_TEXT = (
     "Per section, the kernels that share a unit, over the rows each of them measured: the "
-    "fastest, and each other kernel's geometric mean of its median over the fastest one's "
-    "(×2.00: twice the instructions, typically), with how many rows each was fastest on. A "
-    "summary, not a ranking of every service: the rows below hold each figure, and where a "
-    "kernel's convention puts more in a window (its fairness note) the section says so.")
+    "fastest, and each other kernel's geometric mean of its figure over the fastest one's "
+    "(×2.00: twice the instructions, typically), each row's figure being the statistic that "
+    "defines it (the median of a cost, the max of a latency bound), with how many rows each "
+    f"was fastest on. Rows too small to rank (every figure under {SMALL_STEPS} counter "
+    "steps) and rows a kernel's record keeps out of the "
+    "rankings (“not ranked”, with the reason) are left out, and counted. A summary, not a "
+    "ranking of every service: the rows below hold each figure, and where a kernel's "
+    "convention puts more in a window (its fairness note) the section says so.")
+
+NOT_RANKED_TEXT = (
+    "Rows a kernel's record keeps out of every ranking (the harness's `unranked`, "
+    "docs/records.md): the figure is shown and real, but it measures no work of the kernel "
+    "that a ratio could rank, so it takes no “× fastest” and enters no verdict.")
 
 def page(sheet: KernelSheet):
     """The terminal rendering (and the blocks every format shares)."""
@@ -92,6 +132,10 @@ def page(sheet: KernelSheet):
         p.h2("Fastest, section by section")
         p.bullets([v.text() for v in sheet.verdicts])
         p.p(VERDICT_TEXT)
+    if sheet.not_ranked:
+        p.h2("Not ranked")
+        p.p(NOT_RANKED_TEXT)
+        p.bullets(not_ranked_lines(sheet))
     p.h2("Configuration")
     p.p(fairness.FAIR_TEXT)
     p.table(Table(["", *(c.label for c in cols)], [[k, *v] for k, v in sheet.config]))
@@ -101,7 +145,7 @@ def page(sheet: KernelSheet):
                   styles=["" if ch.fair else "bad" for ch in sheet.checks]))
     for s in sheet.sections:
         p.h2(s.name)
-        p.table(_stacked(section_table(sheet, s)))
+        p.table(_stacked(section_table(sheet, s, terminal=True)))
     if sheet.peer_rows:
         p.h2("Thread-Metric beside the kernels (peer)")
         p.p(TM_TEXT)
@@ -131,84 +175,122 @@ def _stacked(t):
     return t
 
 
-def section_table(sheet: KernelSheet, s: Section):
+def section_table(sheet: KernelSheet, s: Section, terminal: bool = False):
+    """A section's rows: by title and id, the statistic that ranks each,
+    every kernel's figures and "× fastest", the notes. On a terminal, too
+    narrow for them all, the median, p99.9 and max, the statistic in the
+    title where it is not the median (as in the key table)."""
     from rtbench.sheets.pages import Table
 
-    headers, align, groups = ["metric", "id"], "ll", [("", 2)]
+    stats = KEY_STATS if terminal else SECTION_STATS
+    headers, align = ["metric", "id"] + ([] if terminal else ["ranked by"]), "ll"
+    align += "" if terminal else "l"
+    groups = [("", len(headers))]
     for i, c in enumerate(sheet.columns):
         u = UNIT_SHORT.get(c.unit, c.unit)
         ratios = sheet.has_ratio(i)
-        headers += [f"min {u}", f"median {u}", f"p99 {u}", f"max {u}",
-                    *[RATIO_HEADER] * ratios]
-        align += "rrrr" + "r" * ratios
-        groups.append((c.short, 4 + ratios))
+        headers += [f"{name} {u}" for _k, name in stats] + [RATIO_HEADER] * ratios
+        align += "r" * (len(stats) + ratios)
+        groups.append((c.short, len(stats) + ratios))
     headers.append("notes")
     align += "l"
     groups.append(("", 1))
     rows = []
     for r in s.rows:
-        cells = [r.title, r.id]
+        cells = [key_title(r), r.id] if terminal else [r.title, r.id, r.statistic]
         for i, c in enumerate(r.cells):
-            cells += [cell_text(c, "min"), cell_text(c, "p50"), cell_text(c, "p99"),
-                      cell_text(c, "max"), *[ratio_text(c)] * sheet.has_ratio(i)]
+            cells += [cell_text(c, k) for k, _name in stats]
+            cells += [ratio_text(c, sheet)] * sheet.has_ratio(i)
         rows.append([*cells, row_note(r, sheet.columns)])
     return Table(headers, rows, align, groups=groups)
 
 
-def ratio_text(c: Cell) -> str:
+# The statistics each kernel shows: the section tables all of them, the key
+# table the median, the tail and the worst (p99.9 and max beside the median
+# everywhere: a latency bound is ranked by its max).
+SECTION_STATS = (("min", "min"), ("p50", "median"), ("p99", "p99"), ("p999", "p99.9"),
+                 ("max", "max"))
+KEY_STATS = (("p50", "median"), ("p999", "p99.9"), ("max", "max"))
+
+
+def ratio_text(c: Cell, sheet: KernelSheet | None = None) -> str:
+    """The "× fastest" cell: the ratio of the row's statistic, the
+    difference where the row is too small to rank, "not ranked [n]" where
+    the kernel's record keeps the row out of the rankings."""
     if c.status != "ok":
         return ""
+    if c.unranked:
+        return not_ranked_mark(sheet, c) if sheet is not None else "not ranked"
+    if c.diff is not None:
+        return fmt_diff(c.diff, c.unit)
     return "" if c.mean_only else fmt_ratio(c.ratio)
 
 
 def key_text(sheet: KernelSheet) -> str:
     """What the key table holds, under it."""
     text = ("The key rows (the catalogue's first page: interrupt and task response, the "
-            "context switches by cause, the headline primitives): each kernel's median and "
-            "p99 in its unit")
+            "context switches by cause, the headline primitives): each kernel's median, "
+            "p99.9 and max in its unit")
     if any(sheet.has_ratio(i) for i in range(len(sheet.columns))):
-        text += (", and “× fastest”, its median over the smallest median on the row "
-                 "(×1.00: the fastest; never across units)")
+        text += (", and “× fastest”, its figure of the statistic that defines the row (the "
+                 "median; the max where the title says “by max”, a latency bound) over the "
+                 "smallest on the row (×1.00: the fastest; never across units); “+3 instr.”: "
+                 f"the row is too small to rank (every figure under {SMALL_STEPS} counter "
+                 "steps), so the difference to the smallest, not a ratio; “not ranked "
+                 "[n]”: the kernel's record keeps the row out of every ranking, the n-th "
+                 "note under “Not ranked” says why")
     if any(c.mean_only for g in sheet.key for r in g.rows for c in r.cells):
         text += "; “mean”: a source that gave averages only (no median, no ratio)"
-    return text + ". Every row, with min and max, follows section by section."
+    return text + ". Every row, with min and p99, follows section by section."
 
 
 def rows_text(sheet: KernelSheet) -> str:
     """What the section tables hold, above them (Markdown and HTML)."""
-    text = f"Each kernel's min, median, p99 and max in its own unit ({', '.join(sheet.units)})"
+    text = (f"Each kernel's min, median, p99, p99.9 and max in its own unit "
+            f"({', '.join(sheet.units)}); “ranked by” is the statistic that defines the row "
+            "(the median of a cost, the max of a latency bound)")
     if any(sheet.has_ratio(i) for i in range(len(sheet.columns))):
-        text += ("; “× fastest” is a kernel's median over the smallest median on the row "
-                 "among the kernels of its unit (×1.00: the fastest; above 1: more)")
-    return text + (". A kernel without a figure says why in the notes; an import that gave "
-                   "averages only shows “mean”, without a ratio.")
+        text += ("; “× fastest” is a kernel's figure of that statistic over the smallest on "
+                 "the row among the kernels of its unit (×1.00: the fastest; above 1: more), "
+                 "or, on a row too small to rank, the difference to the smallest (“+3 instr.”), "
+                 "or “not ranked [n]” where the kernel's record keeps the row out of the "
+                 "rankings")
+    return text + (". A kernel without a figure, or not ranked, says why in the notes; an "
+                   "import that gave averages only shows “mean”, without a ratio.")
 
 
 def key_table(sheet: KernelSheet):
-    """The first screen: a row per key metric, by title, under its group;
-    per kernel its median, p99 and ratio to the row's fastest."""
+    """The first screen: a row per key metric, by title ("…, by max" for a
+    latency bound), under its group; per kernel its median, p99.9, max and
+    "× fastest"."""
     from rtbench.sheets.pages import Table
 
     headers, align, groups = ["metric"], "l", [("", 1)]
     for i, c in enumerate(sheet.columns):
         u = "" if len(sheet.units) == 1 else " " + UNIT_SHORT.get(c.unit, c.unit)
         ratios = sheet.has_ratio(i)
-        headers += [f"median{u}", f"p99{u}", *[RATIO_HEADER] * ratios]
-        align += "rr" + "r" * ratios
-        groups.append((c.short, 2 + ratios))
+        headers += [f"{name}{u}" for _k, name in KEY_STATS] + [RATIO_HEADER] * ratios
+        align += "r" * (len(KEY_STATS) + ratios)
+        groups.append((c.short, len(KEY_STATS) + ratios))
     rows, styles = [], []
     width = len(headers)
     for g in sheet.key:
         rows.append([g.name, *[""] * (width - 1)])
         styles.append("group")
         for r in g.rows:
-            cells = [r.title]
+            cells = [key_title(r)]
             for i, c in enumerate(r.cells):
-                cells += [cell_text(c, "p50"), cell_text(c, "p99"),
-                          *[ratio_text(c)] * sheet.has_ratio(i)]
+                cells += [cell_text(c, k) for k, _name in KEY_STATS]
+                cells += [ratio_text(c, sheet)] * sheet.has_ratio(i)
             rows.append(cells)
             styles.append("")
     return Table(headers, rows, align, styles=styles, groups=groups)
+
+
+def key_title(r: Row) -> str:
+    """A key row's title, with the statistic that ranks it where that is
+    not the median."""
+    return r.title if r.statistic == "median" else f"{r.title}, by {r.statistic}"
 
 
 TM_TEXT = (
@@ -252,7 +334,9 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
     plots = _plots(sheet) if fmt_ == "html" else {}
     return template_env().get_template(name).render(
         sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=fairness.FAIR_TEXT,
-        verdict_text=VERDICT_TEXT, key_text=key_text(sheet), rows_text=rows_text(sheet), key_table=key_table, tm_text=TM_TEXT,
+        verdict_text=VERDICT_TEXT, key_text=key_text(sheet), rows_text=rows_text(sheet),
+        key_table=key_table, tm_text=TM_TEXT, not_ranked_text=NOT_RANKED_TEXT,
+        not_ranked=not_ranked_lines(sheet),
         section_table=section_table, peer_table=peer_table, plots=plots,
         colours=_colours(sheet), flat=flat_headers, summary=summary_line(sheet))
 

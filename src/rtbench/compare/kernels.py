@@ -15,14 +15,18 @@ comparison (runs.py). The model (`build`) holds:
   kernel's options listed);
 * the key rows first (the catalogue's [[first_page]] groups: interrupt and
   task response, the context switches by cause, the headline primitives),
-  each kernel's median and p99 and its median over the fastest kernel's on
-  the row, by title: the sheet opens on them, then the verdict per section;
+  each kernel's median, p99.9 and max and "× fastest", by title: the sheet
+  opens on them, then the verdict per section;
 * the catalogue's kernel rows, section by section, each kernel's min /
-  median / p99 / max in its own unit and the ratio of its median to the
-  fastest kernel's on the row in the same unit (never across units:
-  instructions on the emulated board against ns on Linux stand side by
-  side); an import that gave means only (Zephyr's latency_measure) shows
-  its mean, marked, and takes no ratio (a mean is not a median);
+  median / p99 / p99.9 / max in its own unit and "× fastest": its figure
+  of the row's defining statistic (the catalogue's `statistic`: the median
+  of a cost, the max of a latency bound) over the fastest kernel's on the
+  row in the same unit (never across units: instructions on the emulated
+  board against ns on Linux stand side by side), or the difference where
+  the row is too small to rank, or nothing where the kernel's record says
+  the row is `unranked` (ranking.py); an import that gave means only
+  (Zephyr's latency_measure) shows its mean, marked, and takes no ratio (a
+  mean is not a median);
 * Thread-Metric's counts where the runs have them beside (peer runs linked
   by `rtbench run --with-peers`), read as instructions per count and set
   beside the rtbench rows one count performs.
@@ -36,15 +40,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtbench.compare import fairness
+from rtbench.compare import fairness, ranking
+from rtbench.compare.ranking import Verdict
 from rtbench.peers import threadmetric as tm
 from rtbench.sheets import system
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run
 from rtbench.store.items import items
-from rtbench.store.records import MetricRecord, Session, difference, differences
+from rtbench.store.catalog import STATISTIC_KEY
+from rtbench.store.records import MetricRecord, Session, ticks_to_ns
 
-STATS = ("min", "p50", "p99", "max")
+STATS = ("min", "p50", "p99", "p999", "max")
 
 
 # ---- which comparisons come here ----
@@ -90,6 +96,7 @@ class Column:
     unit: str         # of its figures: "instructions", or "ns" for a time
     facts: dict[str, str]
     peers: list[Run] = field(default_factory=list)  # Thread-Metric runs beside it
+    resolution: float = 1.0  # the counter's step in its own ticks (the session's ts.resolution)
 
     short: str = ""  # the kernel's name where it is unambiguous in the sheet ("ThreadX")
 
@@ -104,8 +111,11 @@ class Cell:
     reason: str = ""
     unit: str = ""
     values: dict[str, float | None] = field(default_factory=dict)  # STATS
-    ratio: float | None = None  # median / the row's smallest median in the same unit
+    ratio: float | None = None  # its figure of the row's statistic / the row's smallest
     how: str = ""  # the record's `emulated`: how the port provides it
+    diff: float | None = None  # where the row is too small to rank: figure − the smallest
+    unranked: str = ""  # the record's `unranked`: why it takes no ratio, no verdict
+    step: float = 1.0  # the counter's step for the row's statistic, in `unit` per operation
 
     def fig(self, stat: str) -> float | None:
         return self.values.get(stat)
@@ -121,6 +131,13 @@ class Row:
     id: str
     title: str
     cells: list[Cell]
+    statistic: str = "median"  # the catalogue's: the statistic that ranks the row
+    small: dict[str, str] = field(default_factory=dict)  # unit -> why too small to rank
+
+    @property
+    def stat(self) -> str:
+        """The record's statistic that ranks the row: "p50" or "max"."""
+        return STATISTIC_KEY[self.statistic]
 
 
 @dataclass
@@ -158,33 +175,6 @@ class PeerRow:
 
 
 @dataclass
-class Verdict:
-    """One section's answer to "which kernel is fastest, by how much": the
-    kernels of one unit over the rows each of them measured (a median above
-    0), each kernel's geometric mean of its median over the fastest one's;
-    and where a kernel's definition differs on those rows (its fairness
-    notes, fairness.py)."""
-
-    section: str
-    unit: str
-    rows: int
-    order: list[tuple[str, float]]  # (kernel, geometric-mean ratio to the fastest), fastest first
-    wins: dict[str, int]  # kernel -> rows where its median is the smallest
-    differs: list[str]  # "FreeRTOS on `timer.start.*`, ...": the fairness notes on these rows
-
-    def text(self) -> str:
-        fastest, *others = self.order
-        by = ", ".join(f"{k} ×{r:.2f}" for k, r in others)
-        wins = ", ".join(f"{k} {n}" for k, n in self.wins.items() if n)
-        out = (f"{self.section}: {fastest[0]} fastest over {self.rows} rows ({by}: the "
-               f"geometric mean of each kernel's median over {fastest[0]}'s; fastest or tied "
-               f"on {wins} rows)")
-        if self.differs:
-            out += "; definitions differ: " + "; ".join(self.differs)
-        return out
-
-
-@dataclass
 class KernelSheet:
     columns: list[Column]
     config: list[tuple[str, list[str]]]
@@ -195,6 +185,9 @@ class KernelSheet:
     not_measured: int  # kernel rows no column measured
     key: list[KeyGroup] = field(default_factory=list)  # the first screen
     verdicts: list[Verdict] = field(default_factory=list)  # after it, per section
+    # (reason, ["Kernel: row id", ...]): the rows a record keeps out of every
+    # ranking, numbered in this order by the renderings' "not ranked [n]"
+    not_ranked: list[tuple[str, list[str]]] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -223,8 +216,12 @@ def _column(run: Run, peer_runs: list[Run]) -> Column:
     unit = session.unit if session.is_count else "ns"
     title = f"{os_name} {version}".strip()
     facts = {k: str(v) for k, v in session.target.items()}
+    try:
+        resolution = max(float(session.ts.get("resolution") or 1), 1.0)
+    except (TypeError, ValueError):
+        resolution = 1.0
     return Column(run, title, target, unit, facts,
-                  [p for p in peer_runs if tm.is_thread_metric(p)])
+                  [p for p in peer_runs if tm.is_thread_metric(p)], resolution=resolution)
 
 
 def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> KernelSheet:
@@ -237,7 +234,8 @@ def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> Ke
     sections, not_measured = _sections(columns, catalog)
     return KernelSheet(columns, fairness.config(columns), fairness.checks(columns), sections,
                        _peer_rows(columns), fairness.warnings(columns), not_measured,
-                       key_groups(sections, catalog), verdicts(columns, sections))
+                       key_groups(sections, catalog), ranking.verdicts(columns, sections),
+                       ranking.not_ranked(columns, sections))
 
 
 def key_groups(sections: list[Section], catalog: Catalog) -> list[KeyGroup]:
@@ -248,48 +246,12 @@ def key_groups(sections: list[Section], catalog: Catalog) -> list[KeyGroup]:
     return [g for g in groups if g.rows]
 
 
-def verdicts(columns: list[Column], sections: list[Section]) -> list[Verdict]:
-    """Per section and unit shared by two kernels or more: which is fastest
-    (Verdict). The method rows are checks, not a kernel's speed."""
-    import math
-
-    out = []
-    for s in sections:
-        for unit in dict.fromkeys(c.unit for c in columns):
-            idx = [i for i, c in enumerate(columns) if c.unit == unit]
-            rows = [r for r in s.rows if not r.id.startswith("method.") and all(
-                r.cells[i].status == "ok" and (r.cells[i].fig("p50") or 0) > 0 for i in idx)]
-            if len(idx) < 2 or not rows:
-                continue
-            logs = {i: sum(math.log(r.cells[i].fig("p50")) for r in rows) / len(rows)
-                    for i in idx}
-            best = min(idx, key=lambda i: logs[i])
-            order = sorted(idx, key=lambda i: logs[i])
-            wins = {columns[i].short: 0 for i in order}
-            for r in rows:
-                low = min(r.cells[i].fig("p50") for i in idx)
-                for i in idx:
-                    if r.cells[i].fig("p50") == low:
-                        wins[columns[i].short] += 1
-            differs = {}
-            for r in rows:
-                for i in idx:
-                    for patterns, text in differences(columns[i].facts):
-                        if difference(columns[i].facts, r.id) == text:
-                            on = ", ".join(f"`{p}`" for p in patterns)
-                            differs.setdefault(f"{columns[i].short} on {on}",
-                                               text)
-            out.append(Verdict(s.name, unit, len(rows),
-                               [(columns[i].short, math.exp(logs[i] - logs[best])) for i in order],
-                               wins, [f"{k} ({v})" for k, v in differs.items()]))
-    return out
-
-
 def _profile(run: Run) -> str:
     return "rt" if "rt" in run.profiles else (run.profiles or [DEFAULT_PROFILE])[0]
 
 
-def _cell(rec: dict | None, present: bool) -> Cell:
+def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float = 1.0
+          ) -> Cell:
     if not present:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -299,21 +261,11 @@ def _cell(rec: dict | None, present: bool) -> Cell:
         return Cell(m.status, m.reason)
     if not (m.is_time or m.is_count):
         return Cell("other unit", f"a figure in {m.unit}")
+    # one step of the counter in the figure's unit, per operation as the figure is
+    step = (ticks_to_ns(resolution, float(rec["tick_hz"])) if m.is_time and rec.get("tick_hz")
+            else resolution) / m.divisor(stat)
     return Cell("ok", unit=m.base_unit, values={k: m.value(k) for k in (*STATS, "mean")},
-                how=rec.get("emulated") or "")
-
-
-def _ratios(cells: list[Cell], columns: list[Column]) -> None:
-    """Each kernel's median over the smallest median on the row among the
-    kernels of its unit, where two of them or more have one (×1.00: the
-    fastest). A mean-only cell takes none."""
-    for unit in dict.fromkeys(col.unit for col in columns):
-        same = [c for c, col in zip(cells, columns) if col.unit == unit and c.status == "ok"
-                and c.unit == unit and c.fig("p50") is not None]
-        low = min((c.fig("p50") for c in same), default=0)
-        if len(same) >= 2 and low > 0:
-            for c in same:
-                c.ratio = c.fig("p50") / low
+                how=rec.get("emulated") or "", unranked=m.unranked, step=step)
 
 
 def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], int]:
@@ -330,13 +282,15 @@ def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], i
         it = next(t[mid][0] for t in per_col if mid in t)
         if system.is_system(it.service) or it.meta is None:
             continue  # the System part and imported figures: not kernel rows
-        cells = [_cell(t[mid][1], t[mid][2]) if mid in t else _cell(None, False)
-                 for t in per_col]
+        statistic = it.meta.statistic
+        cells = [_cell(t[mid][1], t[mid][2], STATISTIC_KEY[statistic], col.resolution)
+                 if mid in t else _cell(None, False) for t, col in zip(per_col, columns)]
         if not any(c.status == "ok" for c in cells):
             not_measured += 1
             continue
-        _ratios(cells, columns)
-        by_service.setdefault(it.service, []).append(Row(mid, it.title, cells))
+        row = Row(mid, it.title, cells, statistic)
+        ranking.rank_row(row, columns)
+        by_service.setdefault(it.service, []).append(row)
     names = [s for s in catalog.services if s in by_service]
     return [Section(s, by_service[s]) for s in names], not_measured
 
@@ -404,7 +358,8 @@ def to_jsonable(sheet: KernelSheet) -> Any:
 
 def summary_line(sheet: KernelSheet) -> str:
     """The sheet in one line: per kernel, what became of each kernel row
-    shown (measured, unsupported, failed, not in its run), the catalogue rows
+    shown (measured, of which not ranked; unsupported, failed, not in its
+    run), the catalogue rows
     no kernel measured, and Thread-Metric's tests where it ran beside."""
     per = []
     for i, c in enumerate(sheet.columns):
@@ -416,7 +371,11 @@ def summary_line(sheet: KernelSheet) -> str:
                     "absent", "not measured") else st
                 counts[key] = counts.get(key, 0) + 1
         order = sorted(counts, key=lambda k: (k != "measured", k))
-        per.append(f"{c.short or c.title} " + ", ".join(f"{counts[k]} {k}" for k in order))
+        unranked = sum(r.cells[i].status == "ok" and bool(r.cells[i].unranked)
+                       for s in sheet.sections for r in s.rows)
+        per.append(f"{c.short or c.title} " + ", ".join(
+            f"{counts[k]} {k}" + (f" ({unranked} not ranked)" if k == "measured" and unranked
+                                   else "") for k in order))
     shown = sum(len(s.rows) for s in sheet.sections)
     text = (f"Summary: {len(sheet.columns)} kernels, {shown} kernel rows with a figure on at "
             f"least one: " + "; ".join(per) + f"; {sheet.not_measured} catalogue kernel rows "

@@ -70,6 +70,9 @@ class Cell:
     blocks: dict[str, list[float]] = field(default_factory=dict, repr=False)
     slow_blocks: int = 0  # blocks the canary marked slow-host (left out of the test)
     window: str = ""  # the max's observed window, "2,000 samples in 16 ms" (blocks.window_text)
+    # the record's `unranked`: why the row is kept out of every ranking (shown, marked;
+    # still judged here, a before/after of the same figure)
+    unranked: str = ""
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -225,7 +228,8 @@ def _cell(rec: Any, baseline: float | None = None) -> Cell:
                             if m.has(k))
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
     cell = Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
-                max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"))
+                max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"),
+                unranked=m.unranked)
     if rec.get("blocks") and (m.is_time or m.is_count):
         cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
     cell.window = blocks_mod.window_text(rec)

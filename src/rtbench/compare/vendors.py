@@ -5,8 +5,11 @@ figure, both normalised to cycles at each side's own clock where that is
 known, with the ratio ours / theirs. Like with like: the statistic of ours
 is the one the sheet published (reference.STATISTICS: a worst case beside
 our max, an average beside our mean), and a count of instructions stands
-beside their cycles without a ratio (a path length is not a speed). Rows either side lacks are listed,
-the unclaimed ones with why (coverage.py).
+beside their cycles without a ratio (a path length is not a speed). A row
+whose record says `unranked` (docs/records.md: the kernel adds nothing, the
+tick's phase, rtbench's own instructions) stands beside theirs without a
+ratio either, and says why. Rows either side lacks are listed, the
+unclaimed ones with why (coverage.py).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class RefRow:
     ours_count: float | None = None  # a count run's figure (instructions), never a time
     ours_unit: str = ""
     their_stat: str = "unstated"  # what the published figure is (reference.STATISTICS)
+    unranked: str = ""  # the record's `unranked`: why ours takes no ratio against theirs
 
 
 @dataclass
@@ -138,6 +142,14 @@ def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
     if not m.ok:
         return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [],
                       their_stat=theirs)
+    row = _ok_row(it, profile, key, rec, m, core_hz, theirs)
+    row.unranked = m.unranked
+    return row
+
+
+def _ok_row(it, profile: str, key: str, rec: dict, m: MetricRecord, core_hz: float,
+            theirs: str) -> RefRow:
+    """An ok record's figure of the statistic `theirs` asks for."""
     stat = _our_stat(m, theirs)
     if stat is None:
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="",
@@ -199,6 +211,8 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
     if cell is None or row.ours_status != "ok":
         return cell
     c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note, cell.mb_s)
+    if row.unranked:
+        return c  # ours measures no work of the kernel a ratio could set beside theirs
     if row.ours_stat != reference.STATISTICS[row.their_stat]:
         return c  # not the statistic they published (ours lacks it): no ratio
     if c.mb_s and row.ours_mb_s:  # as a time ratio: above 1, we are slower

@@ -117,7 +117,9 @@ def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> 
         groups.append((run_name(r), 1 + len(TAIL_STATS)))
     rows, styles = [], []
     for row in cmp.rows:
-        cells = [row.id, row.profile, _value(row.cells[0], div)]
+        marked = any(c.unranked for c in row.cells)
+        cells = [f"{row.id} · not ranked" if marked else row.id, row.profile,
+                 _value(row.cells[0], div)]
         verdicts = set()
         for c in row.cells[1:]:
             if c.changes:
@@ -129,6 +131,25 @@ def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> 
         styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
                       else "muted" if verdicts <= {"not compared"} else "")
     page.table(Table(headers, rows, align, styles, groups))
+    unranked = unranked_lines(cmp)
+    if unranked:
+        page.p("“not ranked”: the run's record keeps the row out of every ranking (its figure "
+               "measures no work of the kernel a ranking could use), for this reason; the "
+               "row is compared here all the same, a before/after of the same figure:")
+        page.bullets(unranked)
+
+
+def unranked_lines(cmp: RunComparison) -> list[str]:
+    """Each marked row with the runs whose record unranks it and why."""
+    out = []
+    for row in cmp.rows:
+        whys: dict[str, list[str]] = {}
+        for run, c in zip(cmp.runs, row.cells):
+            if c.unranked:
+                whys.setdefault(c.unranked, []).append(str(run.id))
+        for why, ids in whys.items():
+            out.append(f"{row.key}, run{'s' if len(ids) > 1 else ''} {', '.join(ids)}: {why}")
+    return out
 
 
 def _limits(page: Page, cmp: RunComparison) -> None:
@@ -268,6 +289,12 @@ def _ours(r) -> str:
     statistic it is comes in its own column (_paired)."""
     if r.ours_status != "ok":
         return r.ours_status
+    if r.unranked:
+        return _ours_figure(r) + " (not ranked)"
+    return _ours_figure(r)
+
+
+def _ours_figure(r) -> str:
     if r.ours_count is not None:
         return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}"
     parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns)]
@@ -335,6 +362,12 @@ def ref_comparison(cmp: RefComparison) -> Page:
                  ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
         page.table(Table(headers, rows, "llllrr" + "l" * len(cmp.columns)))
+        unranked = [f"{r.id} [{r.profile}] beside “{r.key}”: {r.unranked}" for r in cmp.rows
+                    if r.ours_status == "ok" and r.unranked]
+        if unranked:
+            page.p("“not ranked”: our record keeps the row out of every ranking, so it stands "
+                   "beside the published figure with no ratio, for this reason:")
+            page.bullets(unranked)
     else:
         page.p("No metric of this run answers a row of this sheet.")
     page.h2(f"Published, not measured by this run ({len(cmp.published_only)})")

@@ -289,8 +289,10 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             values.extend(figures.get(k, _BLANK) for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
+        unranked = any(r and r.get("status") == "ok" and MetricRecord(r).unranked
+                       for r in it.records.values())  # marked; its note says why
         table.rows.append({"title": it.title, "id": it.id, "values": values,
-                           "note": "; ".join(notes)})
+                           "note": "; ".join(notes), "unranked": unranked})
     table.collapsed = _collapsed([it for it in its if it not in shown], multi)
     return table
 
@@ -373,6 +375,8 @@ def batch_note(m: MetricRecord) -> str:
 def _notes(rec: dict, expect: Expect) -> list[str]:
     """Whatever makes this metric's figures differ from the sheet's method."""
     notes = []
+    if rec.get("status") == "ok" and (why := MetricRecord(rec).unranked):
+        notes.append(f"not ranked: {why}")  # shown, kept out of every ranking
     if (b := batch_note(MetricRecord(rec))):
         notes.append(b)
     if rec.get("budget_exhausted"):
@@ -406,7 +410,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
 def _definitions(its: list[Item]) -> list[dict]:
     return [{"id": it.id, "title": it.meta.title, "definition": it.meta.definition,
              "clock_start": it.meta.clock_start, "clock_stop": it.meta.clock_stop,
-             "service": it.meta.service, "batch": _batch_sentence(it)}
+             "service": it.meta.service, "batch": _batch_sentence(it),
+             "statistic": it.meta.statistic_text}
             for it in its if it.meta]
 
 
@@ -442,7 +447,8 @@ def render_glossary(run: Run, catalog: Catalog) -> str:
     lines += ["", "## Metric definitions", ""]
     for d in _definitions(items(run, catalog)):
         lines.append(f"- **`{d['id']}`** — {d['title']}. {d['definition']}\n"
-                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.{d['batch']}")
+                     f"  Clock starts: {d['clock_start']}. Stops: {d['clock_stop']}.{d['batch']}"
+                     f" {d['statistic']}")
     return "\n".join(lines) + "\n"
 
 
@@ -560,6 +566,10 @@ GLOSSARY = (
     ("profile", "A set-up the whole catalogue was measured under (e.g. rt, default, cold); "
      "a run may hold several, shown side by side."),
     ("unsupported", "The port lacks the service; the reason is given, never a number."),
+    ("not ranked", "The figure is real and shown, but the harness says it measures no work "
+     "of the kernel a ranking could use (the kernel adds nothing, the tick's phase, "
+     "instructions of rtbench's own): the note says why, and the row stays out of the worst "
+     "cases, every comparison's ratios and the kernel comparison's verdicts."),
     ("failed", "The primitive returned an error or the scenario timed out or crashed; the "
      "reason is given."),
 )

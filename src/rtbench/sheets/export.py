@@ -41,6 +41,8 @@ CSV_COLUMNS = (
     "max_cycles", "realtime", "note",
     # records from other sources (docs/records.md): empty for the harness's
     "origin", "stats_given", "unit", "min_value", "p50_value", "mean_value", "max_value",
+    # why the row is kept out of every ranking (docs/records.md), "" when ranked
+    "unranked",
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
 _CYCLE_STATS = ("min", "p50", "p99", "max")
@@ -94,7 +96,8 @@ def to_csv(run: Run, catalog: Catalog) -> str:
 def _csv_figures(rec: dict) -> dict[str, Any]:
     m = MetricRecord(rec)
     row: dict[str, Any] = {"status": m.status, "reason": m.reason, "n": rec.get("n", ""),
-                           "note": rec.get("note", ""), "origin": m.origin}
+                           "note": rec.get("note", ""), "origin": m.origin,
+                           "unranked": m.unranked}
     if "stats_given" in rec:
         row["stats_given"] = " ".join(m.stats_given)
     if not m.ok:

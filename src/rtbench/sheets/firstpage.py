@@ -6,7 +6,9 @@ for, built once here and laid out by the Markdown and HTML templates and by
   [[first_page]] groups: interrupt response, task response, the context
   switches by cause, the headline primitives), each in the run's own unit;
 * the worst cases: the largest maxima and the largest max/median ratios of
-  the kernel rows;
+  the kernel rows, less those the record keeps out of every ranking
+  (`unranked`: listed under them with the reason, and flagged in the key
+  figures);
 * the method's self-check (null, busy-wait) as pass/fail;
 * badges for the conditions that decide whether the figures are real-time
   figures (host: real-time policy, preemption model, VM, isolated CPUs,
@@ -86,6 +88,9 @@ class FirstPage:
     badges: list[Badge]
     advice: list[advice_mod.Advice] = field(default_factory=list)
     note: str = ""
+    # (id, why): kernel rows the record keeps out of every ranking, so out of
+    # the worst cases (docs/records.md `unranked`)
+    unranked: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def stats(self) -> tuple[tuple[str, str], ...]:
@@ -129,6 +134,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
                 row_flags.append("mean only")
             if m.batch > 1:
                 row_flags.append(f"p99 and max per batch of {m.batch}")
+            if m.unranked:
+                row_flags.append(f"not ranked: {m.unranked}")
             rows.append(KeyRow(mid, meta.title if meta else mid,
                                {k: m.value(k) for k in ("p50", "p99", "max", "mean")}, m.n,
                                row_flags))
@@ -137,6 +144,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
     kernel = [m for m in recs.values() if m.base_unit == unit and not m.origin
               and m.has("max") and m.has("p50") and _is_kernel(catalog, m.id)
               and not m.id.startswith("method.")]
+    unranked = [(m.id, m.unranked) for m in kernel if m.unranked]
+    kernel = [m for m in kernel if not m.unranked]  # its figure ranks nothing
     at_res = set(advice_mod.resolution_rows(facts))
     # a batched row's max is per batch: against a batch's median (p50 x batch)
     worst = [Worst(m.id, _title(catalog, m.id), m.value("max"), m.value("p50"),
@@ -159,7 +168,7 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         sorted((w for w in worst if w.ratio), key=lambda w: -w.ratio)[:WORST_SHOWN],
         advice_mod.self_checks(facts) if not facts.imported else [],
         [] if facts.imported else board_badges(facts) if facts.board else host_badges(facts),
-        advice, note)
+        advice, note, unranked)
 
 
 def _flags(advice: list[advice_mod.Advice]) -> dict[str, list[str]]:
@@ -301,7 +310,15 @@ def summary_lines(page: FirstPage) -> list[str]:
     if page.worst_ratio:
         lines.append("Largest max/median: " + "; ".join(
             f"{w.id} ×{w.ratio:,.0f}" for w in page.worst_ratio[:3]))
+    if page.unranked:
+        lines.append(unranked_line(page))
     return lines
+
+
+def unranked_line(page: FirstPage) -> str:
+    """The rows left out of the worst cases, each with why."""
+    return ("Not ranked, so not among the worst cases: "
+            + "; ".join(f"{mid} ({why})" for mid, why in page.unranked))
 
 
 # ---- the console (the last thing `rtbench run` prints) ----

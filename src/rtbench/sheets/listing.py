@@ -1,6 +1,6 @@
 """`rtbench list`: the metric catalogue as a table (id, title and status on
-this machine's harness; with `--long` each definition, its clock points
-and vendor names) or as JSON (every catalogue field)."""
+this machine's harness; with `--long` each definition, its clock points,
+the statistic that defines it and vendor names) or as JSON (every catalogue field)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def status(m: Metric, support: dict[str, tuple[bool, str]]) -> str:
 
 
 def long_table(metrics: list[Metric]) -> Table:
-    """Every metric with its definition, clock points and vendor names."""
+    """Every metric with its definition, clock points, defining statistic
+    (median or max) and vendor names."""
     table = Table(title="rtbench metrics", show_lines=True)
     for col in ("id", "title", "definition", "vendor names"):
         table.add_column(col, overflow="fold", no_wrap=(col == "id"),
@@ -51,7 +52,7 @@ def long_table(metrics: list[Metric]) -> Table:
                              for v, names in m.vendor.items() if names)
         table.add_row(m.id, f"{m.title}\n[dim]{m.service}[/dim]",
                       f"{m.definition}\n[dim]Clock starts: {m.clock_start}. Stops: "
-                      f"{m.clock_stop}.[/dim]", vendors or "—")
+                      f"{m.clock_stop}. {m.statistic_text}[/dim]", vendors or "—")
     return table
 
 

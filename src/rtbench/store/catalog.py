@@ -13,6 +13,20 @@ from rtbench.errors import RtbenchError
 
 _REQUIRED = ("id", "service", "title", "definition", "clock_start", "clock_stop", "unit")
 MEASURED_BY = ("harness", "external")
+# The statistic that defines a row (docs/method.md, "The statistic that
+# defines a row, and rows too small or kept out"): "median" for a cost (one path of a call or a switch the
+# scenario sets up the same way every sample; its tail is disturbance) and
+# "max" for a latency bound (how long the system keeps something waiting,
+# sampled at instants spread over what it is doing on purpose: the figure
+# the row's vendor or tool quotes is the worst observed). The comparisons
+# rank a row by it; the record's statistic it names is STATISTIC_KEY's.
+STATISTICS = ("median", "max")
+STATISTIC_KEY = {"median": "p50", "max": "max"}
+STATISTIC_WORDS = {
+    "median": "the median (a cost: every sample runs the same path; its tail is "
+              "disturbance, shown beside it)",
+    "max": "the max (a latency bound: the longest the system kept it waiting over the "
+           "samples, an observation, not a proof)"}
 
 
 class CatalogError(RtbenchError):
@@ -39,6 +53,18 @@ class Metric:
     # Linux one above: any of title, definition, clock_start, clock_stop
     # ([metric.board]; the pieces of [[board_wording]] do the rest).
     board: dict[str, str] = field(default_factory=dict)
+    # The statistic that defines the row and ranks it (STATISTICS).
+    statistic: str = "median"
+
+    @property
+    def statistic_text(self) -> str:
+        """The defining statistic in words, for listings and glossaries."""
+        return f"Ranked by {STATISTIC_WORDS[self.statistic]}."
+
+    @property
+    def stat_key(self) -> str:
+        """The record's statistic that defines the row: "p50" or "max"."""
+        return STATISTIC_KEY[self.statistic]
 
 
 @dataclass(frozen=True)
@@ -267,13 +293,19 @@ def _build(raw: dict) -> Catalog:
         if measured_by not in MEASURED_BY:
             raise CatalogError(f"catalogue metric {entry['id']!r}: measured_by must be one of "
                                f"{', '.join(MEASURED_BY)}, not {measured_by!r}")
+        statistic = entry.get("statistic", "median")
+        if statistic not in STATISTICS:
+            raise CatalogError(f"catalogue metric {entry['id']!r}: statistic must be one of "
+                               f"{', '.join(STATISTICS)} (the statistic that defines the "
+                               f"row), not {statistic!r}")
         board = entry.get("board", {})
         if not (isinstance(board, dict) and set(board) <= set(BOARD_FIELDS)
                 and all(isinstance(v, str) and v.strip() for v in board.values())):
             raise CatalogError(f"catalogue metric {entry['id']!r}: [metric.board] holds a "
                                f"board's {', '.join(BOARD_FIELDS)} as text, not {board!r}")
         metrics.append(Metric(**{k: entry[k] for k in _REQUIRED}, vendor=vendor, curve=curve,
-                              measured_by=measured_by, board=dict(board)))
+                              measured_by=measured_by, board=dict(board),
+                              statistic=statistic))
     entries = raw.get("not_applicable", [])
     bad = [e for e in entries if not ("vendor" in e and "why" in e
                                       and ("name" in e) != ("section" in e))]

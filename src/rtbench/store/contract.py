@@ -16,7 +16,9 @@ A record passes when
 * its figures are figures (records.figure_problem: finite, not negative
   beyond the read cost, not beyond any plausible value), its histogram's
   buckets are `[lo, hi, count]` and its blocks are objects of numbers;
-* a metric id is one line of printable text.
+* a metric id is one line of printable text, and so is a record's
+  `unranked` (why the row stays out of every ranking), of at most
+  MAX_UNRANKED characters.
 
 `problem(rec)` says why not (None: it passes); `check(rec)` raises
 RecordError. The run path, the importers, the results-file reader and the
@@ -49,6 +51,9 @@ MAX_ITEMS = 1 << 20    # items of one list (an imported cyclictest histogram: up
 MAX_KEYS = 1024        # keys of one object
 MAX_NUMBER = 1e18      # beyond: no count, tick or rate of any counter (2^63 ~ 9.2e18)
 MAX_ID = 256           # characters of a metric id
+# characters of a record's `unranked` (why the row is kept out of every
+# ranking: one sentence a sheet prints beside the figure, never a document)
+MAX_UNRANKED = 512
 
 # The JSON type of each field the readers use, by record type and path
 # (docs/records.md). "text": a string; "flag": a boolean; "count": an
@@ -59,6 +64,7 @@ _METRIC = {
     "note": "text", "profile": "text", "origin": "text", "placement": "text",
     "rt_reason": "text", "tasks": "text", "emulated": "text", "variant_of": "text",
     "allocation": "text",
+    "unranked": "text",
     "realtime": "flag", "budget_exhausted": "flag", "cross_cpu": "flag", "cold": "flag",
     "mapped": "flag",
     "n": "count", "ops": "count", "bytes": "count", "discarded": "count", "invalid": "count",
@@ -381,6 +387,11 @@ def _metric_problem(rec: dict) -> str | None:
         return f"metric id {printable(rid, 40)!r} is not one line of text"
     if rec.get("status") not in STATUSES:
         return f"unknown status {printable(rec.get('status'), 20)!r}"
+    unranked = rec.get("unranked")
+    if isinstance(unranked, str) and (len(unranked) > MAX_UNRANKED
+                                      or not unranked.isprintable()):
+        return (f"unranked is not one line of at most {MAX_UNRANKED} characters: "
+                f"{printable(unranked, 40)!r}")
     given = rec.get("stats_given")
     if given is not None and not all(s in STATS for s in given):
         return f"stats_given names something that is not a statistic: {printable(given, 60)}"

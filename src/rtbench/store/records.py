@@ -215,6 +215,14 @@ class MetricRecord:
         return self.status == "ok"
 
     @property
+    def unranked(self) -> str:
+        """Why the row is kept out of every ranking (docs/records.md: the
+        harness's `unranked`, e.g. "the kernel adds nothing: ..."); "" when
+        it is ranked. Its figure is shown, never ranked."""
+        value = self.raw.get("unranked")
+        return value.strip() if isinstance(value, str) else ""
+
+    @property
     def ops(self) -> int:
         """Operations one sample timed (`rtb_per_sample`); statistics are per sample."""
         return int(self.raw.get("ops") or 1)
