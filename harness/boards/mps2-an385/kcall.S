@@ -193,7 +193,7 @@ rtb_board_tick_entry:
  * .rtb_stamps as a closing stamp with no instruction after it. */
 #define RUN_MAX 4096
 #define RUN_SHAPE (2 << 8) /* 2 instructions before the load, none after */
-.macro RUN_STAMP            /* 12 bytes: movw, movt, ldr (16-bit), str post-indexed */
+.macro RUN_STAMP            /* 14 bytes: movw, movt (4 each), ldr (2), str post-indexed (4) */
     movw r2, #REG_LO
     movt r2, #REG_HI
 9:  ldr r3, [r2]
@@ -211,9 +211,10 @@ rtb_port_stamp_run:
     cmp r1, r2
     it hi
     movhi r1, r2
-    add r3, r1, r1, lsl #1    /* 12 n: the line's n last stamps */
+    lsl r3, r1, #4            /* 14 n bytes: the line's n last stamps */
+    sub r3, r3, r1, lsl #1
     ldr r2, =2f               /* the line's end */
-    sub r2, r2, r3, lsl #2
+    sub r2, r2, r3
     orr r2, r2, #1            /* a Thumb address */
     bx r2
     .ltorg                    /* the end's address, within reach of the load */
