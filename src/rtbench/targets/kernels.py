@@ -26,7 +26,7 @@ class Kernel:
     args_var: str = ""   # the CMake option of the command line built into the image
     modules: tuple[Path, ...] = ()  # Zephyr: the modules its build needs (CMSIS)
     userspace: bool = False  # Zephyr: the CONFIG_USERSPACE build (.process rows in user mode)
-    profile: str = "speed"   # the kernel profile its image is built in (profiles.py)
+    profile: str = ""  # the kernel profile its image is built in (get(): profiles.py)
 
     @property
     def os_name(self) -> str:
