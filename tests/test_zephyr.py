@@ -72,26 +72,47 @@ def test_the_kernel_build_says_why_the_user_rows_are_unsupported(isolated, zephy
                                            "(k_sem has no delete)"), got["sem.delete"]
 
 
-def test_three_kernels_in_one_command_are_three_runs_and_their_comparison(isolated, zephyr,
-                                                                          capsys):
+def test_three_kernels_in_one_command_are_six_runs_and_their_comparisons(isolated, zephyr,
+                                                                        capsys):
+    """The shoot-out runs every kernel in both kernel profiles (six runs),
+    then compares the kernels in each profile, each comparison headed by
+    its profile, and sets the profiles side by side with each kernel's
+    settings and their sources."""
     only = "sched.yield.ctx.thread,sem.give.no_waiter,sem.take.available"
     assert main(["run", "--target", "mps2-an385", "--kernel", "freertos,threadx,zephyr",
                  "--quick", "--only", only, "--db", "r.db", "--out", "k"]) == 0
     out = capsys.readouterr().out
     with Store(isolated / "r.db") as store:
-        runs = [store.get_run(i) for i in (1, 2, 3)]
-    assert sorted(r.host["os"] for r in runs) == ["FreeRTOS", "ThreadX", "Zephyr"]
+        runs = [store.get_run(r.id) for r in store.list_runs()]
+    assert sorted((r.host["kernel_profile"], r.host["os"]) for r in runs) == [
+        (p, k) for p in ("defaults", "speed") for k in ("FreeRTOS", "ThreadX", "Zephyr")]
     assert all(r.status == "complete" for r in runs)
-    for kernel in ("freertos", "threadx", "zephyr"):
-        assert (isolated / "k" / kernel / "results.json").is_file()
+    for r in runs:  # each image says the profile it was built in
+        assert r.session["target"]["profile"] == r.host["kernel_profile"]
+    for profile in ("defaults", "speed"):
+        for kernel in ("freertos", "threadx", "zephyr"):
+            assert (isolated / "k" / profile / kernel / "results.json").is_file()
     md = (isolated / "k" / "compare.md").read_text()
-    # the first screen: the key rows, then the verdict, then the configuration
-    assert md.index("## Key rows (instructions)") < md.index("## Fastest, section by section") \
-        < md.index("## Configuration")
-    assert "| Context switch via yield |" in md.split("## Fastest")[0]
-    for title in ("FreeRTOS V11", "ThreadX 6.4.2", "Zephyr 4.0.0"):
-        assert title in md
-    assert "kernel comparison of runs" in out and "kernels measured in" in out
+    defaults, speed = md.index("# Kernel profile defaults"), md.index("# Kernel profile speed")
+    side = md.index("# Kernel profiles side by side")
+    assert defaults < speed < side
+    for part in (md[defaults:speed], md[speed:side]):  # the first screen of each comparison
+        assert part.index("## Key rows (instructions)") < part.index(
+            "## Fastest, section by section") < part.index("## Configuration")
+        assert "| Context switch via yield |" in part.split("## Fastest")[0]
+        for title in ("FreeRTOS V11", "ThreadX 6.4.2", "Zephyr 4.0.0"):
+            assert title in part
+    assert "| the same kernel profile (docs/profiles.md) | yes | defaults |" in md
+    table = md[side:]
+    assert "| Context switch via yield | sched.yield.ctx.thread |" in table
+    assert "FreeRTOS defaults" in table and "Zephyr speed" in table
+    for kernel in ("FreeRTOS V11.3.0", "ThreadX 6.4.2", "Zephyr 4.0.0"):
+        assert f"## {kernel}: its settings per profile" in table
+    assert "| TX_DISABLE_PREEMPTION_THRESHOLD | (not listed: as shipped) | defined |" in table
+    assert "common/inc/tx_user_sample.h:82" in table
+    assert "| CONFIG_SPEED_OPTIMIZATIONS |" in table
+    assert "kernel profile defaults: comparison of runs" in out
+    assert "kernel profile speed: comparison of runs" in out and "6 runs measured in" in out
 
 
 @pytest.mark.parametrize("args, says", [

@@ -125,6 +125,11 @@ def cli() -> None:
                                "several (freertos,threadx,zephyr: one run each, then the "
                                "kernel comparison; default: the kernel whose checkout "
                                "--kernel-src names).")
+@click.option("--kernel-profile", "kernel_profile", metavar="PROFILE",
+              help="The kernel's settings on a board target (docs/profiles.md): defaults "
+                   "(the kernel as its vendor ships it) or speed (the vendor's documented "
+                   "speed settings), or both (defaults,speed: one run each). Default: speed; "
+                   "several kernels run both and compare them in each.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
                    "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
@@ -180,6 +185,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
+        kernel_profile=kw["kernel_profile"],
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
@@ -434,6 +440,9 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 @click.option("--zephyr-modules", type=click.Path(path_type=Path),
               help="--kernel zephyr: its modules (as `rtbench run --zephyr-modules`).")
 @click.option("--userspace", is_flag=True, help="--kernel zephyr: the userspace build.")
+@click.option("--kernel-profile", "kernel_profile", metavar="PROFILE",
+              help="The kernel profile of the image traced (as `rtbench run "
+                   "--kernel-profile`: defaults or speed; default speed).")
 @click.option("--only", "patterns", callback=_patterns,
               help="Comma-separated glob patterns over metric ids (default: the headline "
                    "rows: yield, semaphore, mutex and queue with and without a switch, the "
@@ -448,7 +457,7 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write to FILE (its suffix picks the format) instead of stdout.")
 def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
-                  zephyr_modules: Path | None, userspace: bool,
+                  zephyr_modules: Path | None, userspace: bool, kernel_profile: str | None,
                   patterns: str | None, samples: int, timeout: float, fmt: str | None,
                   output: Path | None) -> int:
     """Trace a board image instruction by instruction and show, per metric,
@@ -460,7 +469,7 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
     fmt = _pick_format(fmt, output, ("text", "md", "json"), "text")
     only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
     page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
-                                               timeout, zephyr_modules, userspace)
+                                               timeout, zephyr_modules, userspace, kernel_profile)
     page.p(audit_cmd.problems_text(problems))
     _emit_page(page, fmt, output, {"rows": rows, "problems": problems})
     return 1 if problems else 0

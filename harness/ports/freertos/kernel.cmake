@@ -1,6 +1,8 @@
 # The FreeRTOS kernel for a board, compiled in place from the user's checkout
 # (FREERTOS_KERNEL_PATH: a FreeRTOS-Kernel V11 tree; never copied into
-# rtbench) with this port's FreeRTOSConfig.h: the static library
+# rtbench) with this port's FreeRTOSConfig.h and the kernel profile's
+# settings (rtb_profile.h, generated from profiles.toml by the project's
+# rtb_profile_apply: harness/profiles/profile.cmake): the static library
 # rtb_freertos_kernel. include()d by port.cmake (the harness image) and by
 # peers/rtos-benchmark (the peer built beside it), after the board's
 # board.cmake, so both images link the same kernel built the same way.
@@ -22,15 +24,20 @@ if(NOT EXISTS "${FREERTOS_KERNEL_PATH}/tasks.c"
                       "checkout (no tasks.c or portable/GCC/${RTB_BOARD_FREERTOS_PORT}/port.c): "
                       "pass -DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
 endif()
+if(NOT RTB_PROFILE_DIR)
+  message(FATAL_ERROR "kernel.cmake: the project applies the kernel profile first "
+                      "(harness/profiles/profile.cmake: rtb_profile_apply)")
+endif()
 option(RTB_FREERTOS_ASSERT "configASSERT and stack-overflow checks" OFF)
 option(RTB_FREERTOS_IDLE_WFI "the idle task sleeps in WFI" OFF)
 
 # The kernel: third-party code, compiled as the user's checkout has it, for
 # the board's core (RTB_BOARD_FREERTOS_PORT, from the board's board.cmake).
-# rtb_freertos_kernel(NAME TICK_HZ): one library per tick rate (the
-# harness's and rtos-benchmark's 1 kHz; Thread-Metric's images 100 Hz).
+# rtb_freertos_kernel(NAME [TICK_HZ]): one library per tick rate (the
+# profile's for the harness and rtos-benchmark; TICK_HZ for Thread-Metric's
+# images, 100 Hz).
 set(_fr_port ${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_BOARD_FREERTOS_PORT})
-function(rtb_freertos_kernel name tick_hz)
+function(rtb_freertos_kernel name)
   set(_k ${FREERTOS_KERNEL_PATH})
   add_library(${name} STATIC
     ${_k}/tasks.c ${_k}/queue.c ${_k}/list.c ${_k}/timers.c
@@ -38,12 +45,16 @@ function(rtb_freertos_kernel name tick_hz)
     ${_fr_port}/port.c
     ${_k}/portable/MemMang/heap_4.c)
   target_include_directories(${name} PUBLIC
-    ${RTB_FREERTOS_DIR}/include ${_k}/include ${_fr_port})
+    ${RTB_FREERTOS_DIR}/include ${RTB_PROFILE_DIR} ${_k}/include ${_fr_port})
   target_compile_definitions(${name} PUBLIC
     RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
     RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>
-    RTB_FREERTOS_TICK_HZ=${tick_hz} RTB_KERNEL_PORT="GCC/${RTB_BOARD_FREERTOS_PORT}")
+    RTB_KERNEL_PORT="GCC/${RTB_BOARD_FREERTOS_PORT}")
+  if(ARGC GREATER 1)
+    target_compile_definitions(${name} PUBLIC RTB_FREERTOS_TICK_HZ=${ARGV1})
+  endif()
   target_link_libraries(${name} PUBLIC rtb_board_headers)
   target_compile_options(${name} PRIVATE -w -ffunction-sections -fdata-sections)
+  rtb_profile_kernel(${name})  # the kernel's code at its profile's -O level
 endfunction()
-rtb_freertos_kernel(rtb_freertos_kernel 1000)
+rtb_freertos_kernel(rtb_freertos_kernel)

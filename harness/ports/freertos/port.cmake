@@ -4,9 +4,12 @@
 # harness core, linked into one image: rtbench-freertos-<board>.elf.
 #
 #   cmake -S harness -B build -DRTB_PORT=freertos -DFREERTOS_KERNEL_PATH=DIR
-#         [-DRTB_BOARD=mps2-an385] [-DRTB_FREERTOS_ASSERT=ON] [-DRTB_ICOUNT_SHIFT=7]
+#         [-DRTB_KERNEL_PROFILE=defaults|speed] [-DRTB_BOARD=mps2-an385]
+#         [-DRTB_FREERTOS_ASSERT=ON] [-DRTB_ICOUNT_SHIFT=7]
 #
 # Options:
+#   RTB_KERNEL_PROFILE     the kernel's profile (profiles.toml; the harness's
+#                          CMakeLists.txt applies it: docs/profiles.md)
 #   RTB_FREERTOS_ASSERT, RTB_FREERTOS_IDLE_WFI: see kernel.cmake
 #   RTB_FREERTOS_ARGS      command line of an image started without a host, or
 #                          by one that passes no arguments ("rtbench-harness --only ...")

@@ -7,6 +7,8 @@
 #include "rtb_freertos.h"
 #include "timers.h"
 
+#include "rtb_profile_facts.h" /* the kernel profile's settings, as compiled (generated) */
+
 /* ---- errors --------------------------------------------------------------- */
 static char last_error[160];
 
@@ -96,19 +98,29 @@ const char *rtb_port_unsupported_why(uint32_t cap)
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
+/* tasks.c fills every new stack (tskSET_NEW_STACKS_TO_KNOWN_VALUE) when
+ * one of these is on: the same test, read from the same settings. */
+#if (configCHECK_FOR_STACK_OVERFLOW > 1) || (configUSE_TRACE_FACILITY == 1) ||                  \
+    (INCLUDE_uxTaskGetStackHighWaterMark == 1) || (INCLUDE_uxTaskGetStackHighWaterMark2 == 1)
+#define STACK_FILLING "on (a new stack is filled with 0xa5: tskSET_NEW_STACKS_TO_KNOWN_VALUE)"
+#else
+#define STACK_FILLING "off (no setting turns tasks.c's fill on)"
+#endif
+
 static const char *const facts[] = {
     "kernel", "FreeRTOS " tskKERNEL_VERSION_NUMBER,
     "kernel_port", RTB_KERNEL_PORT,
     "tick_hz", STR(configTICK_RATE_HZ),
     "preemption", configUSE_PREEMPTION ? "on" : "off",
     "time_slicing", configUSE_TIME_SLICING ? "on" : "off",
-    "asserts", RTB_FREERTOS_ASSERT ? "on (configASSERT, stack-overflow check 2)" : "off",
+    "asserts", configASSERT_DEFINED ? "on (configASSERT)" : "off (configASSERT not defined)",
     "heap", "heap_4, " STR(configTOTAL_HEAP_SIZE) " bytes",
     "task_allocation", "xTaskCreate: TCB and stack from heap_4",
     "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
-    "interrupt_masking", "BASEPRI 5 << 5: kernel sections mask the interrupts at or below it",
-    "stack_filling", "on (INCLUDE_uxTaskGetStackHighWaterMark: a new stack is filled with 0xa5)",
+    "interrupt_masking", "BASEPRI " STR(configMAX_SYSCALL_INTERRUPT_PRIORITY) ": kernel sections "
+                         "mask the interrupts at or below it; more urgent ones stay live",
+    "stack_filling", STACK_FILLING,
     "mutex_inheritance", "always (every FreeRTOS mutex inherits priority)",
     "notify_callbacks", "none (FreeRTOS objects have no notify callbacks)",
     /* where FreeRTOS's conventions put more in a window than the definition */
@@ -127,6 +139,7 @@ static const char *const facts[] = {
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,
     "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
+    RTB_PROFILE_FACTS
     0, 0,
 };
 

@@ -4,11 +4,13 @@
 # harness core, linked into one image: rtbench-threadx-<board>.elf.
 #
 #   cmake -S harness -B build -DRTB_PORT=threadx -DTHREADX_PATH=DIR
-#         [-DRTB_BOARD=mps2-an385] [-DRTB_THREADX_ERROR_CHECKING=ON] [-DRTB_ICOUNT_SHIFT=7]
+#         [-DRTB_KERNEL_PROFILE=defaults|speed] [-DRTB_BOARD=mps2-an385] [-DRTB_ICOUNT_SHIFT=7]
 #
 # Options:
-#   RTB_THREADX_ERROR_CHECKING  the _txe_ parameter checks (OFF: figures as
-#                               vendors publish them; the sheet says which)
+#   RTB_KERNEL_PROFILE          the kernel's profile (profiles.toml; the harness's
+#                               CMakeLists.txt applies it: docs/profiles.md). Its
+#                               _txe_ parameter checks are on in defaults (as ThreadX
+#                               ships), off in speed
 #   RTB_THREADX_ARGS            command line of an image started without a host
 set(RTB_THREADX_DIR ${CMAKE_CURRENT_LIST_DIR})
 if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/boards/${RTB_BOARD}/board.cmake)
@@ -26,12 +28,12 @@ if(NOT EXISTS "${THREADX_PATH}/common/inc/tx_api.h" OR NOT EXISTS "${_tx_port}/i
                       "common/inc/tx_api.h or ports/${RTB_BOARD_THREADX_PORT}/gnu/inc/tx_port.h): "
                       "pass -DTHREADX_PATH=/path/to/threadx")
 endif()
-option(RTB_THREADX_ERROR_CHECKING "ThreadX's _txe_ parameter checks" OFF)
 set(RTB_THREADX_ARGS "rtbench-harness" CACHE STRING "command line without a host")
 
 # The kernel: third-party code, compiled as the user's checkout has it:
 # every common source and the port's assembly (the list of the port's own
-# CMakeLists.txt; tx_misra.S is for MISRA builds only).
+# CMakeLists.txt; tx_misra.S is for MISRA builds only), with tx_user.h and
+# the profile's rtb_profile.h.
 file(GLOB _tx_common ${THREADX_PATH}/common/src/*.c)
 add_library(rtb_threadx_kernel STATIC ${_tx_common}
   ${_tx_port}/src/tx_thread_context_restore.S
@@ -42,12 +44,12 @@ add_library(rtb_threadx_kernel STATIC ${_tx_common}
   ${_tx_port}/src/tx_thread_system_return.S
   ${_tx_port}/src/tx_timer_interrupt.S)
 target_include_directories(rtb_threadx_kernel PUBLIC
-  ${RTB_THREADX_DIR}/include ${THREADX_PATH}/common/inc ${_tx_port}/inc)
+  ${RTB_THREADX_DIR}/include ${RTB_PROFILE_DIR} ${THREADX_PATH}/common/inc ${_tx_port}/inc)
 target_compile_definitions(rtb_threadx_kernel PUBLIC TX_INCLUDE_USER_DEFINE_FILE
-  RTB_KERNEL_PORT="${RTB_BOARD_THREADX_PORT}/gnu"
-  RTB_THREADX_ERROR_CHECKING=$<BOOL:${RTB_THREADX_ERROR_CHECKING}>)
+  RTB_KERNEL_PORT="${RTB_BOARD_THREADX_PORT}/gnu")
 target_link_libraries(rtb_threadx_kernel PUBLIC rtb_board_headers)
 target_compile_options(rtb_threadx_kernel PRIVATE -w -ffunction-sections -fdata-sections)
+rtb_profile_kernel(rtb_threadx_kernel)  # the kernel's code at its profile's -O level
 unset(_tx_common)
 unset(_tx_port)
 

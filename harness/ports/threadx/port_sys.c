@@ -6,6 +6,8 @@
 
 #include "rtb_threadx.h"
 
+#include "rtb_profile_facts.h" /* the kernel profile's settings, as compiled (generated) */
+
 /* ---- errors --------------------------------------------------------------- */
 static char last_error[160];
 
@@ -60,7 +62,10 @@ ULONG rtb_threadx_ticks(int32_t timeout_us)
 /* ---- identity ---------------------------------------------------------------- */
 uint32_t rtb_port_caps(void)
 {
-    return RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_SCHED_LOCK | RTB_CAP_TASK_START |
+    return RTB_CAP_TASK_DELETE | RTB_CAP_TASK_SUSPEND | RTB_CAP_TASK_START |
+#ifndef TX_DISABLE_PREEMPTION_THRESHOLD /* the preemption lock is preemption-threshold 0 */
+           RTB_CAP_SCHED_LOCK |
+#endif
            RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS | RTB_CAP_TIMER |
            RTB_CAP_QUEUE | RTB_CAP_HEAP | RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED | RTB_CAP_IRQ_BARE |
            RTB_CAP_IRQ_MASK | RTB_CAP_CRITICAL;
@@ -69,6 +74,11 @@ uint32_t rtb_port_caps(void)
 const char *rtb_port_unsupported_why(uint32_t cap)
 {
     switch (cap) {
+#ifdef TX_DISABLE_PREEMPTION_THRESHOLD
+    case RTB_CAP_SCHED_LOCK:
+        return "ThreadX's only preemption lock is preemption-threshold, which this profile compiles "
+               "out (TX_DISABLE_PREEMPTION_THRESHOLD, on ThreadX's list for maximum speed)";
+#endif
     case RTB_CAP_PROCESS:
         return "ThreadX threads share one address space (no ThreadX Modules in this build)";
     case RTB_CAP_USER_KERNEL:
@@ -120,11 +130,29 @@ static const char *const facts[] = {
 #endif
     "heap", "byte pool, " STR(RTB_THREADX_POOL_BYTES) " bytes (tx_byte_allocate)",
     "task_allocation", "TX_THREAD static per id, 2 KiB stack from the byte pool",
-    "timer_task_priority", "0 (the timer thread, above every benchmark task)",
-    "interrupt_masking", "PRIMASK: kernel sections mask every interrupt",
+#ifdef TX_TIMER_PROCESS_IN_ISR
+    "timer_task_priority", "none (TX_TIMER_PROCESS_IN_ISR: expirations run in the tick interrupt)",
+#else
+    "timer_task_priority", STR(TX_TIMER_THREAD_PRIORITY) " (the timer thread, above every "
+                           "benchmark task)",
+#endif
+#ifdef TX_PORT_USE_BASEPRI
+    "interrupt_masking", "BASEPRI (TX_PORT_USE_BASEPRI): kernel sections mask the interrupts at "
+                         "or below TX_PORT_BASEPRI; more urgent ones stay live",
+#else
+    "interrupt_masking", "PRIMASK: kernel sections mask every interrupt (none stays live)",
+#endif
+#ifdef TX_DISABLE_PREEMPTION_THRESHOLD
+    "preemption_threshold", "compiled out (TX_DISABLE_PREEMPTION_THRESHOLD): no preemption lock",
+#else
     "preemption_threshold", "compiled in, unused (threshold = priority); the preemption lock "
                             "raises it to 0",
+#endif
+#ifdef TX_DISABLE_STACK_FILLING
+    "stack_filling", "off (TX_DISABLE_STACK_FILLING)",
+#else
     "stack_filling", "on (ThreadX's default: a new stack is filled with 0xef)",
+#endif
     "mutex_inheritance", "as the row asks: TX_INHERIT (pimutex.*) or TX_NO_INHERIT (mutex.*, rmutex.*)",
 #ifdef TX_DISABLE_NOTIFY_CALLBACKS
     "notify_callbacks", "off (TX_DISABLE_NOTIFY_CALLBACKS)",
@@ -140,6 +168,7 @@ static const char *const facts[] = {
     "board", RTB_BOARD_NAME,
     "cpu", RTB_BOARD_CPU,
     "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
+    RTB_PROFILE_FACTS
     0, 0,
 };
 

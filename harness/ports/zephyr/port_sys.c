@@ -7,6 +7,7 @@
 #include <zephyr/fatal.h>
 
 #include "rtb_zephyr.h"
+#include "rtb_profile_facts.h" /* the kernel profile's settings, as its .config has them */
 #if defined(RTB_BOARD_MPS2)
 #include "rtb_board.h"
 #include "rtb_board_port.h"
@@ -144,10 +145,16 @@ static const char *const facts[] = {
     "kernel_port", "arch/arm (Cortex-M)",
     "tick_hz", STR(CONFIG_SYS_CLOCK_TICKS_PER_SEC),
     "tickless", IS_ENABLED(CONFIG_TICKLESS_KERNEL) ? "on" : "off (a periodic tick, as the other kernels)",
-    "asserts", IS_ENABLED(CONFIG_ASSERT) ? "on" : "off (CONFIG_ASSERT=n, CONFIG_FORCE_NO_ASSERT=y)",
+    "asserts", IS_ENABLED(CONFIG_ASSERT) ? "on (CONFIG_ASSERT)" : "off (CONFIG_ASSERT=n)",
     "stack_checking", IS_ENABLED(CONFIG_HW_STACK_PROTECTION) || IS_ENABLED(CONFIG_STACK_SENTINEL)
                           ? "on" : "off (no hardware stack protection, no stack sentinel)",
-    "time_slicing", IS_ENABLED(CONFIG_TIMESLICING) ? "on" : "off",
+#if defined(CONFIG_TIMESLICING) && CONFIG_TIMESLICE_SIZE > 0
+    "time_slicing", "on (CONFIG_TIMESLICE_SIZE " STR(CONFIG_TIMESLICE_SIZE) " ms)",
+#elif defined(CONFIG_TIMESLICING)
+    "time_slicing", "off (compiled in, CONFIG_TIMESLICE_SIZE 0: no thread is ever sliced)",
+#else
+    "time_slicing", "off (CONFIG_TIMESLICING=n)",
+#endif
     "userspace", IS_ENABLED(CONFIG_USERSPACE)
                      ? "on (MPU; .process rows between user-mode threads, .k_to_u and .u_to_k "
                        "between a kernel-mode and a user-mode thread, .thread rows between "
@@ -165,7 +172,7 @@ static const char *const facts[] = {
     "interrupt_masking", "BASEPRI (irq_lock): kernel sections mask every interrupt but "
                          "zero-latency ones (none here)",
     "task_allocation", "k_thread_create on a k_thread and a 2 KiB stack defined at build time per id",
-    "stack_filling", IS_ENABLED(CONFIG_INIT_STACKS) ? "on (CONFIG_INIT_STACKS: a new stack is filled with 0xaa)" : "off",
+    "stack_filling", IS_ENABLED(CONFIG_INIT_STACKS) ? "on (CONFIG_INIT_STACKS: a new stack is filled with 0xaa)" : "off (CONFIG_INIT_STACKS=n)",
     "mutex_inheritance", "always (every k_mutex inherits priority)",
     "notify_callbacks", "none",
     "differs:irq.*.dispatched",
@@ -189,6 +196,7 @@ static const char *const facts[] = {
     "cpu", RTB_BOARD_CPU,
     "icount_shift", STR(RTB_BOARD_ICOUNT_SHIFT),
 #endif
+    RTB_PROFILE_FACTS
     NULL,
 };
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rtbench.store import kernel_profile
 from rtbench.store.db import Run
 from rtbench.store.records import DIFFERS, Session, differences
 
@@ -30,6 +31,7 @@ class Check:
 # (label, fact key) in the order a reader compares them; a kernel without
 # the fact shows "—". Facts no row names follow under their own key.
 FACT_ROWS = (
+    ("Kernel profile", kernel_profile.PROFILE),
     ("Kernel port", "kernel_port"),
     ("Asserts / parameter checks", "asserts"),
     ("Tick (Hz)", "tick_hz"),
@@ -53,10 +55,22 @@ def _compiler(run: Run) -> str:
     return f"{s['compiler']}, {s.get('cflags', '').strip()} ({s.get('build_type', '?')})"
 
 
-def _opt_level(run: Run) -> str:
-    """The -O level a run's harness was compiled at ("?" if its flags do not say)."""
-    m = re.findall(r"-O[0-3sgz]?\b", (run.session or {}).get("cflags", ""))
-    return m[-1] if m else "?"
+def _codegen_flags(run: Run) -> str:
+    """The flags of a run's image that change its code: the -O level of the
+    kernel and of rtbench's code (an image of a kernel profile says both:
+    "…, the kernel at -Os, rtbench's code at -O2"; an older one has one -O
+    for all) and every -f and -mabi flag, sorted; "?" where its record
+    gives none. The board's -mcpu/-mthumb/-mfloat-abi are the same for
+    every kernel on one board (checked with the board)."""
+    cflags = (run.session or {}).get("cflags", "")
+    kernel = re.search(r"the kernel at (-O[0-3sgz]?)\b", cflags)
+    ours = re.search(r"rtbench's code at (-O[0-3sgz]?)\b", cflags)
+    if kernel and ours:
+        opt = [f"kernel {kernel[1]}, rtbench {ours[1]}"]
+    else:
+        opt = re.findall(r"(?<![\w-])-O[0-3sgz]?(?![\w-])", cflags)[-1:]
+    rest = sorted(set(re.findall(r"(?<!\S)-(?:f[\w=-]+|mabi=[\w-]+)", cflags)))
+    return "; ".join(opt + [" ".join(rest)]).strip("; ") or "?"
 
 
 def _samples(run: Run) -> str:
@@ -117,9 +131,14 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
         rows.append((label, values))
     named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
     extra = list(dict.fromkeys(k for c in columns for k in c.facts
-                               if k not in named and not k.startswith(DIFFERS)))
+                               if k not in named and not k.startswith(DIFFERS)
+                               and not kernel_profile.is_profile_key(k)))
     rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
              for k in extra]
+    if any(kernel_profile.settings(c.facts) for c in columns):  # each kernel's own names
+        rows.append(("Kernel settings of the profile (each with its reason and source on the "
+                     "run's data sheet)", [kernel_profile.summary(c.facts) or "—"
+                                           for c in columns]))
     rows += fairness_notes(columns)
     rows += [
         ("Samples per metric", [_samples(c.run) for c in columns]),
@@ -165,14 +184,15 @@ def checks(columns: list) -> list[Check]:
             _same("the same board, emulator and -icount", [_target(c) for c in boards]),
             _same("the same compiler", [(c.run.session or {}).get("compiler", "?")
                                         for c in boards]),
-            _same("the same optimisation level", [_opt_level(c.run) for c in boards],
-                  "a kernel built with its own build system keeps its other flags (Zephyr's: "
-                  "CONFIG_SPEED_OPTIMIZATIONS is -O2 with Zephyr's own -f options); the "
-                  "configuration lists each kernel's"),
+            _same("the same kernel profile (docs/profiles.md)",
+                  [kernel_profile.name(c.facts) or "?" for c in boards],
+                  "defaults: each kernel as shipped; speed: each vendor's speed settings"),
+            _same("the same compiler flags (the profile's -O level and Zephyr's code-generation "
+                  "flags)", [_codegen_flags(c.run) for c in boards],
+                  "Zephyr's build sets them itself, rtbench's CMake gives FreeRTOS and ThreadX "
+                  "the same"),
             _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
-            Check("every kernel's debug checks off (vendors publish that way)",
-                  [c.facts.get("asserts", "?") for c in boards],
-                  all(c.facts.get("asserts", "").startswith("off") for c in boards)),
+            _checks(boards),
             Check("time slicing off (equal-priority tasks switch only when they yield or block)",
                   [c.facts.get("time_slicing", "?") for c in boards],
                   all(c.facts.get("time_slicing", "").startswith("off") for c in boards)),
@@ -180,6 +200,19 @@ def checks(columns: list) -> list[Check]:
                   [c.facts.get("stack_filling", "?").split(" ")[0] for c in boards]),
         ]
     return checks
+
+
+def _checks(boards: list) -> Check:
+    """Asserts and parameter checks as the profile has them: off on every
+    kernel in speed (each vendor's advice); in defaults as each vendor ships
+    them, which may differ (ThreadX ships its _txe_ checks on), and the
+    check says so instead of calling it unfair."""
+    values = [c.facts.get("asserts", "?") for c in boards]
+    if {kernel_profile.name(c.facts) for c in boards} == {"defaults"}:
+        return Check("asserts and parameter checks as each vendor ships them (the defaults "
+                     "profile)", values, True, "they differ where the vendors' defaults do")
+    return Check("every kernel's debug checks off (vendors publish that way)", values,
+                 all(v.startswith("off") for v in values))
 
 
 def warnings(columns: list) -> list[str]:
@@ -197,9 +230,11 @@ def warnings(columns: list) -> list[str]:
 FAIR_TEXT = (
     "A fair comparison measures every kernel with the same harness (the same scenarios, the "
     "same counter read with its cost subtracted, the same samples) on the same board under the "
-    "same emulator, built by the same compiler with the same flags, each kernel built as its "
-    "vendor publishes figures (debug checks off, its own defaults elsewhere), and lists every "
-    "option that changes a figure: after Thread-Metric's porting rules (a stated tick, "
+    "same emulator, built by the same compiler with the same flags, every kernel in one kernel "
+    "profile (docs/profiles.md: defaults, each kernel as its vendor ships it; speed, each "
+    "vendor's own documented speed settings; in both the same tick, no stack fill, no time "
+    "slicing), and lists every option that changes a figure with its source: after "
+    "Thread-Metric's porting rules (a stated tick, "
     "services called rather than inlined as macros, the kernel's options listed). The "
     "configuration below puts the kernels' options side by side; the table under it says "
     "which of the settings that must be equal are equal for these runs. Where a port builds a "

@@ -23,7 +23,8 @@ MAX_SAMPLES = 200  # a trace of every instruction: ~1 MB of text per sample of a
 
 def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
               metrics: list[str] | None, samples: int, timeout: float,
-              zephyr_modules: Path | None = None, userspace: bool = False
+              zephyr_modules: Path | None = None, userspace: bool = False,
+              kernel_profile: str | None = None
               ) -> tuple[Page, list[dict[str, Any]], list[str]]:
     """The audit's page, its rows (JSON) and its problems."""
     if board not in BOARDS:
@@ -31,7 +32,8 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
                            f"({', '.join(BOARDS)})")
     if not 1 <= samples <= MAX_SAMPLES:
         raise RtbenchError(f"--samples {samples}: 1 to {MAX_SAMPLES} (every instruction is traced)")
-    target = make(board, kernel, kernel_src, zephyr_modules=zephyr_modules, userspace=userspace)
+    target = make(board, kernel, kernel_src, zephyr_modules=zephyr_modules, userspace=userspace,
+                  kernel_profile=kernel_profile)
     target.prepare()
     registry = target.registry()
     patterns = metrics or list(audit.HEADLINE)
@@ -46,7 +48,8 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
 
 
 def _page(target, rows: list[dict[str, Any]]) -> Page:
-    page = Page(f"Window audit: {target.kernel.os_name} {target.kernel.version} on {target.name}",
+    page = Page(f"Window audit: {target.kernel.os_name} {target.kernel.version} on {target.name}, "
+                f"kernel profile {target.kernel.profile}",
                 "Every guest instruction between each sample's two stamps, traced by QEMU "
                 "(-singlestep -d exec,nochain,int) and attributed by the image's link map.")
     page.p("Each recorded sample's window is found by the values its two stamps read "

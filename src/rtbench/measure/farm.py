@@ -118,7 +118,8 @@ def child_argv(req, place: str, out: Path) -> list[str]:
             "--warmup", str(req.warmup), "--budget-ms", str(req.budget_ms),
             "--timeout", f"{req.timeout:g}"]
     for flag, value in (("--only", req.patterns), ("--label", req.label), ("--db", req.db),
-                        ("--kernel", req.kernel), ("--kernel-src", req.kernel_src)):
+                        ("--kernel", req.kernel), ("--kernel-src", req.kernel_src),
+                        ("--kernel-profile", req.kernel_profile)):
         if value:
             argv += [flag, str(value)]
     return argv + (["--quick"] if req.quick else [])

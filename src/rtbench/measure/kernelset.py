@@ -1,13 +1,20 @@
 """Several kernels on one board in one command: `rtbench run --target
-mps2-an385 --kernel freertos,threadx,zephyr`.
+mps2-an385 --kernel freertos,threadx,zephyr`, in every kernel profile
+(docs/profiles.md: defaults and speed) unless `--kernel-profile` names one;
+or one kernel in several profiles (`--kernel K --kernel-profile
+defaults,speed`).
 
-Each kernel is its own `rtbench run --kernel K` child process (farm.py's
-machinery), all at once: each builds its image (the builds share the
-machine's cores) and runs it under QEMU, whose -icount makes every figure a
-count of instructions that the host's load cannot change. Each stores its
-own run and sheet under OUT/K; when all are done the kernel comparison of
-their runs is printed (as `rtbench compare A B C` would) and written to
-OUT/compare.md. Ctrl-C reaches every child; each keeps what it measured.
+Each kernel in each profile is its own `rtbench run --kernel K
+--kernel-profile P` child process (farm.py's machinery), all at once: each
+builds its image (the builds share the machine's cores) and runs it under
+QEMU, whose -icount makes every figure a count of instructions that the
+host's load cannot change. Each stores its own run and sheet under
+OUT/P/K; when all are done, per profile, the kernel comparison of its runs
+is printed (as `rtbench compare A B C` would), headed by the profile, then
+the profiles side by side (compare/profiles.py: the key rows in each
+profile, the compiler flags, each kernel's settings with their sources);
+all of it is written to OUT/compare.md. Ctrl-C reaches every child; each
+keeps what it measured.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ from rtbench.errors import RtbenchError
 from rtbench.measure import farm, outdir
 
 
-def is_several(kernel: str | None) -> bool:
-    return kernel is not None and "," in kernel
+def is_several(kernel: str | None, profile: str | None = None) -> bool:
+    """Several kernels, or one in several profiles: one run each."""
+    return (kernel is not None and "," in kernel) or (profile is not None and "," in profile)
 
 
 def names(spec: str) -> list[str]:
@@ -41,15 +49,21 @@ def names(spec: str) -> list[str]:
     return out
 
 
-def check(req) -> list[str]:
-    """What several kernels cannot take, refused before anything starts."""
+def check(req) -> tuple[list[str], list[str]]:
+    """What several kernels cannot take, refused before anything starts:
+    (the kernels, the profiles)."""
     from rtbench import targets
+    from rtbench.targets import profiles
 
+    if req.kernel is None:
+        raise RtbenchError("--kernel-profile with several profiles: name the kernel(s) too "
+                           "(--kernel freertos,threadx,zephyr)")
     kernels = names(req.kernel)
+    kernel_profiles = profiles.parse(req.kernel_profile, several=len(kernels) > 1)
     if req.target not in targets.BOARDS:
         raise RtbenchError(f"--kernel {req.kernel}: several kernels run on an emulated board "
                            f"(--target {' or '.join(targets.BOARDS)})")
-    if req.kernel_src is not None:
+    if req.kernel_src is not None and len(kernels) > 1:
         raise RtbenchError("--kernel-src names one kernel's checkout; with several kernels set "
                            "each one's variable (RTBENCH_FREERTOS_SRC, RTBENCH_THREADX_SRC, "
                            "RTBENCH_ZEPHYR_SRC)")
@@ -62,17 +76,33 @@ def check(req) -> list[str]:
 
     for k in kernels:  # each one's sources (and Zephyr's modules) now, before any child
         zephyr = k == "zephyr"
-        kernels_mod.get(k, None, req.zephyr_modules if zephyr else None,
+        kernels_mod.get(k, req.kernel_src, req.zephyr_modules if zephyr else None,
                         req.userspace and zephyr)
-    return kernels
+    return kernels, kernel_profiles
 
 
-def child_argv(req, kernel: str, out: Path) -> list[str]:
-    """`rtbench run` for one kernel, with the numbers the parent resolved."""
-    argv = ["run", "--target", req.target, "--kernel", kernel, "--out", str(out),
+def _check_out(out: Path, kernel_profiles: list[str]) -> None:
+    """An existing OUT must be empty or hold an earlier shoot-out: its
+    comparison and, per profile, a folder of runs."""
+    if out.is_dir():
+        for entry in out.iterdir():
+            if entry.name in kernel_profiles and entry.is_dir():
+                farm.check_out(entry)
+            elif entry.name != "compare.md" and not outdir.is_rtbench_dir(entry):
+                raise RtbenchError(f"--out {out} is not empty and holds no rtbench results; "
+                                   "choose another directory")
+    else:
+        farm.check_out(out)
+
+
+def child_argv(req, kernel: str, out: Path, profile: str) -> list[str]:
+    """`rtbench run` for one kernel in one profile, with the numbers the parent resolved."""
+    argv = ["run", "--target", req.target, "--kernel", kernel, "--kernel-profile", profile,
+            "--out", str(out),
             "--samples", str(req.samples), "--warmup", str(req.warmup),
             "--budget-ms", str(req.budget_ms), "--timeout", f"{req.timeout:g}"]
     options = [("--only", req.patterns), ("--label", req.label), ("--db", req.db),
+               ("--kernel-src", req.kernel_src),
                ("--peer-src", req.peer_src), ("--thread-metric-src", req.thread_metric_src)]
     if kernel == "zephyr":
         options.append(("--zephyr-modules", req.zephyr_modules))
@@ -86,45 +116,95 @@ def child_argv(req, kernel: str, out: Path) -> list[str]:
 
 
 def run_kernels(req, console: Console) -> int:
-    """Measure every kernel at once, then print their kernel comparison. The
-    exit code is the worst of the kernels' (130 if interrupted)."""
-    kernels = check(req)
+    """Measure every kernel in every profile at once, then print their
+    kernel comparison per profile and the profiles side by side. The exit
+    code is the worst of the runs' (130 if interrupted)."""
+    kernels, kernel_profiles = check(req)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = req.out or outdir.DEFAULT_PARENT / f"{stamp}-{req.target}-kernels"
-    farm.check_out(out)
+    _check_out(out, kernel_profiles)
     out.mkdir(parents=True, exist_ok=True)
-    console.print(f"{len(kernels)} kernels at once on {req.target}: {', '.join(kernels)}",
+    for profile in kernel_profiles:
+        (out / profile).mkdir(exist_ok=True)
+    pairs = [(p, k) for p in kernel_profiles for k in kernels]
+    console.print(f"{len(kernels)} kernel(s) in {len(kernel_profiles)} profile(s) at once on "
+                  f"{req.target}: {', '.join(kernels)}; kernel profiles "
+                  f"{', '.join(kernel_profiles)} (docs/profiles.md)",
                   soft_wrap=True, highlight=False)
     started = time.monotonic()
-    codes = farm.run_children({k: child_argv(req, k, out / k) for k in kernels}, console)
+    codes = farm.run_children({f"{k} {p}": child_argv(req, k, out / p / k, p)
+                               for p, k in pairs}, console)
     elapsed = time.monotonic() - started
-    runs = {k: farm.run_id(out / k) for k in kernels}
-    for k in kernels:
-        what = f"run {runs[k]}" if runs[k] is not None else "no run stored"
-        console.print(f"{k}: {what}, exit code {codes[k]}", soft_wrap=True, highlight=False)
-    console.print(f"{len(kernels)} kernels measured in {elapsed:.0f} s (builds included)",
+    runs = {(p, k): farm.run_id(out / p / k) for p, k in pairs}
+    for p, k in pairs:
+        what = f"run {runs[(p, k)]}" if runs[(p, k)] is not None else "no run stored"
+        console.print(f"{k} ({p}): {what}, exit code {codes[f'{k} {p}']}", soft_wrap=True,
+                      highlight=False)
+    console.print(f"{len(pairs)} runs measured in {elapsed:.0f} s (builds included)",
                   soft_wrap=True, highlight=False)
-    stored = [r for r in runs.values() if r is not None]
-    if len(stored) >= 2:
-        compare_kernels(req.db, stored, out, console)
+    compare_all(req.db, kernel_profiles, kernels, runs, out, console)
     if any(c == farm.EXIT_INTERRUPTED for c in codes.values()):
         return farm.EXIT_INTERRUPTED
     return max(codes.values())
 
 
-def compare_kernels(db: Path | None, run_ids: list[int], out: Path, console: Console) -> None:
-    """The kernel comparison of the runs (`rtbench compare A B C`), printed
-    and written to OUT/compare.md."""
+def compare_all(db: Path | None, kernel_profiles: list[str], kernels: list[str],
+                runs: dict[tuple[str, str], int | None], out: Path, console: Console) -> None:
+    """Per profile, the kernel comparison of its runs (two kernels or more);
+    one kernel in several profiles, the comparison of its runs; then the
+    profiles side by side. All of it printed and written to OUT/compare.md."""
+    stored = {pk: r for pk, r in runs.items() if r is not None}
+    parts: list[str] = []
+    if len(kernels) > 1:
+        for profile in kernel_profiles:
+            ids = [r for (p, _k), r in stored.items() if p == profile]
+            if len(ids) >= 2:
+                parts.append(compare_kernels(db, ids, console, f"kernel profile {profile}"))
+    elif len(stored) >= 2:
+        parts.append(compare_kernels(db, list(stored.values()), console,
+                                     f"{kernels[0]} in each kernel profile"))
+    if len(kernel_profiles) > 1 and stored:
+        parts.append(side_by_side(db, stored, console))
+    if parts:
+        from rtbench.sheets import files
+
+        files.atomic_write(out / "compare.md", "\n\n".join(parts))
+        console.print(f"kernel comparison: {out / 'compare.md'}", soft_wrap=True,
+                      highlight=False)
+
+
+def compare_kernels(db: Path | None, run_ids: list[int], console: Console, heading: str) -> str:
+    """The comparison of the runs (`rtbench compare A B C`), printed under
+    `heading`; its Markdown, headed the same."""
     from rtbench.compare import command
-    from rtbench.sheets import files, pages
+    from rtbench.sheets import pages
 
     ids = tuple(str(r) for r in run_ids)
     md = command.compare(ids, None, 5.0, (), (), None, "md", db)
-    files.atomic_write(out / "compare.md", md.text or pages.render(md.page, "md"))
+    text = md.text or pages.render(md.page, "md")
     shown = command.compare(ids, None, 5.0, (), (), None, "text", db)
-    console.print(f"kernel comparison of runs {', '.join(ids)} (rtbench compare "
+    console.print(f"{heading}: comparison of runs {', '.join(ids)} (rtbench compare "
                   f"{' '.join(ids)}):", soft_wrap=True, highlight=False)
-    if not console.is_terminal:  # a log or a pipe: wide tables, as `rtbench compare` prints
-        console = Console(file=console.file, width=max(console.width, 160), highlight=False)
-    pages.print_rich(shown.page, console)  # it ends with the summary line (as `compare`)
-    console.print(f"kernel comparison: {out / 'compare.md'}", soft_wrap=True, highlight=False)
+    pages.print_rich(shown.page, _wide(console))  # it ends with the summary line (as `compare`)
+    return f"# {heading[:1].upper()}{heading[1:]}\n\n{text}"
+
+
+def side_by_side(db: Path | None, runs: dict[tuple[str, str], int], console: Console) -> str:
+    """The profiles side by side (compare/profiles.py), printed; its Markdown."""
+    from rtbench.compare import profiles
+    from rtbench.sheets import pages
+    from rtbench.store import catalog
+    from rtbench.store.db import Store
+
+    with Store(db, create=False) as store:
+        page = profiles.page({pk: store.get_run(r) for pk, r in runs.items()}, catalog.load())
+    console.print("the kernel profiles side by side:", soft_wrap=True, highlight=False)
+    pages.print_rich(page, _wide(console))
+    return pages.render(page, "md")
+
+
+def _wide(console: Console) -> Console:
+    """A log or a pipe gets wide tables, as `rtbench compare` prints them."""
+    if console.is_terminal:
+        return console
+    return Console(file=console.file, width=max(console.width, 160), highlight=False)

@@ -78,6 +78,7 @@ class RunRequest:
     target: str = targets.HOST  # where to measure (rtbench.targets)
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
+    kernel_profile: str | None = None  # its profile(s), comma-separated (--kernel-profile)
     zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
     userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
     board: str | None = None     # --kernel zephyr --board NAME: an image to flash (zephyr_board)
@@ -104,8 +105,8 @@ def execute(req: RunRequest, console: Console) -> int:
     if req.board is not None or not req.board_glue:
         _check_board_options(req)
         return zephyr_board.build(req, console)  # an image to flash: nothing measured here
-    if kernelset.is_several(req.kernel):
-        return kernelset.run_kernels(req, console)  # one run per kernel, at once, then compared
+    if kernelset.is_several(req.kernel, req.kernel_profile):
+        return kernelset.run_kernels(req, console)  # one run per kernel and profile, then compared
     if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
         from rtbench.targets.labgrid import LabgridTarget
 
@@ -118,7 +119,7 @@ def execute(req: RunRequest, console: Console) -> int:
     # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
     with lifetime.guarded():
         target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                              req.place, req.zephyr_modules, req.userspace)
+                              req.place, req.zephyr_modules, req.userspace, req.kernel_profile)
         try:
             with harness.announcing(say):  # an image build (the run's, a peer's) says so
                 return _execute(req, console, target, cat, ids)
@@ -204,8 +205,8 @@ def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list
 def _what_runs(target: Target) -> str:
     """What a board run prepares, in words."""
     kernel = target.kernel
-    return (f"the {kernel.title} {kernel.version} image (built from {kernel.src} on first "
-            "use), booted once for its metric list")
+    return (f"the {kernel.title} {kernel.version} image, kernel profile {kernel.profile} "
+            f"(built from {kernel.src} on first use), booted once for its metric list")
 
 
 def _check_board_options(req: RunRequest) -> None:

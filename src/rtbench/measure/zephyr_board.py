@@ -78,7 +78,7 @@ def build(req, console: Console) -> int:
     """Build the image for req.board, write it and FLASH.md to the output
     folder; 0. Bad input or a failed build: RtbenchError (one line, exit 2)."""
     kernel = kernels.get("zephyr", req.kernel_src, req.zephyr_modules,
-                         req.userspace)
+                         req.userspace, req.kernel_profile)
     check_board(kernel, req.board)
     cat = catalog_mod.load()
     ids = cat.match(req.patterns)

@@ -4,9 +4,9 @@ the same emulated board.
 
 latency_measure is built from the user's Zephyr tree
 (tests/benchmarks/latency_measure) with the same modules, board and
-compiler as rtbench's image, and the same kernel configuration where its
-own prj.conf differs (harness/peers/latency_measure/rtbench.conf: tick,
-asserts, stack checks, optimisation); the userspace run builds its
+compiler as rtbench's image, and rtbench's rules where its own prj.conf
+differs (harness/peers/latency_measure/rtbench.conf: tick, asserts, stack
+checks, stack fill, the speed profile's optimisation); the userspace run builds its
 userspace configuration (CONFIG_USERSPACE, as its testcase.yaml does).
 It runs in the same QEMU with the same -icount and never exits: rtbench
 stops it at `PROJECT EXECUTION SUCCESSFUL` (or a host-side timeout).
@@ -187,9 +187,9 @@ _CAUSES = {
         "window holds irq_offload's own return path), rtbench with a hardware timer interrupt "
         "(the CMSDK timer) whose handler's last stamp ends at the exception return"),
     "stack": (
-        "both create a thread with CONFIG_INIT_STACKS (the stack filled with a pattern inside "
-        "k_thread_create), but latency_measure's stacks are 1 KiB and rtbench's 2 KiB, as on "
-        "FreeRTOS and ThreadX (task_allocation): the extra KiB is the difference"),
+        "neither fills the new thread's stack (CONFIG_INIT_STACKS=n in both: the rule of both "
+        "kernel profiles, docs/profiles.md), so the stacks' sizes (1 KiB there, 2 KiB here) "
+        "cost nothing; the few instructions between the two are not traced"),
     "event set": (
         "rtbench's waiter consumes what it received (k_event_wait, then k_event_clear, in the "
         "window that ends in the woken thread) and its setter posts (k_event_post); "
@@ -254,9 +254,9 @@ _USER_WALK = (
     "instructions an object): rtbench's image has 72 kernel objects (a pool for each service), "
     "latency_measure's 33")
 _USER_STACK_FILL = (
-    "a user-mode thread's first entry into user mode fills its whole stack (z_arm_userspace_enter "
-    "calls memset with CONFIG_INIT_STACKS' pattern, 1548 instructions for rtbench's 2 KiB "
-    "stack), and latency_measure's stacks are 1 KiB")
+    "a user-mode thread's first entry into user mode clears its whole stack (z_arm_userspace_enter "
+    "calls memset: zeros, or CONFIG_INIT_STACKS' pattern where that is on; about 1548 "
+    "instructions for rtbench's 2 KiB stack), and latency_measure's stacks are 1 KiB")
 # Rows whose difference only the userspace build has, by latency_measure's label.
 USER_WHY = {
     "thread.abort.kernel.from.kernel": _USER_WALK,
@@ -306,9 +306,10 @@ def method(session: dict | None) -> str:
     per = src.get("instructions_per_cycle")
     return (
         "latency_measure (Zephyr's tests/benchmarks/latency_measure, from the same tree) ran in "
-        "the same QEMU with the same -icount, built with the same modules, compiler and kernel "
-        "configuration as rtbench's image (harness/peers/latency_measure/rtbench.conf: tick "
-        "1000 Hz, asserts and stack checks off, -O2). It prints each row's average over its "
+        "the same QEMU with the same -icount, built with the same modules and compiler and "
+        "rtbench's rules (harness/peers/latency_measure/rtbench.conf: tick 1000 Hz, asserts, "
+        "stack checks and stack fill off, -O2: the speed profile's level, whatever the kernel "
+        "profile of rtbench's run). It prints each row's average over its "
         "iterations, its timestamp overhead subtracted, in cycles of Zephyr's timing counter "
         "(SysTick, 25 MHz here) and ns; no median, no percentile, no maximum. Its cycles are "
         + (f"converted to instructions ({per:g} instructions per cycle under -icount)"

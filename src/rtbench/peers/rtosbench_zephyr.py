@@ -29,8 +29,9 @@ def how(src: dict) -> tuple[list[str], str]:
     return [
         "rtos-benchmark's Zephyr port ran in the same QEMU with the same -icount as rtbench's "
         "Zephyr image, built from the same Zephyr tree and modules with the same compiler and "
-        "kernel configuration (rtbench's prj.conf, plus Zephyr's timing functions: "
-        "harness/peers/rtos-benchmark/zephyr), its porting layer unchanged.",
+        "kernel configuration (the kernel profile of rtbench's image, docs/profiles.md, plus "
+        "Zephyr's timing functions: harness/peers/rtos-benchmark/zephyr), its porting layer "
+        "unchanged.",
         "It times with Zephyr's timing API (SysTick at 25 MHz through k_cycle_get_32(), "
         "as its port does) and prints nanoseconds of QEMU's virtual clock; "
         + (f"under -icount shift {shift} an instruction is {2 ** shift} of them, "
@@ -78,9 +79,10 @@ _WRAP_SHORT = (_WRAP + "bench_sem_give and bench_thread_start/suspend/resume are
 _WRAP_LONG = (_WRAP + "bench_mutex_lock/unlock and bench_sem_take are 7 to 9 (not tail calls: "
               "they return BENCH_SUCCESS, and the lock passes K_FOREVER), most of a gap of 5 "
               "to 10 instructions.")
-_STACK = ("both fill the new thread's stack (CONFIG_INIT_STACKS, rtbench's rule), and "
-          "rtos-benchmark's stacks are 512 bytes (its STACK_SIZE) where rtbench's are 2 KiB: "
-          "filling the other 1.5 KiB is most of the difference.")
+_STACK = ("neither fills the new thread's stack (CONFIG_INIT_STACKS=n: the rule of both "
+          "kernel profiles, docs/profiles.md), so the stacks' sizes (512 bytes there, its "
+          "STACK_SIZE; 2 KiB here) cost nothing; what makes a gap of a few instructions either "
+          "way is not traced row by row.")
 _IN_START = ("main was preempted inside k_thread_start() by the helper it had just started, so "
              "the rest of that call and its return are inside the figure.")
 _NO_QUEUE = ("Not measured by rtos-benchmark here: its Zephyr port has no bench_message_queue_* "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rtbench.sheets import system
-from rtbench.store import blocks
+from rtbench.store import blocks, kernel_profile
 from rtbench.store.host import irq_steering, throttling
 from rtbench.store.db import DEFAULT_PROFILE, Run
 from rtbench.store.records import COUNT_UNITS, DIFFERS, Session, differences
@@ -145,8 +145,10 @@ def board_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Kernel configuration", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()
                                            if k not in ("kernel", "board", "cpu", "icount_shift",
                                                         "irq_switch_at_exit")
-                                           and not k.startswith(DIFFERS))
+                                           and not k.startswith(DIFFERS)
+                                           and not kernel_profile.is_profile_key(k))
          or unknown),
+        *profile_rows(t),
         *[(f"Fairness note: {', '.join(patterns)}", text) for patterns, text in differences(t)],
         ("Scheduling", s.get("rt", {}).get("policy") or unknown),
         ("Timestamp source", ts.get("source", unknown)),
@@ -179,6 +181,18 @@ def board_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         rows.append(("Not applicable here", f"{len(na)} catalogue metrics have no code on this "
                      "target (e.g. the System part: an operating system's services)"))
     return rows
+
+
+def profile_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
+    """The kernel profile the image was built in, and each of its settings
+    with the value the kernel was compiled with, why and its source
+    (docs/profiles.md); none for an image that names no profile."""
+    name = kernel_profile.name(facts)
+    if not name:
+        return []
+    rows = [("Kernel profile", f"{name}: {kernel_profile.means(facts)}")]
+    return rows + [(f"Kernel setting {s.name}", f"{s.value} ({s.why}; source: {s.source})")
+                   for s in kernel_profile.settings(facts)]
 
 
 def stats_phrase(given: list[str]) -> str:

@@ -37,13 +37,17 @@ HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
          place: str | None = None, zephyr_modules: Path | None = None,
-         userspace: bool = False) -> Target:
+         userspace: bool = False, kernel_profile: str | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
-    `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get)."""
+    `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
+    `kernel_profile`: the profile a board's kernel is built in (profiles.py)."""
     if name not in BOARDS and (zephyr_modules is not None or userspace):
         raise RtbenchError(("--zephyr-modules" if zephyr_modules is not None else "--userspace")
                            + " is for --kernel zephyr on an emulated board (--target "
                            "mps2-an385)")
+    if name == HOST and kernel_profile is not None:
+        raise RtbenchError("--kernel-profile is for an RTOS on a board target (--target "
+                           "mps2-an385 or mps2-an386)")
     if name != LABGRID and (env is not None or place is not None):
         raise RtbenchError("--env and --place are for --target labgrid")
     if name == LABGRID:
@@ -56,7 +60,7 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
         require_labgrid()  # before importing the target, which needs labgrid
         from rtbench.targets.labgrid import LabgridTarget
 
-        return LabgridTarget(env, place, kernel, kernel_src)
+        return LabgridTarget(env, place, kernel, kernel_src, kernel_profile)
     if name == HOST:
         if kernel not in (None, "linux"):
             raise RtbenchError(f"--kernel {kernel}: the host target measures the kernel it "
@@ -73,7 +77,8 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
         if harness is not None:
             raise RtbenchError("--harness is for the host target")
-        return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace))
+        return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace,
+                                            kernel_profile))
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 

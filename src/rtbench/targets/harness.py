@@ -210,7 +210,7 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str,
     that uses it recompiles). The image is then copied to `copy_to` while
     the build is still locked, so builds with other values cannot replace
     it before the caller has it."""
-    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **_python(), **defs}
     return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, [image], "image",
                            variable=variable, copy_to=copy_to)[0]
 
@@ -218,7 +218,7 @@ def build_image(port: str, board: str, defs: dict[str, str], image: str,
 def build_images(port: str, board: str, defs: dict[str, str], images: list[str]) -> list[Path]:
     """build_image for several targets of one configuration (a port's
     harness image, a peer's images) in one `cmake --build`."""
-    opts = {"RTB_PORT": port, "RTB_BOARD": board, **defs}
+    opts = {"RTB_PORT": port, "RTB_BOARD": board, **_python(), **defs}
     return _build_in_cache(source_dir(), f"image-{port}-{board}", opts, images, "image")
 
 
@@ -230,8 +230,17 @@ def build_peer_image(peer: str, board: str, defs: dict[str, str], image: str) ->
     peer_src = src / "peers" / peer
     if not (peer_src / "CMakeLists.txt").is_file():
         raise HarnessError(f"no peer {peer!r} in {src / 'peers'}")
-    return _build_in_cache(peer_src, f"peer-{peer}-{board}", {"RTB_BOARD": board, **defs},
-                           [image], f"{peer} image", key_src=src)[0]
+    return _build_in_cache(peer_src, f"peer-{peer}-{board}",
+                           {"RTB_BOARD": board, **_python(), **defs}, [image], f"{peer} image",
+                           key_src=src)[0]
+
+
+def _python() -> dict[str, str]:
+    """The Python the build runs harness/profiles/rtb_profile.py with (the
+    kernel profile's generator): rtbench's own, which has what it needs."""
+    import sys
+
+    return {"Python3_EXECUTABLE": sys.executable}
 
 
 # ---- Zephyr: its own build, from the user's tree ----
@@ -292,7 +301,8 @@ def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     opts = {"BOARD": zephyr_board, "ZEPHYR_MODULES": ";".join(str(m) for m in kernel.modules),
             "BUILD_VERSION": f"v{kernel.version}", "Python3_EXECUTABLE": sys.executable,
-            "USER_CACHE_DIR": str(cache / "zephyr-cache"), **defs}
+            "USER_CACHE_DIR": str(cache / "zephyr-cache"),
+            "RTB_KERNEL_PROFILE": kernel.profile, **defs}
     env = {"ZEPHYR_BASE": str(kernel.src), "ZEPHYR_TOOLCHAIN_VARIANT": "cross-compile",
            "CROSS_COMPILE": cc[:-len("gcc")]}
     builddir_name = (f"{name}-{zephyr_board.replace('/', '-')}"

@@ -26,6 +26,7 @@ class Kernel:
     args_var: str = ""   # the CMake option of the command line built into the image
     modules: tuple[Path, ...] = ()  # Zephyr: the modules its build needs (CMSIS)
     userspace: bool = False  # Zephyr: the CONFIG_USERSPACE build (.process rows in user mode)
+    profile: str = ""  # the kernel profile its image is built in (get(): profiles.py)
 
     @property
     def os_name(self) -> str:
@@ -62,13 +63,21 @@ SPECS = {
                     r"\s*=\s*(\d+)", "ZEPHYR_BASE", "RTB_ZEPHYR_ARGS"),
 }
 
+# The CMake option that picks the kernel profile (harness/profiles/profile.cmake).
+PROFILE_VAR = "RTB_KERNEL_PROFILE"
+
 # Zephyr's modules: where they are, and the ones an MPS2 (Cortex-M) build needs.
 MODULES_ENV = "RTBENCH_ZEPHYR_MODULES"
 NEEDED_MODULES = ("cmsis",)
 
 
 def get(name: str | None, src: Path | None, modules: Path | None = None,
-        userspace: bool = False) -> Kernel:
+        userspace: bool = False, profile: str | None = None) -> Kernel:
+    """The kernel `name` (or the one whose checkout `src` is) from the user's
+    sources, in kernel profile `profile` (profiles.py; None: the default)."""
+    from rtbench.targets import profiles
+
+    profile = profiles.check(profile)
     if name is None and src is not None:  # --kernel-src alone: the checkout says which
         name = of_checkout(src)
     if name is None:
@@ -91,10 +100,11 @@ def get(name: str | None, src: Path | None, modules: Path | None = None,
             raise RtbenchError(("--zephyr-modules" if modules is not None else "--userspace")
                                + f": for --kernel zephyr (not {spec.name})")
         return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
-                      ((spec.cmake_var, str(src.resolve())),), spec.args_var)
+                      ((spec.cmake_var, str(src.resolve())), (PROFILE_VAR, profile)),
+                      spec.args_var, profile=profile)
     return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
-                  ((spec.cmake_var, str(src.resolve())),), spec.args_var,
-                  zephyr_modules(modules), userspace)
+                  ((spec.cmake_var, str(src.resolve())), (PROFILE_VAR, profile)), spec.args_var,
+                  zephyr_modules(modules), userspace, profile)
 
 
 def zephyr_modules(given: Path | None) -> tuple[Path, ...]:

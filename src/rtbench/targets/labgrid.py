@@ -69,10 +69,11 @@ class LabgridTarget(Target):
     name = "labgrid"
 
     def __init__(self, env_file: Path, place: str | None, kernel: str | None,
-                 kernel_src: Path | None):
+                 kernel_src: Path | None, kernel_profile: str | None = None):
         labplace.require_labgrid()
         self.env_file, self.asked_place = Path(env_file), place
         self.kernel_name, self.kernel_src = kernel, kernel_src
+        self.kernel_profile = kernel_profile
         self.env = self.lg = self.coordinator = None
         self.place: str | None = None
         self.role = ""
@@ -110,7 +111,7 @@ class LabgridTarget(Target):
             raise RtbenchError(f"{self._where()}: Zephyr runs on the emulated boards (--target "
                                "mps2-an385) and on a board of its own through --board; a "
                                "labgrid place carries FreeRTOS or ThreadX")
-        self.kernel = kernels.get(name, self.kernel_src)
+        self.kernel = kernels.get(name, self.kernel_src, profile=self.kernel_profile)
         if shutil.which(CC) is None:
             raise RtbenchError(f"{CC} not found: install {PACKAGES[CC]} "
                                "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
@@ -172,6 +173,7 @@ class LabgridTarget(Target):
             "board": self.board["title"], "cpu_model": self.board["cpu"],
             "place": self.place or self.role, "labgrid": lab,
             "os": self.kernel.title, "kernel_version": self.kernel.version,
+            "kernel_profile": self.kernel.profile,
             "kernel_src": str(self.kernel.src),
             "emulator": self._emulator(),
             "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per guest "

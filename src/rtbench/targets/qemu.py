@@ -117,6 +117,7 @@ class QemuTarget(Target):
             "cpu_model": self.board["cpu"],
             "os": self.kernel.os_name,
             "kernel_version": self.kernel.version,
+            "kernel_profile": self.kernel.profile,
             "kernel_src": str(self.kernel.src),
             **({"zephyr_modules": [str(m) for m in self.kernel.modules]}
                if self.kernel.modules else {}),
