@@ -114,15 +114,15 @@ static int unmake(struct txq *x)
 static struct txq msgqs[RTB_MAX_MSGQS];
 #define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id].used)
 
-/* tx_queue_create is a macro when ThreadX checks errors: a shim. The
+/* tx_queue_create is a macro when ThreadX checks errors: a shim; a0 the
+ * control block, a1 the message words, a2 the storage, a3 its bytes. The
  * storage comes from the byte pool when the call is prepared (ThreadX
  * creates a queue on the memory it is given). */
-RTB_KAPI(tx_queue_create, tx_queue_create(&((struct txq *)a0)->q, "rtb", (UINT)a1,
-                                          ((struct txq *)a0)->storage, (ULONG)a2))
+RTB_KAPI(tx_queue_create, tx_queue_create((TX_QUEUE *)a0, "rtb", (UINT)a1, (VOID *)a2, (ULONG)a3))
 
 static int msgq_created(const struct rtb_kcall *c)
 {
-    struct txq *x = (struct txq *)c->a[0];
+    struct txq *x = (struct txq *)c->aux[0];
     UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS) {
         rtb_threadx_free(x->storage);
@@ -142,7 +142,9 @@ int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct r
     ULONG bytes = (ULONG)words * sizeof(ULONG) * depth;
     if (!(msgqs[id].storage = rtb_threadx_alloc(bytes)))
         return rtb_threadx_fail("msgq_create", "byte pool exhausted");
-    rtb_kcall_set(c, rtb_kapi_tx_queue_create, msgq_created, (rtb_word)&msgqs[id], words, bytes, 0);
+    rtb_kcall_set(c, rtb_kapi_tx_queue_create, msgq_created, (rtb_word)&msgqs[id].q, words,
+                  (rtb_word)msgqs[id].storage, bytes);
+    c->aux[0] = (rtb_word)&msgqs[id];
     return RTB_OK;
 }
 

@@ -36,16 +36,16 @@ static ULONG us_to_ticks(uint32_t us)
 }
 
 /* created inactive; the initial ticks are set when it is started. A macro
- * when ThreadX checks errors: a shim. */
-RTB_KAPI(tx_timer_create, tx_timer_create(&((struct timer_slot *)a0)->t, "rtb", expired, (ULONG)a1, 1, 0,
-                                          TX_NO_ACTIVATE))
+ * when ThreadX checks errors: a shim; a0 the control block, a1 the id the
+ * expiration function gets. */
+RTB_KAPI(tx_timer_create, tx_timer_create((TX_TIMER *)a0, "rtb", expired, (ULONG)a1, 1, 0, TX_NO_ACTIVATE))
 
 static int created(const struct rtb_kcall *c)
 {
     UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS)
         return rtb_threadx_status("tx_timer_create", rc);
-    ((struct timer_slot *)c->a[0])->used = true;
+    timers[c->a[1]].used = true;
     return RTB_OK;
 }
 
@@ -56,7 +56,7 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
     timers[id].fn = fn;
     timers[id].arg = arg;
     timers[id].initial = timers[id].period = 0;
-    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id], (rtb_word)id, 0, 0);
+    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id].t, (rtb_word)id, 0, 0);
     return RTB_OK;
 }
 
