@@ -118,7 +118,8 @@ static int aborted(const struct rtb_kcall *c)
     return RTB_OK;
 }
 
-static int on_thread(int id, void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word),
+static int on_thread(int id,
+                     void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word),
                      int (*done)(const struct rtb_kcall *), const char *what, struct rtb_kcall *c)
 {
     if (!SLOT_OK(id))
