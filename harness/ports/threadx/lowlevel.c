@@ -38,8 +38,6 @@
 #define SCB_SHPR2 (*(volatile uint32_t *)0xE000ED1Cu) /* SVCall in bits 31:24 */
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u) /* PendSV 23:16, SysTick 31:24 */
 
-VOID _tx_timer_interrupt(VOID); /* tx_timer_interrupt.S: declared by no ThreadX header */
-
 extern uint32_t __bss_end[];                /* an385.ld: the first RAM byte nothing uses */
 extern const uint32_t rtb_board_vectors[];  /* startup.c: [0] is the initial stack */
 
@@ -58,12 +56,13 @@ VOID _tx_initialize_low_level(VOID)
     SCB_SHPR3 = (SCB_SHPR3 & 0x0000FFFFu) | (0xC0u << 24) | (0xFFu << 16);
 }
 
-/* The tick: ThreadX's own timer interrupt processing (tx_timer_interrupt.S),
- * entered as the port's readme says a managed interrupt is (a C call; on
- * Cortex-M no context save or restore is needed). */
-void SysTick_Handler(void)
-{
-    _tx_timer_interrupt();
-}
+/* The tick's vector is ThreadX's own _tx_timer_interrupt (tx_timer_interrupt.S),
+ * with no function of the port's before it: port.cmake defines
+ * SysTick_Handler as that symbol at link time. It can be the vector itself:
+ * it returns with BX LR, saving LR (the EXC_RETURN) and keeping the stack
+ * 8-byte aligned around the C calls it makes, and it uses only the
+ * registers the exception entry saved. (ThreadX's example enters it from
+ * a SysTick_Handler of its own, push, call, pop, return, with room for
+ * TX_ENABLE_EXECUTION_CHANGE_NOTIFY's calls, which this build leaves off.) */
 
 _Static_assert(AN385_SYSCLK_HZ / RTB_THREADX_TICK_HZ - 1u < (1u << 24), "SysTick reload is 24 bits");

@@ -45,6 +45,36 @@ void rtb_port_heap_free(void *p)
     rtb_threadx_free(p);
 }
 
+/* The heap rows: tx_byte_allocate itself, its block written to aux[0].
+ * The contract has the block in c->ret (rtb/port.h, heap): done() puts it
+ * there after the window, over the call's status, which it maps first.
+ * (done() gets the call const; the prepared call itself is not.) */
+static int allocated(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    ((struct rtb_kcall *)c)->ret = rc == TX_SUCCESS ? c->aux[0] : 0;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_byte_allocate", rc);
+}
+
+int rtb_port_heap_alloc_kcall(size_t size, struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(tx_byte_allocate), allocated, (rtb_word)&rtb_threadx_pool, (rtb_word)&c->aux[0],
+                  (rtb_word)size, TX_NO_WAIT);
+    return RTB_OK;
+}
+
+static int released(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_byte_release", rc);
+}
+
+int rtb_port_heap_free_kcall(void *p, struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(tx_byte_release), released, (rtb_word)p, 0, 0, 0);
+    return RTB_OK;
+}
+
 static int timed_out(int32_t timeout_us)
 {
     return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
@@ -84,15 +114,15 @@ static int unmake(struct txq *x)
 static struct txq msgqs[RTB_MAX_MSGQS];
 #define MSGQ_OK(id) ((id) >= 0 && (id) < RTB_MAX_MSGQS && msgqs[id].used)
 
-/* tx_queue_create is a macro when ThreadX checks errors: a shim. The
+/* tx_queue_create is a macro when ThreadX checks errors: a shim; a0 the
+ * control block, a1 the message words, a2 the storage, a3 its bytes. The
  * storage comes from the byte pool when the call is prepared (ThreadX
  * creates a queue on the memory it is given). */
-RTB_KAPI(tx_queue_create, tx_queue_create(&((struct txq *)a0)->q, "rtb", (UINT)a1,
-                                          ((struct txq *)a0)->storage, (ULONG)a2))
+RTB_KAPI(tx_queue_create, tx_queue_create((TX_QUEUE *)a0, "rtb", (UINT)a1, (VOID *)a2, (ULONG)a3))
 
 static int msgq_created(const struct rtb_kcall *c)
 {
-    struct txq *x = (struct txq *)c->a[0];
+    struct txq *x = (struct txq *)c->aux[0];
     UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS) {
         rtb_threadx_free(x->storage);
@@ -112,7 +142,9 @@ int rtb_port_msgq_create_kcall(int id, size_t msg_size, unsigned depth, struct r
     ULONG bytes = (ULONG)words * sizeof(ULONG) * depth;
     if (!(msgqs[id].storage = rtb_threadx_alloc(bytes)))
         return rtb_threadx_fail("msgq_create", "byte pool exhausted");
-    rtb_kcall_set(c, rtb_kapi_tx_queue_create, msgq_created, (rtb_word)&msgqs[id], words, bytes, 0);
+    rtb_kcall_set(c, rtb_kapi_tx_queue_create, msgq_created, (rtb_word)&msgqs[id].q, words,
+                  (rtb_word)msgqs[id].storage, bytes);
+    c->aux[0] = (rtb_word)&msgqs[id];
     return RTB_OK;
 }
 
@@ -172,6 +204,7 @@ RTB_KCALL_PLAIN(msgq_send, (int id, const void *msg, int32_t timeout_us), id, ms
 RTB_KCALL_PLAIN(msgq_receive, (int id, void *msg, int32_t timeout_us), id, msg, timeout_us)
 
 /* ---- queues of words ---------------------------------------------------------- */
+_Static_assert(sizeof(uintptr_t) == sizeof(ULONG), "a word is one ThreadX message word");
 static struct txq queues[RTB_MAX_QUEUES];
 #define QUEUE_OK(id) ((id) >= 0 && (id) < RTB_MAX_QUEUES && queues[id].used)
 
@@ -179,7 +212,6 @@ int rtb_port_queue_create(int id, unsigned kind, unsigned depth)
 {
     if (id < 0 || id >= RTB_MAX_QUEUES || queues[id].used || kind > RTB_QUEUE_STACK || !depth)
         return rtb_threadx_fail("queue_create", "bad id, kind or depth, or id in use");
-    _Static_assert(sizeof(uintptr_t) == sizeof(ULONG), "a word is one ThreadX message word");
     queues[id].kind = kind;
     return make(&queues[id], "queue_create", 1, depth);
 }
@@ -189,28 +221,33 @@ int rtb_port_queue_delete(int id)
     return QUEUE_OK(id) ? unmake(&queues[id]) : rtb_threadx_fail("queue_delete", "no such queue");
 }
 
-int rtb_port_queue_put(int id, uintptr_t item, bool alloc)
+/* A put sends the word from the prepared call's own aux[2] (tx_queue_send
+ * copies the message from the pointer it is given): FIFO at the back,
+ * LIFO and stack at the front (tx_queue_front_send). */
+int rtb_port_queue_put_kcall(int id, uintptr_t item, bool alloc, struct rtb_kcall *c)
 {
     (void)alloc; /* items are copied: no node to allocate (RTB_EMU_QUEUE) */
     if (!QUEUE_OK(id))
         return rtb_threadx_fail("queue_put", "no such queue");
-    ULONG word = (ULONG)item;
-    UINT rc = queues[id].kind == RTB_QUEUE_FIFO ? tx_queue_send(&queues[id].q, &word, TX_NO_WAIT)
-                                                : tx_queue_front_send(&queues[id].q, &word, TX_NO_WAIT);
-    if (rc == TX_SUCCESS)
-        return RTB_OK;
-    return rc == TX_QUEUE_FULL ? RTB_EWOULDBLOCK : rtb_threadx_status("tx_queue_send", rc);
+    rtb_kcall_set(c, queues[id].kind == RTB_QUEUE_FIFO ? RTB_KFN(tx_queue_send) : RTB_KFN(tx_queue_front_send),
+                  transferred, (rtb_word)&queues[id].q, (rtb_word)&c->aux[2], TX_NO_WAIT, 0);
+    c->aux[0] = (rtb_word)RTB_NO_WAIT;
+    c->aux[1] = TX_QUEUE_FULL;
+    c->aux[2] = (rtb_word)item;
+    return RTB_OK;
 }
 
-int rtb_port_queue_get(int id, uintptr_t *item, int32_t timeout_us)
+/* A get receives the word into the caller's item itself (one ULONG). */
+int rtb_port_queue_get_kcall(int id, uintptr_t *item, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!QUEUE_OK(id))
         return rtb_threadx_fail("queue_get", "no such queue");
-    ULONG word = 0;
-    UINT rc = tx_queue_receive(&queues[id].q, &word, rtb_threadx_ticks(timeout_us));
-    if (rc == TX_SUCCESS) {
-        *item = (uintptr_t)word;
-        return RTB_OK;
-    }
-    return rc == TX_QUEUE_EMPTY ? timed_out(timeout_us) : rtb_threadx_status("tx_queue_receive", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_queue_receive), transferred, (rtb_word)&queues[id].q, (rtb_word)item,
+                  rtb_threadx_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    c->aux[1] = TX_QUEUE_EMPTY;
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(queue_put, (int id, uintptr_t item, bool alloc), id, item, alloc)
+RTB_KCALL_PLAIN(queue_get, (int id, uintptr_t *item, int32_t timeout_us), id, item, timeout_us)

@@ -129,7 +129,8 @@ static const char *const facts[] = {
     "asserts", "on (_txe_ parameter and caller checks)",
 #endif
     "heap", "byte pool, " STR(RTB_THREADX_POOL_BYTES) " bytes (tx_byte_allocate)",
-    "task_allocation", "TX_THREAD static per id, 2 KiB stack from the byte pool",
+    "task_allocation", "TX_THREAD static per id, 2 KiB stack from the byte pool taken before the "
+                       "create's window (ThreadX's creates allocate nothing)",
 #ifdef TX_TIMER_PROCESS_IN_ISR
     "timer_task_priority", "none (TX_TIMER_PROCESS_IN_ISR: expirations run in the tick interrupt)",
 #else
@@ -183,25 +184,41 @@ void rtb_port_info(struct rtb_port_info *o)
 
 /* The output and the shared region are the board's (port_board.c). */
 
-/* ---- clocks ------------------------------------------------------------------ */
+/* ---- clocks (DSP/BIOS CLK_getltime) ------------------------------------------ */
+/* ThreadX keeps one clock, the tick count (tx_time_get); it has no
+ * high-resolution time call (DSP/BIOS CLK_gethtime), so clock 1 and on
+ * are unsupported: "the port has fewer kernel clocks". (A read of the
+ * board's counter would time rtbench's code, not the kernel's.) */
 const char *rtb_port_clock_name(int which)
 {
-    static const char *const names[] = {
-        "tx_time_get (the kernel tick)",
-        "board timer (TIMER0, extended to 64 bits)",
-    };
-    return which >= 0 && which < 2 ? names[which] : 0;
+    return which == 0 ? "tx_time_get (the kernel tick)" : 0;
 }
 
-int rtb_port_clock_read(int which, uint64_t *value)
+/* tx_time_get itself; done() widens its ULONG into the caller's value. */
+static int time_read(const struct rtb_kcall *c)
 {
-    if (which == 0)
-        *value = tx_time_get();
-    else if (which == 1)
-        *value = rtb_board_ts();
-    else
-        return rtb_threadx_fail("clock_read", "no such clock");
+    *(uint64_t *)c->aux[0] = (ULONG)c->ret;
     return RTB_OK;
+}
+
+int rtb_port_clock_read_kcall(int which, uint64_t *value, struct rtb_kcall *c)
+{
+    if (which != 0)
+        return rtb_threadx_unsupported("clock_read: ThreadX has one clock, the tick count (tx_time_get)");
+    rtb_kcall_set(c, RTB_KFN(tx_time_get), time_read, 0, 0, 0, 0);
+    c->aux[0] = (rtb_word)value;
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(clock_read, (int which, uint64_t *value), which, value)
+
+/* ---- where created objects live: always the application's memory ------------ */
+int rtb_port_alloc(unsigned how)
+{
+    if (how == RTB_ALLOC_STATIC)
+        return RTB_OK;
+    return rtb_threadx_unsupported("ThreadX has no create call that allocates: every control block, "
+                                   "stack and queue buffer is the application's, given to tx_*_create");
 }
 
 /* ---- policies: none (ThreadX never throttles a thread) ----------------------- */

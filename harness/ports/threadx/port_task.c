@@ -2,29 +2,42 @@
  * ThreadX port: threads. A task is a TX_THREAD of a static slot (ThreadX
  * never allocates a control block: the application owns it) whose stack
  * comes from the byte pool (tx_byte_allocate, as ThreadX's
- * sample_threadx.c allocates its stacks). The thread runs a wrapper that
- * calls the scenario's function and puts the slot's join semaphore; the
- * joiner gets it, terminates the thread (it may not have returned from the
- * wrapper yet), deletes it and releases its stack.
+ * sample_threadx.c allocates its stacks), taken when the create is
+ * prepared.
+ *
+ * The thread's entry is the scenario's function itself (ThreadX passes it
+ * one word, the function reads it as its pointer): nothing of the port's
+ * runs between a new thread's first instruction after the kernel and its
+ * function, so a window that ends in the function (task.create.ctx,
+ * task.start.ctx) holds only the kernel. ThreadX has no join: the joiner
+ * asks for the thread's exit notification (tx_thread_entry_exit_notify,
+ * whose callback puts the slot's semaphore when the function has
+ * returned) and waits on that semaphore, then deletes the thread and
+ * releases its stack. It asks at the join, when the thread has run, so the
+ * callback's entry call (before the function) does not happen either.
+ * Built with TX_DISABLE_NOTIFY_CALLBACKS there is no notification: the
+ * thread then runs a wrapper that calls the function and puts the
+ * semaphore (its first instructions precede the function's).
  *
  * Services ThreadX has as such: create without starting (TX_DONT_START),
  * start = tx_thread_resume, suspend/resume (a thread suspended while it
  * waits on an object stays waiting and is suspended when the wait ends:
  * ThreadX's delayed suspension), priority change, relinquish. Delete is
  * tx_thread_terminate then tx_thread_delete (ThreadX deletes only a
- * terminated or completed thread). The preemption lock is ThreadX's
- * preemption-threshold raised to 0 (tx_thread_preemption_change): no other
- * thread preempts the caller, interrupts still run.
+ * terminated or completed thread): an emulation, the port's own function.
+ * The preemption lock is ThreadX's preemption-threshold raised to 0
+ * (tx_thread_preemption_change): no other thread preempts the caller,
+ * interrupts still run.
  */
 #include "rtb_threadx.h"
 
 #define STACK_BYTES 2048u /* as the FreeRTOS port: the deepest scenario path needs under 1 KiB */
 
 static struct slot {
-    TX_THREAD thread;
-    TX_SEMAPHORE done; /* put by the wrapper when fn returned */
+    TX_THREAD thread; /* first: the exit notification finds its slot by it */
+    TX_SEMAPHORE done; /* put when the function has returned */
     void *stack;
-    rtb_task_fn fn;
+    rtb_task_fn fn;   /* for the wrapper (TX_DISABLE_NOTIFY_CALLBACKS) */
     void *arg;
     bool used;
 } slots[RTB_MAX_TASKS];
@@ -38,6 +51,18 @@ void rtb_threadx_tasks_init(void)
             rtb_board_exit(RTB_THREADX_EXIT_INIT);
 }
 
+#ifndef TX_DISABLE_NOTIFY_CALLBACKS
+/* The thread's function returned (ThreadX calls it with preemption off,
+ * before the thread's last suspension). */
+static VOID exited(TX_THREAD *t, UINT how)
+{
+    if (how == TX_THREAD_EXIT)
+        tx_semaphore_put(&((struct slot *)(void *)t)->done);
+}
+/* the entry and its argument, as words (the shim casts them back) */
+#define ENTRY(s) ((rtb_word)(s)->fn)
+#define ENTRY_ARG(s) ((rtb_word)(s)->arg)
+#else
 static VOID wrapper(ULONG p)
 {
     struct slot *s = (struct slot *)(uintptr_t)p;
@@ -45,6 +70,9 @@ static VOID wrapper(ULONG p)
     tx_semaphore_put(&s->done);
     /* returns: the thread completes; the joiner terminates and deletes it */
 }
+#define ENTRY(s) ((rtb_word)wrapper)
+#define ENTRY_ARG(s) ((rtb_word)(s))
+#endif
 
 static void release(struct slot *s)
 {
@@ -53,19 +81,21 @@ static void release(struct slot *s)
     s->used = false;
 }
 
-/* tx_thread_create's ten arguments, as an application passes them (the
- * slot's control block, its stack from the byte pool, taken when the call
- * is prepared: ThreadX creates a thread on the memory it is given). */
-RTB_KAPI(tx_thread_create,
-         tx_thread_create(&((struct slot *)a0)->thread, "rtb", wrapper, (ULONG)a0, ((struct slot *)a0)->stack,
-                          STACK_BYTES, (UINT)a1, (UINT)a1, TX_NO_TIME_SLICE, (UINT)a2))
+/* tx_thread_create's ten arguments, as an application passes them: a0 the
+ * control block, a1 the entry function, a2 its argument, a3 the stack,
+ * a4 the priority (and preemption-threshold: none below it), a5
+ * TX_AUTO_START or TX_DONT_START. A shim: ten arguments are more than a
+ * prepared call carries, and the call is a macro when ThreadX checks
+ * errors. */
+RTB_KAPI(tx_thread_create, tx_thread_create((TX_THREAD *)a0, "rtb", (VOID(*)(ULONG))a1, (ULONG)a2, (VOID *)a3,
+                                            STACK_BYTES, (UINT)a4, (UINT)a4, TX_NO_TIME_SLICE, (UINT)a5))
 
 static int created(const struct rtb_kcall *c)
 {
     UINT rc = (UINT)c->ret;
     if (rc == TX_SUCCESS)
         return RTB_OK;
-    release((struct slot *)c->a[0]);
+    release((struct slot *)c->aux[0]);
     return rtb_threadx_status("tx_thread_create", rc);
 }
 
@@ -76,6 +106,7 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
         return rtb_threadx_fail("task_create", "bad id or priority, or id in use");
     if (flags & (RTB_TASK_PROCESS | RTB_TASK_OTHER_CPU))
         return rtb_threadx_unsupported("task_create: one address space, one CPU");
+    _Static_assert(sizeof(void *) == sizeof(ULONG), "the entry's ULONG carries the task's pointer");
     struct slot *s = &slots[id];
     s->stack = rtb_threadx_alloc(STACK_BYTES);
     if (!s->stack)
@@ -85,8 +116,11 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     while (tx_semaphore_get(&s->done, TX_NO_WAIT) == TX_SUCCESS)
         ; /* empty, whatever an earlier task left */
-    rtb_kcall_set(c, rtb_kapi_tx_thread_create, created, (rtb_word)s, rtb_threadx_prio(prio),
-                  (flags & RTB_TASK_SUSPENDED) ? TX_DONT_START : TX_AUTO_START, 0);
+    rtb_kcall_set(c, rtb_kapi_tx_thread_create, created, (rtb_word)&s->thread, ENTRY(s), ENTRY_ARG(s),
+                  (rtb_word)s->stack);
+    c->a[4] = rtb_threadx_prio(prio);
+    c->a[5] = (flags & RTB_TASK_SUSPENDED) ? TX_DONT_START : TX_AUTO_START;
+    c->aux[0] = (rtb_word)s;
     return RTB_OK;
 }
 
@@ -129,10 +163,15 @@ int rtb_port_task_resume_kcall(int id, struct rtb_kcall *c)
 }
 
 /* Deleting a thread that has not returned is ThreadX's two calls, as an
- * application makes them: terminate it, then delete it. */
-RTB_KAPI(tx_thread_terminate_delete,
-         tx_thread_terminate((TX_THREAD *)a0) == TX_SUCCESS ? tx_thread_delete((TX_THREAD *)a0)
-                                                            : (UINT)TX_THREAD_ERROR)
+ * application makes them: terminate it, then delete it. Two kernel calls:
+ * the port's emulation (RTB_EMU_TASK_DELETE), not a shim. */
+static rtb_word terminate_then_delete(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4,
+                                      rtb_word a5, rtb_word a6, rtb_word a7)
+{
+    RTB_KAPI_UNUSED;
+    UINT rc = tx_thread_terminate((TX_THREAD *)a0);
+    return rc == TX_SUCCESS ? tx_thread_delete((TX_THREAD *)a0) : rc;
+}
 
 static int deleted(const struct rtb_kcall *c)
 {
@@ -147,24 +186,37 @@ int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c)
 {
     if (!SLOT_OK(id))
         return rtb_threadx_fail("task_delete", "no such task");
-    rtb_kcall_set(c, rtb_kapi_tx_thread_terminate_delete, deleted, (rtb_word)&slots[id].thread, 0, 0, 0);
+    rtb_kcall_set(c, terminate_then_delete, deleted, (rtb_word)&slots[id].thread, 0, 0, 0);
     c->aux[0] = (rtb_word)&slots[id];
     return RTB_OK;
 }
 
-/* A returned thread: terminate (a success on a completed thread too) and
- * delete it, and give its stack back. */
+/* Wait until the task's function returned, then delete its thread and
+ * give its stack back. */
 int rtb_port_task_join(int id)
 {
     if (!SLOT_OK(id))
         return rtb_threadx_fail("task_join", "no such task");
     struct slot *s = &slots[id];
-    tx_semaphore_get(&s->done, TX_WAIT_FOREVER);
-    UINT rc = tx_thread_terminate(&s->thread);
-    if (rc == TX_SUCCESS)
-        rc = tx_thread_delete(&s->thread);
+    UINT rc;
+#ifndef TX_DISABLE_NOTIFY_CALLBACKS
+    rc = tx_thread_entry_exit_notify(&s->thread, exited);
     if (rc != TX_SUCCESS)
-        return rtb_threadx_status("task_join", rc);
+        return rtb_threadx_status("tx_thread_entry_exit_notify", rc);
+    /* Completed already (before the notification was asked for)? ThreadX
+     * marks it so with preemption off until its last suspension, so a
+     * thread seen completed is off the ready list. */
+    if (s->thread.tx_thread_state != TX_COMPLETED)
+        tx_semaphore_get(&s->done, TX_WAIT_FOREVER);
+#else
+    tx_semaphore_get(&s->done, TX_WAIT_FOREVER);
+    rc = tx_thread_terminate(&s->thread); /* it may not have left the wrapper yet */
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_thread_terminate", rc);
+#endif
+    rc = tx_thread_delete(&s->thread);
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_thread_delete", rc);
     release(s);
     return RTB_OK;
 }

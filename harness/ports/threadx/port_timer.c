@@ -18,6 +18,7 @@ static struct timer_slot {
     TX_TIMER t;
     rtb_timer_fn fn;
     void *arg;
+    ULONG initial, period; /* the ticks of the last start (0: never started) */
     bool used;
 } timers[RTB_MAX_TIMERS];
 #define TIMER_OK(id) ((id) >= 0 && (id) < RTB_MAX_TIMERS && timers[id].used)
@@ -35,16 +36,16 @@ static ULONG us_to_ticks(uint32_t us)
 }
 
 /* created inactive; the initial ticks are set when it is started. A macro
- * when ThreadX checks errors: a shim. */
-RTB_KAPI(tx_timer_create, tx_timer_create(&((struct timer_slot *)a0)->t, "rtb", expired, (ULONG)a1, 1, 0,
-                                          TX_NO_ACTIVATE))
+ * when ThreadX checks errors: a shim; a0 the control block, a1 the id the
+ * expiration function gets. */
+RTB_KAPI(tx_timer_create, tx_timer_create((TX_TIMER *)a0, "rtb", expired, (ULONG)a1, 1, 0, TX_NO_ACTIVATE))
 
 static int created(const struct rtb_kcall *c)
 {
     UINT rc = (UINT)c->ret;
     if (rc != TX_SUCCESS)
         return rtb_threadx_status("tx_timer_create", rc);
-    ((struct timer_slot *)c->a[0])->used = true;
+    timers[c->a[1]].used = true;
     return RTB_OK;
 }
 
@@ -54,18 +55,20 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
         return rtb_threadx_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
-    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id], (rtb_word)id, 0, 0);
+    timers[id].initial = timers[id].period = 0;
+    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id].t, (rtb_word)id, 0, 0);
     return RTB_OK;
 }
 
 /* Starting a timer with a new expiry is ThreadX's two calls, as an
- * application makes them: its ticks, then its activation. (The timer is
- * inactive here: created, or cancelled; the contract starts a stopped
- * timer.) */
-RTB_KAPI(tx_timer_change_activate,
-         tx_timer_change((TX_TIMER *)a0, (ULONG)a1, (ULONG)a2) == TX_SUCCESS ? tx_timer_activate((TX_TIMER *)a0)
-                                                                             : (UINT)TX_ACTIVATE_ERROR)
-
+ * application makes them: tx_timer_change (the timer's ticks: it must be
+ * inactive, as it is here, created or cancelled; the contract starts a
+ * stopped timer), then tx_timer_activate. The change only stores the
+ * ticks, so it is made when the start is prepared, and the window holds
+ * the start itself, tx_timer_activate. A cancel leaves the ticks where the
+ * timer stopped (ThreadX's deactivate keeps the time left), so its done()
+ * sets the slot's last ticks again: a start prepared once and made after
+ * each cancel (timer.start.*) arms the same expiry every time. */
 static int status(const struct rtb_kcall *c)
 {
     UINT rc = (UINT)c->ret;
@@ -76,18 +79,33 @@ int rtb_port_timer_start_kcall(int id, uint32_t first_us, uint32_t period_us, st
 {
     if (!TIMER_OK(id))
         return rtb_threadx_fail("timer_start", "no such timer");
-    rtb_kcall_set(c, rtb_kapi_tx_timer_change_activate, status, (rtb_word)&timers[id].t,
-                  us_to_ticks(first_us) + 1, period_us ? us_to_ticks(period_us) : 0, 0);
-    c->aux[0] = (rtb_word) "timer_start";
+    struct timer_slot *t = &timers[id];
+    t->initial = us_to_ticks(first_us) + 1;
+    t->period = period_us ? us_to_ticks(period_us) : 0;
+    UINT rc = tx_timer_change(&t->t, t->initial, t->period);
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_timer_change", rc);
+    rtb_kcall_set(c, RTB_KFN(tx_timer_activate), status, (rtb_word)&t->t, 0, 0, 0);
+    c->aux[0] = (rtb_word) "tx_timer_activate";
     return RTB_OK;
+}
+
+static int cancelled(const struct rtb_kcall *c)
+{
+    struct timer_slot *t = (struct timer_slot *)c->aux[1];
+    UINT rc = (UINT)c->ret;
+    if (rc != TX_SUCCESS)
+        return rtb_threadx_status("tx_timer_deactivate", rc);
+    rc = t->initial ? tx_timer_change(&t->t, t->initial, t->period) : TX_SUCCESS;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_timer_change", rc);
 }
 
 int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c)
 {
     if (!TIMER_OK(id))
         return rtb_threadx_fail("timer_cancel", "no such timer");
-    rtb_kcall_set(c, RTB_KFN(tx_timer_deactivate), status, (rtb_word)&timers[id].t, 0, 0, 0);
-    c->aux[0] = (rtb_word) "tx_timer_deactivate";
+    rtb_kcall_set(c, RTB_KFN(tx_timer_deactivate), cancelled, (rtb_word)&timers[id].t, 0, 0, 0);
+    c->aux[1] = (rtb_word)&timers[id];
     return RTB_OK;
 }
 

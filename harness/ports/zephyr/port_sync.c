@@ -215,15 +215,26 @@ RTB_KAPI_STMT(k_event_init, k_event_init((struct k_event *)a0))
 RTB_KAPI(k_event_post, k_event_post((struct k_event *)a0, (uint32_t)a1))
 RTB_KAPI(k_event_wait, k_event_wait((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2)))
 RTB_KAPI(k_event_wait_all, k_event_wait_all((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2)))
-/* A wait that consumes what it received: Zephyr's wait leaves the events
- * set (its `reset` clears them before waiting, not after), so an
- * application clears what it got: two calls. */
-RTB_KAPI(k_event_wait_clear,
-         k_event_clear((struct k_event *)a0,
-                       k_event_wait((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2))))
-RTB_KAPI(k_event_wait_all_clear,
-         k_event_clear((struct k_event *)a0,
-                       k_event_wait_all((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2))))
+/* A wait that consumes what it received (RTB_EV_CLEAR): Zephyr 4.0 has no
+ * such call (its wait leaves the events set; its `reset` clears them
+ * before waiting, not after), so an application clears what it got: two
+ * calls, the port's emulation (RTB_EMU_EVENTS), not a shim. Each returns
+ * what k_event_clear returns: the events it cleared. */
+static rtb_word wait_then_clear(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4, rtb_word a5,
+                                rtb_word a6, rtb_word a7)
+{
+    RTB_KAPI_UNUSED;
+    uint32_t got = k_event_wait((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2));
+    return k_event_clear((struct k_event *)a0, got);
+}
+
+static rtb_word wait_all_then_clear(rtb_word a0, rtb_word a1, rtb_word a2, rtb_word a3, rtb_word a4,
+                                    rtb_word a5, rtb_word a6, rtb_word a7)
+{
+    RTB_KAPI_UNUSED;
+    uint32_t got = k_event_wait_all((struct k_event *)a0, (uint32_t)a1, false, rtb_zephyr_timeout(a2));
+    return k_event_clear((struct k_event *)a0, got);
+}
 
 static int event_made(const struct rtb_kcall *c)
 {
@@ -272,7 +283,7 @@ static int waited(const struct rtb_kcall *c)
     uint32_t got = (uint32_t)c->ret & (uint32_t)c->a[1];
     if (c->aux[1])
         *(uint32_t *)c->aux[1] = got;
-    bool all = c->fn == rtb_kapi_k_event_wait_all || c->fn == rtb_kapi_k_event_wait_all_clear;
+    bool all = c->fn == rtb_kapi_k_event_wait_all || c->fn == wait_all_then_clear;
     if (all ? got == (uint32_t)c->a[1] : got != 0)
         return RTB_OK;
     return (int32_t)c->aux[0] == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
@@ -283,10 +294,8 @@ int rtb_port_event_wait_kcall(int id, uint32_t bits, unsigned mode, int32_t time
 {
     if (!EV_OK(id))
         return rtb_zephyr_fail("event_wait", "no such event object");
-    rtb_kfn fn = (mode & RTB_EV_ALL) ? ((mode & RTB_EV_CLEAR) ? rtb_kapi_k_event_wait_all_clear
-                                                              : rtb_kapi_k_event_wait_all)
-                                     : ((mode & RTB_EV_CLEAR) ? rtb_kapi_k_event_wait_clear
-                                                              : rtb_kapi_k_event_wait);
+    rtb_kfn fn = (mode & RTB_EV_ALL) ? ((mode & RTB_EV_CLEAR) ? wait_all_then_clear : rtb_kapi_k_event_wait_all)
+                                     : ((mode & RTB_EV_CLEAR) ? wait_then_clear : rtb_kapi_k_event_wait);
     rtb_kcall_set(c, fn, waited, W(events[id].ev), bits, (rtb_word)rtb_zephyr_ticks(timeout_us), 0);
     c->aux[0] = (rtb_word)timeout_us;
     c->aux[1] = W(got);

@@ -131,10 +131,24 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags)
                "is prepared); k_stack holds words";
     case RTB_EMU_TASK_SELF_SUSPEND:
         return "";
+    case RTB_EMU_EVENTS:
+        return "Zephyr 4.0 has no event wait that consumes what it received: a wait that clears "
+               "(event.receive.*, the switch rows' waiter) is k_event_wait then k_event_clear, the "
+               "port's two calls; every other event call is k_event's own";
     default:
         (void)task_flags;
         return "";
     }
+}
+
+/* Where created objects live: always the application's memory. */
+int rtb_port_alloc(unsigned how)
+{
+    if (how == RTB_ALLOC_STATIC)
+        return RTB_OK;
+    return rtb_zephyr_unsupported("Zephyr has no create call that allocates: every object is the "
+                                  "application's (K_SEM_DEFINE); k_object_alloc needs "
+                                  "CONFIG_DYNAMIC_OBJECTS (userspace only)");
 }
 
 #define STR2(x) #x

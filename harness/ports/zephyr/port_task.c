@@ -24,13 +24,14 @@ static struct slot {
 
 #define SLOT_OK(id) ((id) >= 0 && (id) < RTB_MAX_TASKS && slots[id].used)
 
-/* k_thread_create's ten arguments, as an application passes them; a0 the
- * slot (its thread, its stack), a1 the function, a2 its argument, a3 the
- * priority, a4 the options, a5 K_NO_WAIT or K_FOREVER (unstarted) as ticks. */
+/* k_thread_create's ten arguments, as an application passes them: a0 the
+ * thread, a1 its stack, a2 the stack's size, a3 the function, a4 its
+ * argument, a5 the priority, a6 the options, a7 K_NO_WAIT or K_FOREVER
+ * (unstarted) as ticks; the slot's thread and stack are found when the
+ * call is prepared. */
 RTB_KAPI(k_thread_create,
-         k_thread_create(((struct slot *)a0)->thread, rtb_zephyr_stacks[(struct slot *)a0 - slots],
-                         K_THREAD_STACK_SIZEOF(rtb_zephyr_stacks[0]), (k_thread_entry_t)a1, (void *)a2,
-                         NULL, NULL, (int)a3, (uint32_t)a4, rtb_zephyr_timeout(a5)))
+         k_thread_create((struct k_thread *)a0, (k_thread_stack_t *)a1, (size_t)a2, (k_thread_entry_t)a3,
+                         (void *)a4, NULL, NULL, (int)a5, (uint32_t)a6, rtb_zephyr_timeout(a7)))
 
 #if defined(CONFIG_USERSPACE)
 /* A new thread starts in its creator's memory domain, and a user-mode task
@@ -65,7 +66,7 @@ static void creator_leaves(void)
  * or re-prioritises another). */
 static int created(const struct rtb_kcall *c)
 {
-    struct k_thread *t = ((struct slot *)c->a[0])->thread;
+    struct k_thread *t = (struct k_thread *)c->a[0];
     creator_leaves();
     k_thread_system_pool_assign(t);
 #if defined(CONFIG_USERSPACE)
@@ -93,10 +94,12 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     s->thread = &thread_obj[id];
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     creator_joins(options & K_USER);
-    rtb_kcall_set(c, rtb_kapi_k_thread_create, created, (rtb_word)s, (rtb_word)fn, (rtb_word)arg,
-                  (rtb_word)rtb_zephyr_prio(prio));
-    c->a[4] = options;
-    c->a[5] = (flags & RTB_TASK_SUSPENDED) ? (rtb_word)-1 : 0;
+    rtb_kcall_set(c, rtb_kapi_k_thread_create, created, (rtb_word)s->thread, (rtb_word)rtb_zephyr_stacks[id],
+                  K_THREAD_STACK_SIZEOF(rtb_zephyr_stacks[0]), (rtb_word)fn);
+    c->a[4] = (rtb_word)arg;
+    c->a[5] = (rtb_word)rtb_zephyr_prio(prio);
+    c->a[6] = options;
+    c->a[7] = (flags & RTB_TASK_SUSPENDED) ? (rtb_word)-1 : 0;
     return RTB_OK;
 }
 
@@ -115,7 +118,8 @@ static int aborted(const struct rtb_kcall *c)
     return RTB_OK;
 }
 
-static int on_thread(int id, void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word),
+static int on_thread(int id,
+                     void (*shim)(rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word, rtb_word),
                      int (*done)(const struct rtb_kcall *), const char *what, struct rtb_kcall *c)
 {
     if (!SLOT_OK(id))

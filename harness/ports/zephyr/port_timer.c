@@ -21,19 +21,20 @@ static void expired(struct k_timer *t)
     timers[id].fn(timers[id].arg);
 }
 
-/* k_timer_init and the user data the expiry function finds its slot by:
- * the set-up an application writes (two calls). */
-RTB_KAPI_STMT(k_timer_init, (k_timer_init((struct k_timer *)a0, expired, NULL),
-                             k_timer_user_data_set((struct k_timer *)a0, (void *)a1)))
 /* One-shot (period 0: K_NO_WAIT) or periodic, the durations in ticks. */
 RTB_KAPI_STMT(k_timer_start, k_timer_start((struct k_timer *)a0, rtb_zephyr_timeout(a1), rtb_zephyr_timeout(a2)))
 RTB_KAPI_STMT(k_timer_stop, k_timer_stop((struct k_timer *)a0))
 
+/* The create is k_timer_init, a kernel function (not a system call); the
+ * user data the expiry function finds its slot by (aux[0]) is set after
+ * the window: k_timer_init clears it. */
 static int made(const struct rtb_kcall *c)
 {
-    timers[c->a[1]].used = true;
+    struct k_timer *t = (struct k_timer *)c->a[0];
+    k_timer_user_data_set(t, (void *)c->aux[0]);
+    timers[c->aux[0]].used = true;
 #if defined(CONFIG_USERSPACE)
-    k_object_access_all_grant(&timer_obj[c->a[1]]);
+    k_object_access_all_grant(t);
 #endif
     return RTB_OK;
 }
@@ -44,7 +45,8 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
         return rtb_zephyr_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
-    rtb_kcall_set(c, RTB_KFN(rtb_kapi_k_timer_init), made, (rtb_word)&timer_obj[id], (rtb_word)id, 0, 0);
+    rtb_kcall_set(c, RTB_KFN(k_timer_init), made, (rtb_word)&timer_obj[id], (rtb_word)expired, 0, 0);
+    c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
 

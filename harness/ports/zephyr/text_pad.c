@@ -10,14 +10,14 @@
 #include "rtb_zephyr.h"
 
 #if RTB_ZEPHYR_TEXT_PAD > 0
-#define RTB_STR_(x) #x
-#define RTB_STR(x) RTB_STR_(x)
+#define PAD_STR_(x) #x /* the board's header has an RTB_STR_ of its own */
+#define PAD_STR(x) PAD_STR_(x)
 
 volatile int rtb_zephyr_text_pad_taken; /* never set: the call below never runs */
 
 __attribute__((noinline)) static void text_pad(void)
 {
-    __asm__ volatile(".space " RTB_STR(RTB_ZEPHYR_TEXT_PAD));
+    __asm__ volatile(".space " PAD_STR(RTB_ZEPHYR_TEXT_PAD));
 }
 
 void rtb_zephyr_keep_text_pad(void)
