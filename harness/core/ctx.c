@@ -10,6 +10,8 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     c->cold = cold;
     c->cold_failed = false;
     c->emulated = "";
+    c->kernel_calls = 0;
+    c->unranked = "";
     c->metric = m;
     c->samples = samples;
     c->warmup = warmup;
@@ -190,6 +192,12 @@ void rtb_emulated(struct rtb_ctx *c, const char *how)
 void rtb_port_emulates(struct rtb_ctx *c, enum rtb_emulation what)
 {
     rtb_emulated(c, rtb_port_emulation(what, rtb_task_flags(c)));
+    c->kernel_calls = rtb_port_emulation_calls(what, rtb_task_flags(c));
+}
+
+void rtb_unranked(struct rtb_ctx *c, const char *why)
+{
+    c->unranked = why ? why : "";
 }
 
 /* The port's rest policy (rtb_port_policy), set once by the runner. The

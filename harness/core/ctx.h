@@ -20,6 +20,8 @@ struct rtb_ctx {
     char reason[160];
     const char *note;
     const char *emulated;   /* how the measured service is emulated, "" if native */
+    unsigned kernel_calls;  /* the emulation's kernel calls in a window (rtb_port_emulation_calls) */
+    const char *unranked;   /* why the row stays out of every ranking, "" if it does not */
     uint32_t ops_per_sample;   /* rtb_per_sample: operations timed by one sample */
     uint64_t bytes_per_sample; /* and the bytes they move (0: not a transfer) */
     uint64_t expected;         /* rtb_expected: what a method check should measure, 0: none */

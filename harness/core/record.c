@@ -144,6 +144,23 @@ static void write_stats(const struct rtb_ctx *c, uint64_t overhead)
     write_hist(c->hist, overhead);
 }
 
+/* Why the row stays out of every ranking: the scenario's words, or an
+ * emulation the port built from several kernel calls. */
+static void write_unranked(const struct rtb_ctx *c)
+{
+    if (*c->unranked) {
+        jw_str("unranked", c->unranked);
+    } else if (c->kernel_calls >= 2) {
+        char why[96], num[24];
+        why[0] = '\0';
+        rtb_strlcat(why, "built by rtbench's port from ", sizeof why);
+        num[jw_fmt_u64(num, c->kernel_calls)] = 0;
+        rtb_strlcat(why, num, sizeof why);
+        rtb_strlcat(why, " kernel calls", sizeof why);
+        jw_str("unranked", why);
+    }
+}
+
 void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
                        const struct rtb_port_info *info, const char *profile)
 {
@@ -184,6 +201,9 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     jw_str("profile", profile);
     jw_bool("cold", c->cold && !c->cold_failed);
     jw_str("emulated", c->emulated);
+    if (c->kernel_calls)
+        jw_u64("kernel_calls", c->kernel_calls);
+    write_unranked(c);
     jw_str("allocation", (c->metric->task_flags & RTB_FROM_HEAP) ? "heap" : "static");
     jw_str("note", c->cold_failed ? "cold profile: the port could not evict caches" : c->note);
     jw_end();

@@ -167,6 +167,10 @@ enum que_op { QUE_ENQUEUE, QUE_DEQUEUE, QUE_INSERT, QUE_REMOVE, QUE_EMPTY, QUE_P
 static void que_measure(struct rtb_ctx *ctx, enum que_op op)
 {
     bool locked = op == QUE_PUT || op == QUE_GET;
+    rtb_unranked(ctx, locked ? "DSP/BIOS's QUE is a list library, not a kernel service: rtbench's "
+                               "copy of its algorithm between the port's mutex lock and unlock"
+                             : "DSP/BIOS's QUE is a list library, not a kernel service: rtbench's "
+                               "copy of its algorithm is what the row times");
     if (locked && !rtb_ok(ctx, rtb_port_mutex_create(MX, 0), "mutex_create"))
         return;
     que_setup();

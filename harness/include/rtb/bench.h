@@ -101,8 +101,14 @@ void rtb_note(struct rtb_ctx *ctx, const char *note);
 /* The measured service is built from other primitives: how (into the record). */
 void rtb_emulated(struct rtb_ctx *ctx, const char *how);
 /* The same, in the port's words for a service it may emulate
- * (rtb_port_emulation); nothing when the kernel has it natively. */
+ * (rtb_port_emulation); nothing when the kernel has it natively. An
+ * emulation the port builds from several kernel calls
+ * (rtb_port_emulation_calls) keeps the row out of every ranking. */
 void rtb_port_emulates(struct rtb_ctx *ctx, enum rtb_emulation what);
+/* The row's figure is rtbench's own code as much as a kernel's, or checks
+ * the method: it is measured and shown, and kept out of every ranking and
+ * verdict (the record's `unranked`: why). */
+void rtb_unranked(struct rtb_ctx *ctx, const char *why);
 /* Call at a point where a pause breaks no sample: the port's rest policy
  * (rtb_port_policy) decides whether to pause. The POSIX port, after 100 ms
  * of running since the metric began or the last rest, sleeps 10 ms: Linux

@@ -275,6 +275,14 @@ enum rtb_emulation {
     RTB_EMU_MUTEX_NO_INHERIT,      /* a mutex without priority inheritance */
 };
 const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags);
+/* How many kernel calls the emulation makes in a timed window: 0 when the
+ * kernel has the service itself (the default), 1 when one call of another
+ * service of the kernel does it (a queue of words as a FIFO), 2 or more
+ * when the port builds the service from several calls (ThreadX: terminate,
+ * then delete): that row is rtbench's code as much as the kernel's, and
+ * stays out of every ranking (the record's `unranked`). The window audit
+ * checks each port's answer against the trace. */
+unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned task_flags);
 
 /* Why the port lacks the service behind capability bit `cap` (one bit), in
  * words for the record ("FreeRTOS has no reader-writer lock"). NULL: the

@@ -64,7 +64,8 @@ def _page(target, rows: list[dict[str, Any]]) -> Page:
     table = [[r["id"], str(r["windows"]),
               *(str(r.get(k, "—")) for k in ("figure", "harness_p50", "kernel", "call",
                                              "ours", "ours_max", "budget")),
-              r.get("why") or r.get("note") or ""] for r in rows]
+              r.get("why") or r.get("note") or
+              (f"not ranked: {r['unranked']}" if r.get("unranked") else "")] for r in rows]
     page.table(Table(["metric", "windows", "figure", "harness median", "kernel", "API shim",
                       "rtbench", "rtbench max", "budget", "why"], table,
                      "lrrrrrrrrl"))

@@ -63,7 +63,7 @@ _METRIC = {
     "type": "text", "id": "text", "status": "text", "reason": "text", "unit": "text",
     "note": "text", "profile": "text", "origin": "text", "placement": "text",
     "rt_reason": "text", "tasks": "text", "emulated": "text", "variant_of": "text",
-    "allocation": "text",
+    "allocation": "text", "kernel_calls": "count",
     "unranked": "text",
     "realtime": "flag", "budget_exhausted": "flag", "cross_cpu": "flag", "cold": "flag",
     "mapped": "flag",
