@@ -189,10 +189,16 @@ void rtb_emulated(struct rtb_ctx *c, const char *how)
     c->emulated = how ? how : "";
 }
 
+/* A row may name two emulations (the event object, then its clearing
+ * wait): the words of the last one that has any, the most kernel calls. */
 void rtb_port_emulates(struct rtb_ctx *c, enum rtb_emulation what)
 {
-    rtb_emulated(c, rtb_port_emulation(what, rtb_task_flags(c)));
-    c->kernel_calls = rtb_port_emulation_calls(what, rtb_task_flags(c));
+    const char *how = rtb_port_emulation(what, rtb_task_flags(c));
+    unsigned calls = rtb_port_emulation_calls(what, rtb_task_flags(c));
+    if (how && *how)
+        rtb_emulated(c, how);
+    if (calls > c->kernel_calls)
+        c->kernel_calls = calls;
 }
 
 void rtb_unranked(struct rtb_ctx *c, const char *why)

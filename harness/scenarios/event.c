@@ -20,6 +20,13 @@ static bool make(struct rtb_ctx *ctx)
     return rtb_ok(ctx, rtb_port_event_create(EV), "event_create");
 }
 
+/* A row whose window holds a wait that clears what it received. */
+static bool make_clearing(struct rtb_ctx *ctx)
+{
+    rtb_port_emulates(ctx, RTB_EMU_EVENT_CLEAR);
+    return make(ctx);
+}
+
 static int clear(void)
 {
     uint32_t got;
@@ -68,6 +75,7 @@ static void wait_any_available(struct rtb_ctx *ctx) { wait_available(ctx, EV_BIT
 static void wait_all_available(struct rtb_ctx *ctx) { wait_available(ctx, EV_BITS, RTB_EV_ALL); }
 static void receive_available(struct rtb_ctx *ctx)
 {
+    rtb_port_emulates(ctx, RTB_EMU_EVENT_CLEAR);
     wait_available(ctx, EV_BIT, RTB_EV_ANY | RTB_EV_CLEAR);
 }
 
@@ -75,7 +83,7 @@ static void wait_unavailable_nowait(struct rtb_ctx *ctx)
 {
     struct rtb_kcall wait;
     uint32_t got;
-    if (!make(ctx))
+    if (!make_clearing(ctx))
         return;
     if (rtb_ok(ctx, rtb_port_event_wait_kcall(EV, EV_BIT, RTB_EV_ANY | RTB_EV_CLEAR, RTB_NO_WAIT, &got, &wait),
                "event_wait"))
@@ -107,7 +115,7 @@ static void set_waiter_readied(struct rtb_ctx *ctx)
 
 static void block_ctx(struct rtb_ctx *ctx, const struct rtb_handoff_ops *ops)
 {
-    if (!make(ctx))
+    if (!make_clearing(ctx))
         return;
     rtb_handoff_block_ctx(ctx, ops, EV);
     rtb_port_event_delete(EV);
@@ -118,7 +126,7 @@ static void wait_all_block_ctx(struct rtb_ctx *ctx) { block_ctx(ctx, &all_ops); 
 
 static void set_wake_ctx(struct rtb_ctx *ctx)
 {
-    if (!make(ctx))
+    if (!make_clearing(ctx))
         return;
     rtb_handoff_wake_ctx(ctx, &any_ops, EV);
     rtb_port_event_delete(EV);

@@ -268,6 +268,7 @@ enum rtb_emulation {
     RTB_EMU_TASK_SELF_SUSPEND,     /* a task suspending itself */
     RTB_EMU_SCHED_LOCK,            /* preemption lock */
     RTB_EMU_EVENTS,                /* event flags */
+    RTB_EMU_EVENT_CLEAR,           /* an event wait that clears what it received */
     RTB_EMU_QUEUE,                 /* FIFO/LIFO/stack queues of words */
     RTB_EMU_PIPE,                  /* byte pipes */
     RTB_EMU_COND,                  /* condition variables */

@@ -241,6 +241,22 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
     }
 }
 
+/* Kernel calls in a timed window: the delete is two (terminate, delete),
+ * the preemption lock and the queues one call of another service. */
+unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned flags)
+{
+    (void)flags;
+    switch (what) {
+    case RTB_EMU_TASK_DELETE:
+        return 2;
+    case RTB_EMU_SCHED_LOCK:
+    case RTB_EMU_QUEUE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* ---- diagnostics: the console, outside any record line ---------------------- */
 void rtb_port_diag(const char *line)
 {

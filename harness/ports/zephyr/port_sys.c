@@ -121,6 +121,20 @@ const char *rtb_port_unsupported_why(uint32_t cap)
     }
 }
 
+/* Kernel calls in a timed window: the clearing wait is two. */
+unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned task_flags)
+{
+    (void)task_flags;
+    switch (what) {
+    case RTB_EMU_EVENT_CLEAR:
+        return 2;
+    case RTB_EMU_QUEUE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags)
 {
     switch (what) {
@@ -131,7 +145,7 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags)
                "is prepared); k_stack holds words";
     case RTB_EMU_TASK_SELF_SUSPEND:
         return "";
-    case RTB_EMU_EVENTS:
+    case RTB_EMU_EVENT_CLEAR:
         return "Zephyr 4.0 has no event wait that consumes what it received: a wait that clears "
                "(event.receive.*, the switch rows' waiter) is k_event_wait then k_event_clear, the "
                "port's two calls; every other event call is k_event's own";
