@@ -36,6 +36,23 @@ int rtb_freertos_unsupported(const char *what)
     return RTB_ENOTSUP;
 }
 
+/* rtb_port_alloc's choice (rtb_freertos.h): FreeRTOS has both kinds of create. */
+bool rtb_freertos_from_heap;
+
+int rtb_port_alloc(unsigned how)
+{
+    if (how != RTB_ALLOC_STATIC && how != RTB_ALLOC_HEAP)
+        return rtb_freertos_fail("alloc", "no such allocation");
+    rtb_freertos_from_heap = how == RTB_ALLOC_HEAP;
+    return RTB_OK;
+}
+
+int rtb_freertos_not_created(const char *what)
+{
+    return rtb_freertos_fail(what, rtb_freertos_from_heap ? "heap_4 exhausted"
+                                                          : "the static create refused the port's memory");
+}
+
 const char *rtb_port_last_error(void)
 {
     return last_error;
@@ -104,7 +121,10 @@ static const char *const facts[] = {
     "time_slicing", configUSE_TIME_SLICING ? "on" : "off",
     "asserts", RTB_FREERTOS_ASSERT ? "on (configASSERT, stack-overflow check 2)" : "off",
     "heap", "heap_4, " STR(configTOTAL_HEAP_SIZE) " bytes",
-    "task_allocation", "xTaskCreate: TCB and stack from heap_4",
+    "task_allocation", "xTaskCreateStatic on a TCB and a 2 KiB stack the port owns per id (the "
+    "*_heap rows: xTaskCreate, TCB and stack from heap_4)",
+    "object_allocation", "...CreateStatic on memory the port owns per id (the *_heap rows: the "
+    "creates that allocate from heap_4; delete frees what they took)",
     "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
     "interrupt_masking", "BASEPRI 5 << 5: kernel sections mask the interrupts at or below it",
@@ -170,8 +190,9 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
     (void)flags;
     switch (what) {
     case RTB_EMU_TASK_CREATE_UNSTARTED:
-        return "FreeRTOS creates tasks ready: xTaskCreate then vTaskSuspend, both inside "
-               "vTaskSuspendAll so the task never runs before its start";
+        return "FreeRTOS creates tasks ready: xTaskCreateStatic (xTaskCreate from the heap) then "
+               "vTaskSuspend, both between vTaskSuspendAll and xTaskResumeAll so the task never runs "
+               "before its start";
     case RTB_EMU_TASK_START:
         return "start = vTaskResume of a task created suspended";
     case RTB_EMU_QUEUE:
