@@ -2,43 +2,68 @@
  * FreeRTOS port: tasks. A task is created with xTaskCreateStatic on the
  * slot's own TCB and stack (rtb_port_alloc's default: the create row times
  * the kernel's work, no allocation), or with xTaskCreate (TCB and stack
- * from heap_4) for the *_heap rows. It runs a wrapper that calls the
- * scenario's function, gives the slot's join semaphore and suspends
+ * from heap_4) for the *_heap rows. It runs task_entry, which calls the
+ * scenario's function, then gives the slot's join semaphore and suspends
  * itself. The joiner takes that semaphore and deletes the task: deleting
  * another task frees it at once, whereas a task deleting itself leaves its
  * memory to the idle task, which may not have run before the slot is reused.
  */
+#include <stddef.h>
+
 #include "rtb_freertos.h"
 #include "semphr.h"
 
 #define STACK_WORDS 512u /* 2 KiB: the deepest scenario path needs under 1 KiB */
 
 static struct slot {
+    /* task_entry loads these three with one LDM: keep them first, in this order */
+    void *arg;
+    rtb_task_fn fn;
+    struct slot *self;
     TaskHandle_t handle;
-    SemaphoreHandle_t done; /* given by the wrapper when fn returned */
+    SemaphoreHandle_t done; /* given when fn returned */
     StaticSemaphore_t done_mem;
     StaticTask_t tcb;
     StackType_t stack[STACK_WORDS];
-    rtb_task_fn fn;
-    void *arg;
     bool used;
 } slots[RTB_MAX_TASKS];
+_Static_assert(offsetof(struct slot, arg) == 0 && offsetof(struct slot, fn) == 4 &&
+                   offsetof(struct slot, self) == 8,
+               "task_entry's LDM reads arg, fn, self from a slot's first three words");
 
 #define SLOT_OK(id) ((id) >= 0 && (id) < RTB_MAX_TASKS && slots[id].used)
 
 void rtb_freertos_tasks_init(void)
 {
-    for (int i = 0; i < RTB_MAX_TASKS; i++)
+    for (int i = 0; i < RTB_MAX_TASKS; i++) {
+        slots[i].self = &slots[i];
         slots[i].done = xSemaphoreCreateBinaryStatic(&slots[i].done_mem);
+    }
 }
 
-static void wrapper(void *p)
+/* After the scenario's function: tell the joiner, and wait to be deleted
+ * (a FreeRTOS task function must not return). */
+void rtb_freertos_task_exit(struct slot *s);
+void rtb_freertos_task_exit(struct slot *s)
 {
-    struct slot *s = p;
-    s->fn(s->arg);
     xSemaphoreGive(s->done);
     for (;;)
         vTaskSuspend(NULL); /* the joiner deletes us; a stray resume must not return */
+}
+
+/* Every task's entry; FreeRTOS starts it with r0 = its slot. The rows whose
+ * window ends at the new task's first stamp (task.create.ctx,
+ * task.start.ctx) hold what runs of ours before the scenario's function:
+ * two instructions here (one load of arg, fn and the slot, the call), where
+ * a C wrapper took four or more (a frame, two loads, the call). Not zero: a
+ * FreeRTOS task function must never return, so the scenario's function,
+ * which returns, cannot be the task's entry itself. */
+__attribute__((naked)) static void task_entry(void *slot __attribute__((unused)))
+{
+    __asm volatile("ldm r0, {r0, r1, r4}\n\t" /* r0 = arg, r1 = fn, r4 = slot (kept across the call) */
+                   "blx r1\n\t"
+                   "mov r0, r4\n\t"
+                   "b rtb_freertos_task_exit\n\t");
 }
 
 /* The slot's task, unstarted (rtb_port_emulation: RTB_EMU_TASK_CREATE_UNSTARTED):
@@ -103,7 +128,7 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     xSemaphoreTake(s->done, 0); /* empty, whatever an earlier task left */
     rtb_kfn create = heap ? (unstarted ? unstarted_heap : RTB_KFN(xTaskCreate))
                           : (unstarted ? unstarted_static : RTB_KFN(xTaskCreateStatic));
-    rtb_kcall_set(c, create, created, (rtb_word)wrapper, (rtb_word) "rtb", STACK_WORDS, (rtb_word)s);
+    rtb_kcall_set(c, create, created, (rtb_word)task_entry, (rtb_word) "rtb", STACK_WORDS, (rtb_word)s);
     c->a[4] = rtb_freertos_prio(prio);
     if (heap) {
         s->handle = NULL; /* xTaskCreate writes it before the task can run */
