@@ -6,7 +6,9 @@
  *
  * Queues and stream buffers are created with the ...CreateStatic calls on
  * storage the port owns per id, or, for the *_heap rows (rtb_port_alloc),
- * with the creates that take it from heap_4.
+ * with the creates that take it from heap_4. Every timed service is a
+ * prepared call of the kernel's function, or of a shim where its API is a
+ * macro (xQueueSendToBack is xQueueGenericSend with a constant).
  */
 #include "rtb_freertos.h"
 #include "queue.h"
@@ -14,15 +16,11 @@
 
 #define W(x) ((rtb_word)(x))
 
-static int timed_out(int32_t timeout_us)
-{
-    return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
-}
-
 RTB_KAPI(xQueueCreate, xQueueCreate((UBaseType_t)a0, (UBaseType_t)a1))
 RTB_KAPI(xQueueCreateStatic,
          xQueueCreateStatic((UBaseType_t)a0, (UBaseType_t)a1, (uint8_t *)a2, (StaticQueue_t *)a3))
 RTB_KAPI(xQueueSendToBack, xQueueSendToBack((QueueHandle_t)a0, (const void *)a1, (TickType_t)a2))
+RTB_KAPI(xQueueSendToFront, xQueueSendToFront((QueueHandle_t)a0, (const void *)a1, (TickType_t)a2))
 
 /* A queue of `depth` items of `size` bytes: static on `storage` of `room`
  * bytes and `mem`, or from heap_4; NULL if it does not fit or the heap is
@@ -136,23 +134,39 @@ int rtb_port_queue_delete(int id)
     return RTB_OK;
 }
 
-int rtb_port_queue_put(int id, uintptr_t item, bool alloc)
+/* done() of a put: pdTRUE, else the queue was full (it never waits). */
+static int put_done(const struct rtb_kcall *c)
+{
+    return (BaseType_t)c->ret == pdTRUE ? RTB_OK : RTB_EWOULDBLOCK;
+}
+
+/* The kernel copies the item from memory: the prepared call's own scratch
+ * word (aux[1]), which lives as long as the preparation. FIFO puts at the
+ * back, LIFO and stack at the front (RTB_EMU_QUEUE). */
+int rtb_port_queue_put_kcall(int id, uintptr_t item, bool alloc, struct rtb_kcall *c)
 {
     (void)alloc; /* items are copied: no node to allocate (RTB_EMU_QUEUE) */
     if (!QUEUE_OK(id))
         return rtb_freertos_fail("queue_put", "no such queue");
-    BaseType_t ok = queues[id].kind == RTB_QUEUE_FIFO ? xQueueSendToBack(queues[id].h, &item, 0)
-                                                      : xQueueSendToFront(queues[id].h, &item, 0);
-    return ok == pdTRUE ? RTB_OK : RTB_EWOULDBLOCK;
+    rtb_kcall_set(c, queues[id].kind == RTB_QUEUE_FIFO ? rtb_kapi_xQueueSendToBack : rtb_kapi_xQueueSendToFront,
+                  put_done, W(queues[id].h), 0, 0, 0);
+    c->aux[1] = item;
+    c->a[1] = W(&c->aux[1]);
+    return RTB_OK;
 }
 
-int rtb_port_queue_get(int id, uintptr_t *item, int32_t timeout_us)
+int rtb_port_queue_get_kcall(int id, uintptr_t *item, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!QUEUE_OK(id))
         return rtb_freertos_fail("queue_get", "no such queue");
-    return xQueueReceive(queues[id].h, item, rtb_freertos_ticks(timeout_us)) == pdTRUE
-               ? RTB_OK : timed_out(timeout_us);
+    rtb_kcall_set(c, RTB_KFN(xQueueReceive), rtb_freertos_taken, W(queues[id].h), W(item),
+                  rtb_freertos_ticks(timeout_us), 0);
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
 }
+
+RTB_KCALL_PLAIN(queue_put, (int id, uintptr_t item, bool alloc), id, item, alloc)
+RTB_KCALL_PLAIN(queue_get, (int id, uintptr_t *item, int32_t timeout_us), id, item, timeout_us)
 
 /* ---- pipes: stream buffers ---------------------------------------------------- */
 #define PIPE_BYTES 1024u
@@ -182,18 +196,55 @@ int rtb_port_pipe_delete(int id)
     return RTB_OK;
 }
 
-/* All n bytes or nothing with no wait (the space or data is checked first);
- * with a wait, until all n moved or the timeout. */
-int rtb_port_pipe_write(int id, const void *buf, size_t n, int32_t timeout_us)
+/* done() of a send or receive: all n bytes (a[2]) moved; none, "would block"
+ * or "timed out" (aux[0]: the timeout); some, a short transfer. */
+static int moved(const struct rtb_kcall *c)
+{
+    if ((size_t)c->ret == (size_t)c->a[2])
+        return RTB_OK;
+    if (c->ret == 0)
+        return (int32_t)c->aux[0] == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
+    return rtb_freertos_fail("pipe", "a short transfer: the stream buffer moved part of the bytes");
+}
+
+/* One xStreamBufferSend / xStreamBufferReceive of n bytes. A no-wait
+ * transfer with too little room or data moves part of it: the plain calls
+ * below check first (all or nothing), outside the window. */
+int rtb_port_pipe_write_kcall(int id, const void *buf, size_t n, int32_t timeout_us, struct rtb_kcall *c)
 {
     if (!PIPE_OK(id) || n > PIPE_BYTES)
         return rtb_freertos_fail("pipe_write", "no such pipe, or more than it holds");
-    if (timeout_us == RTB_NO_WAIT && xStreamBufferSpacesAvailable(pipes[id]) < n)
-        return RTB_EWOULDBLOCK;
-    size_t done = xStreamBufferSend(pipes[id], buf, n, rtb_freertos_ticks(timeout_us));
-    return done == n ? RTB_OK : timed_out(timeout_us);
+    rtb_kcall_set(c, RTB_KFN(xStreamBufferSend), moved, W(pipes[id]), W(buf), n, rtb_freertos_ticks(timeout_us));
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
 }
 
+int rtb_port_pipe_read_kcall(int id, void *buf, size_t n, int32_t timeout_us, struct rtb_kcall *c)
+{
+    if (!PIPE_OK(id))
+        return rtb_freertos_fail("pipe_read", "no such pipe");
+    rtb_kcall_set(c, RTB_KFN(xStreamBufferReceive), moved, W(pipes[id]), W(buf), n,
+                  rtb_freertos_ticks(timeout_us));
+    c->aux[0] = (rtb_word)timeout_us;
+    return RTB_OK;
+}
+
+/* All n bytes or nothing with no wait (the room checked first); with a
+ * wait, one send: it blocks until all n fit or the timeout. */
+int rtb_port_pipe_write(int id, const void *buf, size_t n, int32_t timeout_us)
+{
+    struct rtb_kcall c;
+    int rc = rtb_port_pipe_write_kcall(id, buf, n, timeout_us, &c);
+    if (rc != RTB_OK)
+        return rc;
+    if (timeout_us == RTB_NO_WAIT && xStreamBufferSpacesAvailable(pipes[id]) < n)
+        return RTB_EWOULDBLOCK;
+    return rtb_kcall_run(&c);
+}
+
+/* All n bytes or nothing with no wait (the data checked first); with a
+ * wait, receives until all n came (a receive returns what is there) or one
+ * times out. */
 int rtb_port_pipe_read(int id, void *buf, size_t n, int32_t timeout_us)
 {
     if (!PIPE_OK(id))
@@ -201,17 +252,32 @@ int rtb_port_pipe_read(int id, void *buf, size_t n, int32_t timeout_us)
     if (timeout_us == RTB_NO_WAIT && xStreamBufferBytesAvailable(pipes[id]) < n)
         return RTB_EWOULDBLOCK;
     unsigned char *b = buf;
-    size_t got = 0;
-    while (got < n) {
-        size_t r = xStreamBufferReceive(pipes[id], b + got, n - got, rtb_freertos_ticks(timeout_us));
+    for (size_t got = 0, r; got < n; got += r) {
+        r = xStreamBufferReceive(pipes[id], b + got, n - got, rtb_freertos_ticks(timeout_us));
         if (r == 0)
-            return timed_out(timeout_us);
-        got += r;
+            return timeout_us == RTB_NO_WAIT ? RTB_EWOULDBLOCK : RTB_ETIMEOUT;
     }
     return RTB_OK;
 }
 
 /* ---- heap ------------------------------------------------------------------------ */
+static int allocated(const struct rtb_kcall *c)
+{
+    return c->ret ? RTB_OK : rtb_freertos_fail("heap_alloc", "heap_4 exhausted");
+}
+
+int rtb_port_heap_alloc_kcall(size_t size, struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(pvPortMalloc), allocated, size, 0, 0, 0);
+    return RTB_OK;
+}
+
+int rtb_port_heap_free_kcall(void *p, struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, RTB_KFN(vPortFree), 0, W(p), 0, 0, 0);
+    return RTB_OK;
+}
+
 void *rtb_port_heap_alloc(size_t size)
 {
     return pvPortMalloc(size);

@@ -162,25 +162,39 @@ void rtb_port_info(struct rtb_port_info *o)
 /* The output and the shared region are the board's (port_board.c). */
 
 /* ---- clocks (DSP/BIOS CLK_getltime / CLK_gethtime) -------------------------- */
+/* FreeRTOS keeps one time, the tick count. Clock 1 is the high-resolution
+ * read DSP/BIOS has beside it (CLK_gethtime): FreeRTOS has no such
+ * service, and the board's TIMER0 is rtbench's own counter (the stamps'),
+ * read without the kernel, so that row is unsupported with this reason. */
 const char *rtb_port_clock_name(int which)
 {
     static const char *const names[] = {
         "xTaskGetTickCount (the kernel tick)",
-        "board timer (TIMER0, extended to 64 bits)",
+        "high-resolution time (DSP/BIOS CLK_gethtime)",
     };
     return which >= 0 && which < 2 ? names[which] : 0;
 }
 
-int rtb_port_clock_read(int which, uint64_t *value)
+static int clock_done(const struct rtb_kcall *c)
 {
-    if (which == 0)
-        *value = xTaskGetTickCount();
-    else if (which == 1)
-        *value = rtb_board_ts();
-    else
-        return rtb_freertos_fail("clock_read", "no such clock");
+    *(uint64_t *)c->aux[0] = (TickType_t)c->ret;
     return RTB_OK;
 }
+
+int rtb_port_clock_read_kcall(int which, uint64_t *value, struct rtb_kcall *c)
+{
+    if (which == 1)
+        return rtb_freertos_unsupported("clock_read: FreeRTOS has no high-resolution time service, only "
+                                        "the tick count (clock 0); the board's timer is rtbench's "
+                                        "counter, not the kernel's");
+    if (which != 0)
+        return rtb_freertos_fail("clock_read", "no such clock");
+    rtb_kcall_set(c, RTB_KFN(xTaskGetTickCount), clock_done, 0, 0, 0, 0);
+    c->aux[0] = (rtb_word)value;
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(clock_read, (int which, uint64_t *value), which, value)
 
 /* ---- policies ---------------------------------------------------------------- */
 /* No rests: FreeRTOS never throttles a task (the default policy). */
