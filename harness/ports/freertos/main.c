@@ -1,11 +1,12 @@
 /*
  * FreeRTOS port start-up: the board first (clocks, console, counter), then
- * the runner task at rtbench's runner priority, then the scheduler. The
- * runner reads the harness command line from the host (semihosting: QEMU's
- * -append) or, without a host or when the host gives no argument after the
- * image's name (a lab's emulator booting a flashed image), the line built
- * into the image (RTB_FREERTOS_ARGS), hands it to the core (rtb_main) and
- * ends the program with its status.
+ * the runner task at rtbench's runner priority (on static memory, like every
+ * task and object the port creates outside the *_heap rows), then the
+ * scheduler. The runner reads the harness command line from the host
+ * (semihosting: QEMU's -append) or, without a host or when the host gives no
+ * argument after the image's name (a lab's emulator booting a flashed
+ * image), the line built into the image (RTB_FREERTOS_ARGS), hands it to the
+ * core (rtb_main) and ends the program with its status.
  */
 #include <rtb/runner.h>
 
@@ -37,12 +38,14 @@ static void runner(void *unused)
 
 int main(void)
 {
+    static StaticTask_t runner_tcb;
+    static StackType_t runner_stack[RUNNER_STACK_WORDS];
     rtb_board_init();
     rtb_freertos_tasks_init();
     rtb_freertos_fine_delay_init();
     rtb_freertos_irq_init();
-    if (xTaskCreate(runner, "runner", RUNNER_STACK_WORDS, NULL, rtb_freertos_prio(RTB_PRIO_RUNNER),
-                    NULL) != pdPASS) {
+    if (!xTaskCreateStatic(runner, "runner", RUNNER_STACK_WORDS, NULL, rtb_freertos_prio(RTB_PRIO_RUNNER),
+                           runner_stack, &runner_tcb)) {
         rtb_board_puts("rtbench-harness: cannot create the runner task\n");
         rtb_board_exit(RTB_EXIT_FAILED);
     }

@@ -1,7 +1,9 @@
 /*
  * FreeRTOS port: semaphores, mutexes and event groups, each the kernel's
- * own object (semphr.h, event_groups.h), created from heap_4 as
- * applications create them.
+ * own object (semphr.h, event_groups.h), created with the ...CreateStatic
+ * calls on memory the port owns per id, or, for the *_heap rows
+ * (rtb_port_alloc), with the creates that take it from heap_4. Deleting
+ * either frees what its create took (nothing, for a static one).
  *
  * Every service is a prepared call (rtb/port.h section C): the id check and
  * the handle lookup happen when it is prepared, the kernel's return is read
@@ -36,10 +38,14 @@ int rtb_freertos_taken(const struct rtb_kcall *c)
 
 /* ---- semaphores ---------------------------------------------------------- */
 static SemaphoreHandle_t sems[RTB_MAX_SEMS];
+static StaticSemaphore_t sem_mem[RTB_MAX_SEMS];
 #define SEM_OK(id) ((id) >= 0 && (id) < RTB_MAX_SEMS && sems[id])
 
 RTB_KAPI(xSemaphoreCreateBinary, xSemaphoreCreateBinary())
 RTB_KAPI(xSemaphoreCreateCounting, xSemaphoreCreateCounting((UBaseType_t)a0, (UBaseType_t)a1))
+RTB_KAPI(xSemaphoreCreateBinaryStatic, xSemaphoreCreateBinaryStatic((StaticSemaphore_t *)a0))
+RTB_KAPI(xSemaphoreCreateCountingStatic,
+         xSemaphoreCreateCountingStatic((UBaseType_t)a0, (UBaseType_t)a1, (StaticSemaphore_t *)a2))
 RTB_KAPI_STMT(vSemaphoreDelete, vSemaphoreDelete((SemaphoreHandle_t)a0))
 RTB_KAPI(xSemaphoreGive, xSemaphoreGive((SemaphoreHandle_t)a0))
 RTB_KAPI(xSemaphoreTake, xSemaphoreTake((SemaphoreHandle_t)a0, (TickType_t)a1))
@@ -50,7 +56,7 @@ static int sem_created(const struct rtb_kcall *c)
 {
     SemaphoreHandle_t h = (SemaphoreHandle_t)c->ret;
     if (!h)
-        return rtb_freertos_fail("sem_create", "heap_4 exhausted");
+        return rtb_freertos_not_created("sem_create");
     sems[c->aux[0]] = h;
     if (c->aux[1])
         xSemaphoreGive(h);
@@ -61,11 +67,14 @@ int rtb_port_sem_create_kcall(int id, unsigned initial, unsigned max, struct rtb
 {
     if (id < 0 || id >= RTB_MAX_SEMS || sems[id] || max < 1 || initial > max)
         return rtb_freertos_fail("sem_create", "bad id or count, or id in use");
+    bool heap = rtb_freertos_from_heap;
     if (max == 1)
-        rtb_kcall_set(c, rtb_kapi_xSemaphoreCreateBinary, sem_created, 0, 0, 0, 0);
+        rtb_kcall_set(c, heap ? rtb_kapi_xSemaphoreCreateBinary : rtb_kapi_xSemaphoreCreateBinaryStatic,
+                      sem_created, heap ? 0 : W(&sem_mem[id]), 0, 0, 0);
     else
-        rtb_kcall_set(c, rtb_kapi_xSemaphoreCreateCounting, sem_created,
-                      max == (unsigned)-1 ? 0x7FFFFFFFu : max, initial, 0, 0);
+        rtb_kcall_set(c, heap ? rtb_kapi_xSemaphoreCreateCounting : rtb_kapi_xSemaphoreCreateCountingStatic,
+                      sem_created, max == (unsigned)-1 ? 0x7FFFFFFFu : max, initial,
+                      heap ? 0 : W(&sem_mem[id]), 0);
     c->aux[0] = (rtb_word)id;
     c->aux[1] = max == 1 && initial;
     return RTB_OK;
@@ -131,11 +140,14 @@ SemaphoreHandle_t rtb_freertos_sem(int id)
 static struct {
     SemaphoreHandle_t h;
     bool recursive;
+    StaticSemaphore_t mem;
 } mutexes[RTB_MAX_MUTEXES];
 #define MUTEX_OK(id) ((id) >= 0 && (id) < RTB_MAX_MUTEXES && mutexes[id].h)
 
 RTB_KAPI(xSemaphoreCreateMutex, xSemaphoreCreateMutex())
 RTB_KAPI(xSemaphoreCreateRecursiveMutex, xSemaphoreCreateRecursiveMutex())
+RTB_KAPI(xSemaphoreCreateMutexStatic, xSemaphoreCreateMutexStatic((StaticSemaphore_t *)a0))
+RTB_KAPI(xSemaphoreCreateRecursiveMutexStatic, xSemaphoreCreateRecursiveMutexStatic((StaticSemaphore_t *)a0))
 RTB_KAPI(xSemaphoreTakeRecursive, xSemaphoreTakeRecursive((SemaphoreHandle_t)a0, (TickType_t)a1))
 RTB_KAPI(xSemaphoreGiveRecursive, xSemaphoreGiveRecursive((SemaphoreHandle_t)a0))
 
@@ -143,7 +155,7 @@ static int mutex_created(const struct rtb_kcall *c)
 {
     SemaphoreHandle_t h = (SemaphoreHandle_t)c->ret;
     if (!h)
-        return rtb_freertos_fail("mutex_create", "heap_4 exhausted");
+        return rtb_freertos_not_created("mutex_create");
     mutexes[c->aux[0]].h = h;
     return RTB_OK;
 }
@@ -152,10 +164,15 @@ int rtb_port_mutex_create_kcall(int id, unsigned flags, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_MUTEXES || mutexes[id].h)
         return rtb_freertos_fail("mutex_create", "bad id, or id in use");
-    mutexes[id].recursive = flags & RTB_MUTEX_RECURSIVE;
-    rtb_kcall_set(c, mutexes[id].recursive ? rtb_kapi_xSemaphoreCreateRecursiveMutex
-                                           : rtb_kapi_xSemaphoreCreateMutex,
-                  mutex_created, 0, 0, 0, 0);
+    bool recursive = flags & RTB_MUTEX_RECURSIVE;
+    mutexes[id].recursive = recursive;
+    if (rtb_freertos_from_heap)
+        rtb_kcall_set(c, recursive ? rtb_kapi_xSemaphoreCreateRecursiveMutex : rtb_kapi_xSemaphoreCreateMutex,
+                      mutex_created, 0, 0, 0, 0);
+    else
+        rtb_kcall_set(c, recursive ? rtb_kapi_xSemaphoreCreateRecursiveMutexStatic
+                                   : rtb_kapi_xSemaphoreCreateMutexStatic,
+                      mutex_created, W(&mutexes[id].mem), 0, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -217,13 +234,14 @@ RTB_KCALL_PLAIN(mutex_unlock, (int id), id)
 
 /* ---- event groups ---------------------------------------------------------- */
 static EventGroupHandle_t events[RTB_MAX_EVENTS];
+static StaticEventGroup_t event_mem[RTB_MAX_EVENTS];
 #define EV_OK(id) ((id) >= 0 && (id) < RTB_MAX_EVENTS && events[id])
 
 static int event_created(const struct rtb_kcall *c)
 {
     EventGroupHandle_t h = (EventGroupHandle_t)c->ret;
     if (!h)
-        return rtb_freertos_fail("event_create", "heap_4 exhausted");
+        return rtb_freertos_not_created("event_create");
     events[c->aux[0]] = h;
     return RTB_OK;
 }
@@ -232,7 +250,10 @@ int rtb_port_event_create_kcall(int id, struct rtb_kcall *c)
 {
     if (id < 0 || id >= RTB_MAX_EVENTS || events[id])
         return rtb_freertos_fail("event_create", "bad id, or id in use");
-    rtb_kcall_set(c, RTB_KFN(xEventGroupCreate), event_created, 0, 0, 0, 0);
+    if (rtb_freertos_from_heap)
+        rtb_kcall_set(c, RTB_KFN(xEventGroupCreate), event_created, 0, 0, 0, 0);
+    else
+        rtb_kcall_set(c, RTB_KFN(xEventGroupCreateStatic), event_created, W(&event_mem[id]), 0, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }

@@ -38,6 +38,23 @@ int rtb_freertos_unsupported(const char *what)
     return RTB_ENOTSUP;
 }
 
+/* rtb_port_alloc's choice (rtb_freertos.h): FreeRTOS has both kinds of create. */
+bool rtb_freertos_from_heap;
+
+int rtb_port_alloc(unsigned how)
+{
+    if (how != RTB_ALLOC_STATIC && how != RTB_ALLOC_HEAP)
+        return rtb_freertos_fail("alloc", "no such allocation");
+    rtb_freertos_from_heap = how == RTB_ALLOC_HEAP;
+    return RTB_OK;
+}
+
+int rtb_freertos_not_created(const char *what)
+{
+    return rtb_freertos_fail(what, rtb_freertos_from_heap ? "heap_4 exhausted"
+                                                          : "the static create refused the port's memory");
+}
+
 const char *rtb_port_last_error(void)
 {
     return last_error;
@@ -115,7 +132,10 @@ static const char *const facts[] = {
     "time_slicing", configUSE_TIME_SLICING ? "on" : "off",
     "asserts", configASSERT_DEFINED ? "on (configASSERT)" : "off (configASSERT not defined)",
     "heap", "heap_4, " STR(configTOTAL_HEAP_SIZE) " bytes",
-    "task_allocation", "xTaskCreate: TCB and stack from heap_4",
+    "task_allocation", "xTaskCreateStatic on a TCB and a 2 KiB stack the port owns per id (the "
+    "*_heap rows: xTaskCreate, TCB and stack from heap_4)",
+    "object_allocation", "...CreateStatic on memory the port owns per id (the *_heap rows: the "
+    "creates that allocate from heap_4; delete frees what they took)",
     "timer_task_priority", STR(configTIMER_TASK_PRIORITY) " (above every benchmark task)",
     "max_syscall_interrupt_priority", "5 << 5 (BASEPRI 0xA0)",
     "interrupt_masking", "BASEPRI " STR(configMAX_SYSCALL_INTERRUPT_PRIORITY) ": kernel sections "
@@ -155,25 +175,39 @@ void rtb_port_info(struct rtb_port_info *o)
 /* The output and the shared region are the board's (port_board.c). */
 
 /* ---- clocks (DSP/BIOS CLK_getltime / CLK_gethtime) -------------------------- */
+/* FreeRTOS keeps one time, the tick count. Clock 1 is the high-resolution
+ * read DSP/BIOS has beside it (CLK_gethtime): FreeRTOS has no such
+ * service, and the board's TIMER0 is rtbench's own counter (the stamps'),
+ * read without the kernel, so that row is unsupported with this reason. */
 const char *rtb_port_clock_name(int which)
 {
     static const char *const names[] = {
         "xTaskGetTickCount (the kernel tick)",
-        "board timer (TIMER0, extended to 64 bits)",
+        "high-resolution time (DSP/BIOS CLK_gethtime)",
     };
     return which >= 0 && which < 2 ? names[which] : 0;
 }
 
-int rtb_port_clock_read(int which, uint64_t *value)
+static int clock_done(const struct rtb_kcall *c)
 {
-    if (which == 0)
-        *value = xTaskGetTickCount();
-    else if (which == 1)
-        *value = rtb_board_ts();
-    else
-        return rtb_freertos_fail("clock_read", "no such clock");
+    *(uint64_t *)c->aux[0] = (TickType_t)c->ret;
     return RTB_OK;
 }
+
+int rtb_port_clock_read_kcall(int which, uint64_t *value, struct rtb_kcall *c)
+{
+    if (which == 1)
+        return rtb_freertos_unsupported("clock_read: FreeRTOS has no high-resolution time service, only "
+                                        "the tick count (clock 0); the board's timer is rtbench's "
+                                        "counter, not the kernel's");
+    if (which != 0)
+        return rtb_freertos_fail("clock_read", "no such clock");
+    rtb_kcall_set(c, RTB_KFN(xTaskGetTickCount), clock_done, 0, 0, 0, 0);
+    c->aux[0] = (rtb_word)value;
+    return RTB_OK;
+}
+
+RTB_KCALL_PLAIN(clock_read, (int which, uint64_t *value), which, value)
 
 /* ---- policies ---------------------------------------------------------------- */
 /* No rests: FreeRTOS never throttles a task (the default policy). */
@@ -183,8 +217,9 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
     (void)flags;
     switch (what) {
     case RTB_EMU_TASK_CREATE_UNSTARTED:
-        return "FreeRTOS creates tasks ready: xTaskCreate then vTaskSuspend, both inside "
-               "vTaskSuspendAll so the task never runs before its start";
+        return "FreeRTOS creates tasks ready: xTaskCreateStatic (xTaskCreate from the heap) then "
+               "vTaskSuspend, both between vTaskSuspendAll and xTaskResumeAll so the task never runs "
+               "before its start";
     case RTB_EMU_TASK_START:
         return "start = vTaskResume of a task created suspended";
     case RTB_EMU_QUEUE:

@@ -1,64 +1,116 @@
 /*
- * FreeRTOS port: tasks. A task is created with xTaskCreate (TCB and stack
- * from heap_4: the call applications use), runs a wrapper that calls the
- * scenario's function, gives the slot's join semaphore and suspends itself.
- * The joiner takes that semaphore and deletes the task: deleting another
- * task frees it at once, whereas a task deleting itself leaves its memory
- * to the idle task, which may not have run before the slot is reused.
+ * FreeRTOS port: tasks. A task is created with xTaskCreateStatic on the
+ * slot's own TCB and stack (rtb_port_alloc's default: the create row times
+ * the kernel's work, no allocation), or with xTaskCreate (TCB and stack
+ * from heap_4) for the *_heap rows. It runs task_entry, which calls the
+ * scenario's function, then gives the slot's join semaphore and suspends
+ * itself. The joiner takes that semaphore and deletes the task: deleting
+ * another task frees it at once, whereas a task deleting itself leaves its
+ * memory to the idle task, which may not have run before the slot is reused.
  */
+#include <stddef.h>
+
 #include "rtb_freertos.h"
 #include "semphr.h"
 
 #define STACK_WORDS 512u /* 2 KiB: the deepest scenario path needs under 1 KiB */
 
 static struct slot {
-    TaskHandle_t handle;
-    SemaphoreHandle_t done; /* given by the wrapper when fn returned */
-    StaticSemaphore_t done_mem;
-    rtb_task_fn fn;
+    /* task_entry loads these three with one LDM: keep them first, in this order */
     void *arg;
+    rtb_task_fn fn;
+    struct slot *self;
+    TaskHandle_t handle;
+    SemaphoreHandle_t done; /* given when fn returned */
+    StaticSemaphore_t done_mem;
+    StaticTask_t tcb;
+    StackType_t stack[STACK_WORDS];
     bool used;
 } slots[RTB_MAX_TASKS];
+_Static_assert(offsetof(struct slot, arg) == 0 && offsetof(struct slot, fn) == 4 &&
+                   offsetof(struct slot, self) == 8,
+               "task_entry's LDM reads arg, fn, self from a slot's first three words");
 
 #define SLOT_OK(id) ((id) >= 0 && (id) < RTB_MAX_TASKS && slots[id].used)
 
 void rtb_freertos_tasks_init(void)
 {
-    for (int i = 0; i < RTB_MAX_TASKS; i++)
+    for (int i = 0; i < RTB_MAX_TASKS; i++) {
+        slots[i].self = &slots[i];
         slots[i].done = xSemaphoreCreateBinaryStatic(&slots[i].done_mem);
+    }
 }
 
-static void wrapper(void *p)
+/* After the scenario's function: tell the joiner, and wait to be deleted
+ * (a FreeRTOS task function must not return). */
+void rtb_freertos_task_exit(struct slot *s);
+void rtb_freertos_task_exit(struct slot *s)
 {
-    struct slot *s = p;
-    s->fn(s->arg);
     xSemaphoreGive(s->done);
     for (;;)
         vTaskSuspend(NULL); /* the joiner deletes us; a stray resume must not return */
 }
 
-/* The slot's task, unstarted (rtb_port_emulation: RTB_EMU_TASK_CREATE_UNSTARTED):
- * FreeRTOS creates every task ready, so the scheduler is held while it is
- * created and suspended. Several kernel calls: the port's own function. */
-static rtb_word create_unstarted(rtb_word fn, rtb_word name, rtb_word depth, rtb_word param,
-                                 rtb_word prio, rtb_word handle, rtb_word a6, rtb_word a7)
+/* Every task's entry; FreeRTOS starts it with r0 = its slot. The rows whose
+ * window ends at the new task's first stamp (task.create.ctx,
+ * task.start.ctx) hold what runs of ours before the scenario's function:
+ * two instructions here (one load of arg, fn and the slot, the call), where
+ * a C wrapper took four or more (a frame, two loads, the call). Not zero: a
+ * FreeRTOS task function must never return, so the scenario's function,
+ * which returns, cannot be the task's entry itself. */
+__attribute__((naked)) static void task_entry(void *slot __attribute__((unused)))
 {
-    (void)a6, (void)a7;
-    vTaskSuspendAll();
-    BaseType_t rc = xTaskCreate((TaskFunction_t)fn, (const char *)name, (configSTACK_DEPTH_TYPE)depth,
-                                (void *)param, (UBaseType_t)prio, (TaskHandle_t *)handle);
-    if (rc == pdPASS)
-        vTaskSuspend(*(TaskHandle_t *)handle);
-    (void)xTaskResumeAll();
-    return (rtb_word)rc;
+    __asm volatile("ldm r0, {r0, r1, r4}\n\t" /* r0 = arg, r1 = fn, r4 = slot (kept across the call) */
+                   "blx r1\n\t"
+                   "mov r0, r4\n\t"
+                   "b rtb_freertos_task_exit\n\t");
 }
 
+/* The slot's task, unstarted (rtb_port_emulation: RTB_EMU_TASK_CREATE_UNSTARTED):
+ * FreeRTOS creates every task ready, so the scheduler is held while it is
+ * created and suspended. Several kernel calls: the port's own functions,
+ * one per create call (a0..a6 as for xTaskCreateStatic, a0..a5 as for
+ * xTaskCreate), each answering the new task's handle (NULL: none). */
+static rtb_word unstarted_static(rtb_word fn, rtb_word name, rtb_word depth, rtb_word param,
+                                 rtb_word prio, rtb_word stack, rtb_word tcb, rtb_word a7)
+{
+    (void)a7;
+    vTaskSuspendAll();
+    TaskHandle_t h = xTaskCreateStatic((TaskFunction_t)fn, (const char *)name, (configSTACK_DEPTH_TYPE)depth,
+                                       (void *)param, (UBaseType_t)prio, (StackType_t *)stack,
+                                       (StaticTask_t *)tcb);
+    if (h)
+        vTaskSuspend(h);
+    (void)xTaskResumeAll();
+    return (rtb_word)h;
+}
+
+static rtb_word unstarted_heap(rtb_word fn, rtb_word name, rtb_word depth, rtb_word param,
+                               rtb_word prio, rtb_word handle, rtb_word a6, rtb_word a7)
+{
+    (void)a6, (void)a7;
+    TaskHandle_t *h = (TaskHandle_t *)handle;
+    vTaskSuspendAll();
+    if (xTaskCreate((TaskFunction_t)fn, (const char *)name, (configSTACK_DEPTH_TYPE)depth, (void *)param,
+                    (UBaseType_t)prio, h) == pdPASS)
+        vTaskSuspend(*h);
+    else
+        *h = NULL;
+    (void)xTaskResumeAll();
+    return (rtb_word)*h;
+}
+
+/* xTaskCreate answers pdPASS (the handle went to the slot through its last
+ * argument); xTaskCreateStatic and the emulation answer the handle. */
 static int created(const struct rtb_kcall *c)
 {
-    if ((BaseType_t)c->ret == pdPASS)
+    struct slot *s = &slots[c->aux[0]];
+    bool ok = c->fn == RTB_KFN(xTaskCreate) ? (BaseType_t)c->ret == pdPASS
+                                             : (TaskHandle_t)c->ret == s->handle && s->handle;
+    if (ok)
         return RTB_OK;
-    slots[c->aux[0]].used = false;
-    return rtb_freertos_fail("xTaskCreate", "heap_4 exhausted");
+    s->used = false;
+    return rtb_freertos_not_created("task_create");
 }
 
 int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn, void *arg,
@@ -69,14 +121,25 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
     if (flags & (RTB_TASK_PROCESS | RTB_TASK_OTHER_CPU))
         return rtb_freertos_unsupported("task_create: one address space, one CPU");
     struct slot *s = &slots[id];
+    bool heap = rtb_freertos_from_heap, unstarted = flags & RTB_TASK_SUSPENDED;
     s->fn = fn;
     s->arg = arg;
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     xSemaphoreTake(s->done, 0); /* empty, whatever an earlier task left */
-    rtb_kcall_set(c, (flags & RTB_TASK_SUSPENDED) ? create_unstarted : RTB_KFN(xTaskCreate), created,
-                  (rtb_word)wrapper, (rtb_word) "rtb", STACK_WORDS, (rtb_word)s);
+    rtb_kfn create = heap ? (unstarted ? unstarted_heap : RTB_KFN(xTaskCreate))
+                          : (unstarted ? unstarted_static : RTB_KFN(xTaskCreateStatic));
+    rtb_kcall_set(c, create, created, (rtb_word)task_entry, (rtb_word) "rtb", STACK_WORDS, (rtb_word)s);
     c->a[4] = rtb_freertos_prio(prio);
-    c->a[5] = (rtb_word)&s->handle;
+    if (heap) {
+        s->handle = NULL; /* xTaskCreate writes it before the task can run */
+        c->a[5] = (rtb_word)&s->handle;
+    } else {
+        /* A static task's handle is its StaticTask_t (tasks.c, prvCreateStaticTask),
+         * known now: a task that runs inside the create can name itself. */
+        s->handle = (TaskHandle_t)&s->tcb;
+        c->a[5] = (rtb_word)s->stack;
+        c->a[6] = (rtb_word)&s->tcb;
+    }
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }
@@ -104,7 +167,7 @@ int rtb_port_task_start_kcall(int id, struct rtb_kcall *c)
     return on_task(id, false, vTaskResume, 0, "task_start", c);
 }
 
-/* Another task: its memory is freed in the call. */
+/* Another task: its memory is freed (heap) or free to reuse (static) in the call. */
 int rtb_port_task_delete_kcall(int id, struct rtb_kcall *c)
 {
     return on_task(id, false, vTaskDelete, deleted, "task_delete", c);

@@ -11,15 +11,25 @@
  * partial); a periodic timer's period is ceil(period / tick) ticks and its
  * first expiry one period after the start (FreeRTOS has one period per
  * timer: a first expiry different from the period is not available).
+ *
+ * A timer is created with xTimerCreateStatic on the slot's StaticTimer_t,
+ * or with xTimerCreate from heap_4 for the *_heap rows (rtb_port_alloc).
+ * A delete is a command too, which the daemon may not have run when the
+ * id is created again (the .caller rows put it below the caller): a static
+ * create first waits until the daemon ran every command sent before, so
+ * the StaticTimer_t it reuses is no longer in the daemon's lists.
  */
 #include "rtb_freertos.h"
+#include "semphr.h"
 #include "timers.h"
 
 static struct {
     TimerHandle_t h;
+    StaticTimer_t mem;
     rtb_timer_fn fn;
     void *arg;
     bool periodic;
+    bool deleted; /* a delete was sent: the daemon may still hold `mem` */
 } timers[RTB_MAX_TIMERS];
 #define TIMER_OK(id) ((id) >= 0 && (id) < RTB_MAX_TIMERS && timers[id].h)
 
@@ -36,11 +46,32 @@ static TickType_t us_to_ticks(uint32_t us)
     return t ? t : 1;
 }
 
+/* Every command sent so far has been run: a function call queued behind
+ * them (FIFO) gives a semaphore the caller waits on, while the daemon,
+ * whatever its priority, runs. Before a window, never in one. */
+static void daemon_reached(void *sem, uint32_t unused)
+{
+    (void)unused;
+    xSemaphoreGive((SemaphoreHandle_t)sem);
+}
+
+static int daemon_sync(void)
+{
+    static StaticSemaphore_t mem;
+    static SemaphoreHandle_t sem;
+    if (!sem)
+        sem = xSemaphoreCreateBinaryStatic(&mem);
+    if (xTimerPendFunctionCall(daemon_reached, sem, 0, portMAX_DELAY) != pdPASS)
+        return rtb_freertos_fail("timer_create", "the timer daemon's queue refused a call");
+    xSemaphoreTake(sem, portMAX_DELAY);
+    return RTB_OK;
+}
+
 static int created(const struct rtb_kcall *c)
 {
     TimerHandle_t h = (TimerHandle_t)c->ret;
     if (!h)
-        return rtb_freertos_fail("xTimerCreate", "heap_4 exhausted");
+        return rtb_freertos_not_created("timer_create");
     timers[c->a[3]].h = h;
     return RTB_OK;
 }
@@ -49,11 +80,20 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
 {
     if (id < 0 || id >= RTB_MAX_TIMERS || timers[id].h || !fn)
         return rtb_freertos_fail("timer_create", "bad id, or id in use");
+    if (!rtb_freertos_from_heap && timers[id].deleted) {
+        int rc = daemon_sync();
+        if (rc != RTB_OK)
+            return rc;
+        timers[id].deleted = false;
+    }
     timers[id].fn = fn;
     timers[id].arg = arg;
     timers[id].periodic = false;
-    rtb_kcall_set(c, RTB_KFN(xTimerCreate), created, (rtb_word) "rtb", 1, pdFALSE, (rtb_word)id);
+    rtb_kcall_set(c, rtb_freertos_from_heap ? RTB_KFN(xTimerCreate) : RTB_KFN(xTimerCreateStatic), created,
+                  (rtb_word) "rtb", 1, pdFALSE, (rtb_word)id);
     c->a[4] = (rtb_word)callback;
+    if (!rtb_freertos_from_heap)
+        c->a[5] = (rtb_word)&timers[id].mem;
     return RTB_OK;
 }
 
@@ -97,6 +137,7 @@ int rtb_port_timer_cancel_kcall(int id, struct rtb_kcall *c)
 static int deleted(const struct rtb_kcall *c)
 {
     timers[c->aux[0]].h = NULL;
+    timers[c->aux[0]].deleted = true;
     return sent(c);
 }
 

@@ -39,6 +39,15 @@ TickType_t rtb_freertos_ticks(int32_t timeout_us);
 int rtb_freertos_fail(const char *what, const char *why);
 int rtb_freertos_unsupported(const char *what);
 
+/* Where the creates that follow put their objects (rtb_port_alloc): false
+ * (the default), memory the port owns, through the kernel's ...CreateStatic
+ * calls; true, heap_4, through the calls that allocate (the *_heap rows). */
+extern bool rtb_freertos_from_heap;
+
+/* done()'s failure of a create that returned no object, in words that say
+ * why for the allocation in force: RTB_ERR. */
+int rtb_freertos_not_created(const char *what);
+
 /* done() of a take, receive or wait (port_sync.c): pdTRUE is RTB_OK, else
  * RTB_EWOULDBLOCK for a no-wait call and RTB_ETIMEOUT for a timed one
  * (c->aux[0]: the timeout asked, in microseconds). */
