@@ -456,6 +456,11 @@ void rtb_port_heap_free(void *p);
 
 /* ---- Timers: callback runs in the kernel's timer context --------------- */
 typedef void (*rtb_timer_fn)(void *arg);
+/* fn(arg) runs at each expiry. A routine that takes no argument (arg
+ * NULL) is the kernel's own callback: the kernel calls it directly, with
+ * its own argument, which it ignores, so nothing of the port runs between
+ * the kernel and the routine (the expiry rows start their routine with a
+ * stamp). */
 int rtb_port_timer_create(int id, rtb_timer_fn fn, void *arg);
 int rtb_port_timer_start(int id, uint32_t first_us, uint32_t period_us); /* period 0: one-shot */
 int rtb_port_timer_cancel(int id);

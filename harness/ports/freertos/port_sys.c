@@ -212,6 +212,24 @@ RTB_KCALL_PLAIN(clock_read, (int which, uint64_t *value), which, value)
 /* ---- policies ---------------------------------------------------------------- */
 /* No rests: FreeRTOS never throttles a task (the default policy). */
 
+/* Kernel calls in a timed window: create-without-start is four (suspend
+ * the scheduler, create, suspend the task, resume the scheduler); the
+ * start, the queues of words and the pipes one call of another service. */
+unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned task_flags)
+{
+    (void)task_flags;
+    switch (what) {
+    case RTB_EMU_TASK_CREATE_UNSTARTED:
+        return 4;
+    case RTB_EMU_TASK_START:
+    case RTB_EMU_QUEUE:
+    case RTB_EMU_PIPE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 const char *rtb_port_emulation(enum rtb_emulation what, unsigned flags)
 {
     (void)flags;

@@ -236,6 +236,19 @@ int rtb_port_task_delay(uint32_t us)
     return RTB_OK;
 }
 
+/* A delay of a tick or more times vTaskDelay itself; a shorter one is the
+ * port's fine delay (the plain call). */
+int rtb_port_task_delay_kcall(uint32_t us, struct rtb_kcall *c)
+{
+    const uint32_t tick_us = 1000000u / configTICK_RATE_HZ;
+    if (us < tick_us) {
+        rtb_kcall_set(c, RTB_KFN(rtb_port_task_delay), rtb_kcall_done_rc, us, 0, 0, 0);
+        return RTB_OK;
+    }
+    rtb_kcall_set(c, RTB_KFN(vTaskDelay), 0, (TickType_t)((us + tick_us - 1) / tick_us) + 1, 0, 0, 0);
+    return RTB_OK;
+}
+
 int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
 {
     rtb_kcall_set(c, RTB_KFN(vTaskSuspendAll), 0, 0, 0, 0, 0);

@@ -91,7 +91,7 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
     timers[id].periodic = false;
     rtb_kcall_set(c, rtb_freertos_from_heap ? RTB_KFN(xTimerCreate) : RTB_KFN(xTimerCreateStatic), created,
                   (rtb_word) "rtb", 1, pdFALSE, (rtb_word)id);
-    c->a[4] = (rtb_word)callback;
+    c->a[4] = arg ? (rtb_word)callback : (rtb_word)fn; /* no argument: the kernel calls fn itself */
     if (!rtb_freertos_from_heap)
         c->a[5] = (rtb_word)&timers[id].mem;
     return RTB_OK;

@@ -37,8 +37,9 @@ static struct slot {
     TX_THREAD thread; /* first: the exit notification finds its slot by it */
     TX_SEMAPHORE done; /* put when the function has returned */
     void *stack;
-    rtb_task_fn fn;   /* for the wrapper (TX_DISABLE_NOTIFY_CALLBACKS) */
-    void *arg;
+    void *arg;        /* arg, fn, self: in this order, the entry's one load */
+    rtb_task_fn fn;
+    struct slot *self;
     bool used;
 } slots[RTB_MAX_TASKS];
 
@@ -63,15 +64,28 @@ static VOID exited(TX_THREAD *t, UINT how)
 #define ENTRY(s) ((rtb_word)(s)->fn)
 #define ENTRY_ARG(s) ((rtb_word)(s)->arg)
 #else
-static VOID wrapper(ULONG p)
+/* The function has returned: the joiner may go on; this thread stops here
+ * for good (the joiner terminates and deletes it), so the entry below
+ * never returns and keeps nothing for its caller. */
+void rtb_threadx_task_exit(struct slot *s);
+void rtb_threadx_task_exit(struct slot *s)
 {
-    struct slot *s = (struct slot *)(uintptr_t)p;
-    s->fn(s->arg);
     tx_semaphore_put(&s->done);
-    /* returns: the thread completes; the joiner terminates and deletes it */
+    for (;;)
+        tx_thread_suspend(tx_thread_identify());
+}
+/* What runs of the port before the scenario's function: two instructions
+ * (one load of arg, fn and the slot, the call), which the create and start
+ * windows that end in the new thread hold. */
+__attribute__((naked)) static VOID wrapper(ULONG p __attribute__((unused)))
+{
+    __asm volatile("ldm r0, {r0, r1, r4}\n\t" /* r0 = arg, r1 = fn, r4 = slot (kept across the call) */
+                   "blx r1\n\t"
+                   "mov r0, r4\n\t"
+                   "b rtb_threadx_task_exit\n\t");
 }
 #define ENTRY(s) ((rtb_word)wrapper)
-#define ENTRY_ARG(s) ((rtb_word)(s))
+#define ENTRY_ARG(s) ((rtb_word)&(s)->arg)
 #endif
 
 static void release(struct slot *s)
@@ -113,6 +127,7 @@ int rtb_port_task_create_kcall(int id, int prio, unsigned flags, rtb_task_fn fn,
         return rtb_threadx_fail("task_create", "byte pool exhausted");
     s->fn = fn;
     s->arg = arg;
+    s->self = s;
     s->used = true; /* a task more urgent than the caller runs, and may name itself, at once */
     while (tx_semaphore_get(&s->done, TX_NO_WAIT) == TX_SUCCESS)
         ; /* empty, whatever an earlier task left */
@@ -269,6 +284,25 @@ int rtb_port_task_delay(uint32_t us)
         return RTB_OK;
     UINT rc = tx_thread_sleep((ULONG)((us + tick_us - 1) / tick_us) + 1);
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_sleep", rc);
+}
+
+static int slept(const struct rtb_kcall *c)
+{
+    UINT rc = (UINT)c->ret;
+    return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_sleep", rc);
+}
+
+/* A delay of a tick or more times tx_thread_sleep itself; a shorter one is
+ * the port's fine delay (the plain call). */
+int rtb_port_task_delay_kcall(uint32_t us, struct rtb_kcall *c)
+{
+    const uint32_t tick_us = 1000000u / RTB_THREADX_TICK_HZ;
+    if (us < tick_us) {
+        rtb_kcall_set(c, RTB_KFN(rtb_port_task_delay), rtb_kcall_done_rc, us, 0, 0, 0);
+        return RTB_OK;
+    }
+    rtb_kcall_set(c, RTB_KFN(tx_thread_sleep), slept, (us + tick_us - 1) / tick_us + 1, 0, 0, 0);
+    return RTB_OK;
 }
 
 /* ---- the preemption lock: preemption-threshold 0 -------------------------- */

@@ -37,8 +37,10 @@ static ULONG us_to_ticks(uint32_t us)
 
 /* created inactive; the initial ticks are set when it is started. A macro
  * when ThreadX checks errors: a shim; a0 the control block, a1 the id the
- * expiration function gets. */
-RTB_KAPI(tx_timer_create, tx_timer_create((TX_TIMER *)a0, "rtb", expired, (ULONG)a1, 1, 0, TX_NO_ACTIVATE))
+ * expiration function gets, a2 that function (the routine itself when it
+ * takes no argument: the kernel calls it directly). */
+RTB_KAPI(tx_timer_create, tx_timer_create((TX_TIMER *)a0, "rtb", (VOID (*)(ULONG))a2, (ULONG)a1, 1, 0,
+                                          TX_NO_ACTIVATE))
 
 static int created(const struct rtb_kcall *c)
 {
@@ -56,7 +58,8 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
     timers[id].fn = fn;
     timers[id].arg = arg;
     timers[id].initial = timers[id].period = 0;
-    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id].t, (rtb_word)id, 0, 0);
+    rtb_kcall_set(c, rtb_kapi_tx_timer_create, created, (rtb_word)&timers[id].t, (rtb_word)id,
+                  arg ? (rtb_word)expired : (rtb_word)fn, 0);
     return RTB_OK;
 }
 

@@ -198,6 +198,15 @@ int rtb_port_task_delay(uint32_t us)
     return RTB_OK;
 }
 
+/* k_usleep is a system call: its wrapper, as an application writes it. */
+RTB_KAPI(k_usleep, k_usleep((int32_t)a0))
+
+int rtb_port_task_delay_kcall(uint32_t us, struct rtb_kcall *c)
+{
+    rtb_kcall_set(c, rtb_kapi_k_usleep, 0, us > INT32_MAX ? INT32_MAX : us, 0, 0, 0);
+    return RTB_OK;
+}
+
 /* ---- the preemption lock -------------------------------------------------- */
 int rtb_port_sched_lock_kcall(struct rtb_kcall *c)
 {

@@ -45,7 +45,9 @@ int rtb_port_timer_create_kcall(int id, rtb_timer_fn fn, void *arg, struct rtb_k
         return rtb_zephyr_fail("timer_create", "bad id, or id in use");
     timers[id].fn = fn;
     timers[id].arg = arg;
-    rtb_kcall_set(c, RTB_KFN(k_timer_init), made, (rtb_word)&timer_obj[id], (rtb_word)expired, 0, 0);
+    /* no argument: the kernel calls the routine itself */
+    rtb_kcall_set(c, RTB_KFN(k_timer_init), made, (rtb_word)&timer_obj[id],
+                  arg ? (rtb_word)expired : (rtb_word)fn, 0, 0);
     c->aux[0] = (rtb_word)id;
     return RTB_OK;
 }

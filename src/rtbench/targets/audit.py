@@ -120,6 +120,7 @@ class Window:
     raised: bool = False           # opened at an instant the port computed (an interrupt's raise)
     entry_gap: int | None = None   # raised: instructions from that instant to an exception entry
     shim_calls: int = 0            # times a shim entered the kernel
+    calls_from_ours: int = 0       # times rtbench's code entered the kernel (an emulation's calls)
 
     @property
     def composite(self) -> bool:
@@ -421,8 +422,9 @@ def audit_span(span: Span, block: stamplog.Block, image: Image,
         a.unfound.append("the trace shows no anchor stamp (rtb_stamplog_begin) in the metric")
         return a
     located, a.unfound = stamplog.locate(block, span.loads, clock, STAMP_HEAD, STAMP_TAIL)
+    entries = frozenset(span.entries)
     for loc in located:
-        w = _window(image, span.pcs, loc.start, loc.end)
+        w = _window(image, span.pcs, loc.start, loc.end, entries)
         w.raised = loc.computed
         if loc.computed:  # the port computed the instant: the interrupt's entry must be there
             w.entry_gap = min((abs(e - loc.start) for e in span.entries), default=None)
@@ -430,18 +432,27 @@ def audit_span(span: Span, block: stamplog.Block, image: Image,
     return a
 
 
-def _window(image: Image, pcs: array, start: int, end: int) -> Window:
+def _window(image: Image, pcs: array, start: int, end: int,
+            entries: frozenset[int] = frozenset()) -> Window:
+    """The split of pcs[start:end]; `entries`: the indices where an
+    exception was taken (an interrupt is no call of the code it lands in)."""
     w = Window(net=end - start)
-    prev_shim = False
-    for pc in pcs[start:end]:
+    prev_shim = prev_ours = False
+    for k, pc in enumerate(pcs[start:end], start):
+        if k in entries:
+            prev_shim = prev_ours = False
         if pc in image.stamps:
             w.foreign_stamps += 1
         f = image.at(pc)
         w.owners[f.owner] += 1
         w.funcs[f.name] += 1
-        if prev_shim and f.owner in ("kernel", "libc") and f.name not in PART_OF_ONE_CALL:
+        entered = f.owner in ("kernel", "libc") and f.name not in PART_OF_ONE_CALL
+        if entered and prev_shim:
             w.shim_calls += 1  # a shim entering the kernel (or its C library)
+        if entered and prev_ours:
+            w.calls_from_ours += 1
         prev_shim = f.owner == "call" and f.name.startswith(SHIM)
+        prev_ours = f.owner in OURS
     return w
 
 
@@ -572,7 +583,8 @@ def table(audits: list[MetricAudit]) -> list[dict]:
                 "figure": w.net, "kernel": w.kernel(), "call": w.api(),
                 "ours": w.ours(), "ours_max": max(x.ours() for x in a.windows),
                 "harness": w.owners["harness"], "port": w.owners["port"], "board": w.owners["board"],
-                "composite": w.composite, "kernel_calls": w.shim_calls,
+                "composite": w.composite, "shim_calls": w.shim_calls,
+                "calls_from_rtbench": w.calls_from_ours,
                 "budget": limit, "functions": dict(w.funcs.most_common()),
             })
             if why:
