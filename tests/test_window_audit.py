@@ -109,6 +109,23 @@ def test_a_port_built_row_is_built_as_its_port_says(every_row):
         assert w.ours() > audit.BUDGET or w.composite, (kernel, a.id)
 
 
+def test_a_fairness_note_is_on_rows_whose_windows_hold_what_it_says(every_row):
+    """A port's definition difference with evidence (a kernel function the
+    trace shows it by) is on a row only where most of the row's windows
+    hold that function."""
+    from rtbench.store.records import Session, difference, evidences
+
+    kernel, _ids, audits = every_row
+    facts = Session(audits[0].session or {}).target
+    for patterns, funcs in evidences(facts):
+        note = next(v for k, v in facts.items() if k == "differs:" + ",".join(patterns))
+        on = [a for a in audits if a.windows and difference(facts, a.id) == note]
+        assert on, (kernel, patterns)
+        for a in on:
+            held = sum(any(f in w.funcs for f in funcs) for w in a.windows)
+            assert 2 * held > len(a.windows), (kernel, a.id, funcs, note)
+
+
 SWITCHES = ("ctx", "irq.task_response.resched", "irq.return.different", "irq.handler_to_task")
 
 

@@ -144,11 +144,12 @@ static const char *const facts[] = {
     "mutex_inheritance", "always (every FreeRTOS mutex inherits priority)",
     "notify_callbacks", "none (FreeRTOS objects have no notify callbacks)",
     /* where FreeRTOS's conventions put more in a window than the definition */
-    "differs:timer.start.*,timer.cancel,timer.delete.*",
+    "differs:timer.start.*,timer.cancel,timer.delete*",
     "a FreeRTOS timer call sends a command to the timer daemon task (priority "
     STR(configTIMER_TASK_PRIORITY) ", above the caller), which runs it at once: the figure holds "
     "the daemon's round trip (two switches and its work); the .caller row runs the daemon below "
     "the caller",
+    "evidence:timer.start.*,timer.cancel,timer.delete*", "prvTimerTask",
     "differs:timer.*.caller",
     "the command is queued to the timer daemon, run below the caller: the figure is the call "
     "alone, the daemon's work comes after the window",

@@ -206,6 +206,7 @@ static const char *const facts[] = {
     "differs:irq.*.dispatched",
     "the handler is connected with IRQ_CONNECT: the interrupt enters through Zephyr's common "
     "entry (_isr_wrapper: the ISR table lookup, then z_arm_int_exit), which is in the window",
+    "evidence:irq.*.dispatched", "_isr_wrapper",
     "differs:irq.task_response.resched,irq.return.different,irq.handler_to_*",
     "a direct interrupt's handler returns whether to reschedule, and its footer calls "
     "z_arm_int_exit when it does (ISR_DIRECT_FOOTER): in the window",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rtbench.store import kernel_profile
 from rtbench.store.db import Run
-from rtbench.store.records import DIFFERS, Session, differences
+from rtbench.store.records import Session, differences, is_note_key
 
 
 @dataclass
@@ -131,7 +131,7 @@ def config(columns: list) -> list[tuple[str, list[str]]]:
         rows.append((label, values))
     named = {k for _l, k in FACT_ROWS} | _SHOWN_ELSEWHERE
     extra = list(dict.fromkeys(k for c in columns for k in c.facts
-                               if k not in named and not k.startswith(DIFFERS)
+                               if k not in named and not is_note_key(k)
                                and not kernel_profile.is_profile_key(k)))
     rows += [(k.replace("_", " ").capitalize(), [c.facts.get(k, "—") for c in columns])
              for k in extra]

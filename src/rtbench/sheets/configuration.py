@@ -16,7 +16,7 @@ from rtbench.sheets import system
 from rtbench.store import blocks, kernel_profile
 from rtbench.store.host import irq_steering, throttling
 from rtbench.store.db import DEFAULT_PROFILE, Run
-from rtbench.store.records import COUNT_UNITS, DIFFERS, Session, differences
+from rtbench.store.records import COUNT_UNITS, Session, differences, is_note_key
 
 
 def core_clock_phrase(session: Session) -> str:
@@ -145,7 +145,7 @@ def board_configuration(run: Run, session: Session) -> list[tuple[str, str]]:
         ("Kernel configuration", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()
                                            if k not in ("kernel", "board", "cpu", "icount_shift",
                                                         "irq_switch_at_exit")
-                                           and not k.startswith(DIFFERS)
+                                           and not is_note_key(k)
                                            and not kernel_profile.is_profile_key(k))
          or unknown),
         *profile_rows(t),

@@ -328,12 +328,28 @@ class MetricRecord:
 # text (rtb/port.h, struct rtb_port_info.facts): the rows whose ids match a
 # pattern (fnmatch) carry the text of the most specific (longest) pattern.
 DIFFERS = "differs:"
+# "evidence:PATTERNS" -> "fn[,fn]": the kernel function whose instructions
+# show, in an instruction trace, the thing a definition difference of the
+# same patterns states (the window audit checks a note is on rows whose
+# windows hold it). Not shown on a sheet.
+EVIDENCE = "evidence:"
 
 
 def differences(facts: dict[str, Any]) -> list[tuple[list[str], str]]:
     """A port's stated definition differences: (patterns, text), in order."""
     return [(k[len(DIFFERS):].split(","), str(v)) for k, v in facts.items()
             if k.startswith(DIFFERS)]
+
+
+def evidences(facts: dict[str, Any]) -> list[tuple[list[str], list[str]]]:
+    """A port's evidence for its definition differences: (patterns, functions)."""
+    return [(k[len(EVIDENCE):].split(","), str(v).split(",")) for k, v in facts.items()
+            if k.startswith(EVIDENCE)]
+
+
+def is_note_key(key: str) -> bool:
+    """A definition difference or its evidence: no configuration row."""
+    return key.startswith((DIFFERS, EVIDENCE))
 
 
 def difference(facts: dict[str, Any], metric_id: str) -> str:

@@ -142,6 +142,7 @@ class MetricAudit:
     id: str
     windows: list[Window] = field(default_factory=list)
     record: dict | None = None     # the harness's record of the same run
+    session: dict | None = None    # the run's session record (the port's facts)
     logged: int = 0                # samples whose stamps the harness logged
     recorded: int = 0              # samples it recorded
     unfound: list[str] = field(default_factory=list)  # logged samples the trace does not show
@@ -433,8 +434,10 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
         if [a.id for a in audits] != begun:
             raise RuntimeError(f"the trace shows {len(audits)} metrics begun, the harness "
                                f"printed {len(begun)}")
+        session = next((r for r in recs if r.get("type") == "session"), None)
         for a in audits:
             a.record = by_id.get(a.id)
+            a.session = session
         if proc.returncode != 0 and not by_id:
             tail = (err.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
             raise RuntimeError(f"the image under the trace failed: {tail}")
