@@ -33,7 +33,9 @@ int rtb_stamplog_open(const char *path);
 bool rtb_stamplog_on(void);
 void rtb_stamplog_begin(void);                          /* a metric starts: the anchor */
 void rtb_stamplog_add(rtb_stamp_t t0, rtb_stamp_t t1); /* a sample recorded */
-/* The metric ended with `samples` recorded: its block to the file. */
+/* The metric ended with `samples` recorded: its block to the file, then
+ * rtb_stamplog_written(), the mark a replay reads the block at. */
 int rtb_stamplog_end(const char *id, uint64_t samples);
+void rtb_stamplog_written(void);
 
 #endif
