@@ -127,15 +127,16 @@ def test_two_runs_of_one_image_give_identical_figures(full):
             assert a[mid].get(key) == b[mid].get(key), (mid, key)
 
 
-def test_interrupt_rows_come_from_the_hardware_timer(full):
+def test_interrupt_rows_are_measured(full):
+    """The interrupt rows (raised from software, a handler in the kernel's
+    convention) and the rows that need a hardware timer (the kernel's
+    interrupts-off regions, bare handlers) are all measured."""
     env = full[0]
     got = {m["id"]: m for m in env["metrics"]}
     for mid in ("irq.response", "irq.task_response.resched", "irq.return.different",
                 "irq.handler_to_task", "irq.kernel_latency", "irq.disable",
                 "irq.prolog.minimum", "irq.epilog.c_call"):
         assert got[mid]["status"] == "ok", mid
-    # the switch waits for the handler's exit on an RTOS: the interval starts there
-    assert "last instruction" in got["irq.return.different"]["note"]
     # a handler readying a task costs more than one that only stamps
     assert got["irq.task_response.resched"]["p50"] > got["irq.task_response.no_resched"]["p50"]
     assert env["session"]["target"]["irq_switch_at_exit"] is True

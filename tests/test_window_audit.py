@@ -96,16 +96,17 @@ def test_every_row_is_within_the_budget_or_kept_out_of_rankings(every_row):
 
 def test_a_port_built_row_is_built_as_its_port_says(every_row):
     """A row the harness marks "built by rtbench's port from N kernel calls"
-    holds N entries into the kernel from rtbench's code in its windows,
-    and more of rtbench's code than a call; a row it does not mark is one
-    call of the kernel's (or an interrupt)."""
+    holds at least one and at most N entries into the kernel from
+    rtbench's code in its windows (a window that ends in another task holds
+    the emulation up to the switch), and more of rtbench's code than a
+    call."""
     kernel, _ids, audits = every_row
     built = [a for a in audits if (a.record or {}).get("kernel_calls", 0) >= 2]
     for a in built:
         n = a.record["kernel_calls"]
         assert a.marked.startswith(f"built by rtbench's port from {n} kernel calls"), a.id
         w = a.median()
-        assert w.calls_from_ours == n, (kernel, a.id, n, w.calls_from_ours, dict(w.funcs))
+        assert 1 <= w.calls_from_ours <= n, (kernel, a.id, n, w.calls_from_ours, dict(w.funcs))
         assert w.ours() > audit.BUDGET or w.composite, (kernel, a.id)
 
 

@@ -248,17 +248,21 @@ void rtb_posix_ts_init(void)
  * decrement and branch run beside them, off the chain. */
 int rtb_port_add_chain(uint32_t loops)
 {
-    uint64_t x = 0, n = loops;
+    uint64_t x = 0, n = loops, one = 1;
     if (!loops)
         return RTB_OK;
 #if defined(__x86_64__)
-    __asm__ volatile("1:\n\t.rept 1000\n\taddq $1, %0\n\t.endr\n\t"
+    /* Register adds, not add-immediates: recent x86 cores (Golden Cove,
+     * Sapphire Rapids) fold a chain of small add-immediates at rename, several
+     * a cycle (seen here: a 10.7 GHz "core" on a 2.3 GHz Xeon); an add of a
+     * register waits for the last result, one a cycle. */
+    __asm__ volatile("1:\n\t.rept 1000\n\taddq %2, %0\n\t.endr\n\t"
                      "decq %1\n\tjnz 1b"
-                     : "+r"(x), "+r"(n));
+                     : "+r"(x), "+r"(n) : "r"(one));
 #elif defined(__aarch64__)
-    __asm__ volatile("1:\n\t.rept 1000\n\tadd %0, %0, #1\n\t.endr\n\t"
+    __asm__ volatile("1:\n\t.rept 1000\n\tadd %0, %0, %2\n\t.endr\n\t"
                      "subs %1, %1, #1\n\tb.ne 1b"
-                     : "+r"(x), "+r"(n) : : "cc");
+                     : "+r"(x), "+r"(n) : "r"(one) : "cc");
 #else
     (void)x, (void)n;
     return RTB_ENOTSUP; /* no chain written for this architecture */
