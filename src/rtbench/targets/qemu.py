@@ -5,7 +5,7 @@ Under `-icount shift=N` QEMU's virtual clock advances 2^N ns per guest
 instruction, so the board's timer counts instructions exactly and a run
 repeats bit for bit; the figures are guest instructions (the image is
 built for the same shift and says so in its records). The harness command
-line reaches the image as its semihosting command line (`-append`); the
+line reaches the image as its semihosting command line (`arg=`); the
 image ends QEMU with semihosting SYS_EXIT_EXTENDED carrying its exit
 status. A hung image is killed by the runner's watchdog; the next instance
 is a fresh boot.
@@ -157,13 +157,40 @@ def zephyr_board(kernel: Kernel, board: str) -> str:
 
 def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:
     """The QEMU command line that boots `image` on `board`: headless, UART0
-    on stdout, semihosting for the command line (`args`, -append) and the
-    exit status, no reboot on a guest reset (a fault that resets the board
-    ends QEMU instead), -icount at the shift every image is built for."""
-    cmd = [QEMU, "-M", BOARDS[board]["machine"], "-nographic", "-monitor", "none",
-           "-no-reboot", "-semihosting-config", "enable=on,target=native",
-           "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off", "-kernel", str(image)]
-    return cmd + (["-append", " ".join(args)] if args is not None else [])
+    on stdout, semihosting for the command line (`args`) and the exit
+    status, no reboot on a guest reset (a fault that resets the board ends
+    QEMU instead), -icount at the shift every image is built for.
+
+    The words reach the image as `-semihosting-config arg=`, never
+    `-append`: with -append QEMU puts the image's path first, and the
+    guest copies and parses every byte of it before the first metric, so
+    the path's length moved where the kernel tick fell in each window (a
+    checkout in another directory measured other figures)."""
+    semi = "enable=on,target=native"
+    if args is not None:
+        semi += "".join(f",arg={_opt(w)}" for w in [PROGRAM_NAME, *args])
+    return [QEMU, "-M", BOARDS[board]["machine"], "-nographic", "-monitor", "none",
+            "-no-reboot", "-semihosting-config", semi,
+            "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off", "-kernel", str(image)]
+
+
+# The first word of the image's command line, in place of its path.
+PROGRAM_NAME = "rtbench"
+
+
+def _opt(word: str) -> str:
+    """A word as the value of a QEMU option (its commas doubled)."""
+    if not word or any(c.isspace() for c in word):
+        raise ValueError(f"a harness argument must be one word: {word!r}")
+    return word.replace(",", ",,")
+
+
+def with_args(command: list[str], extra: list[str]) -> list[str]:
+    """A boot_command with `extra` words after the harness's arguments."""
+    cmd = list(command)
+    k = cmd.index("-semihosting-config") + 1
+    cmd[k] += "".join(f",arg={_opt(w)}" for w in extra)
+    return cmd
 
 
 class QemuInstance(Instance):
