@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtbench.targets import stamplog
+from rtbench.targets import qemu, stamplog
 from rtbench.targets.trace import Span, spans, trace_events
 
 OURS = ("harness", "port", "board")
@@ -64,6 +64,10 @@ API_PREFIXES = (SHIM, KERNEL_ISR)
 # system-call wrapper asks whether the caller runs in user mode before it
 # calls z_impl_* (or traps), in every call an application makes.
 PART_OF_ONE_CALL = frozenset({"z_arm_thread_is_in_user_mode"})
+# Exception handlers a caller enters on purpose (a system call's SVC): an
+# exception taken into one of these is a call of the code it left, not an
+# interrupt of it (Zephyr's user-mode threads enter the kernel this way).
+SYSCALL_HANDLERS = frozenset({"z_arm_svc"})
 KERNEL_SIDE = ("kernel", "libc", "call")
 # The window stamps' shape on the MPS2 boards (rtb_board_ts.h): the
 # register's address in two instructions before the load, the inversion
@@ -283,12 +287,19 @@ class Image:
                     self.stamps[addr] = (kind, head, tail)
                 elif kind == 3:  # an instruction of rtbench's wherever it sits (a stamp's store)
                     self.ours_marks.add(addr)
+            labels = []  # assembly functions declared without .size (Zephyr's z_arm_svc)
             for sym in ef.get_section_by_name(".symtab").iter_symbols():
-                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0:
+                if sym["st_info"]["type"] == "STT_FUNC":
                     start = sym["st_value"] & ~1
-                    self._funcs.append((start, start + sym["st_size"], sym.name))
+                    if sym["st_size"] > 0:
+                        self._funcs.append((start, start + sym["st_size"], sym.name))
+                    elif sym.name:
+                        labels.append((start, sym.name))
         self._funcs.sort()
         self._starts = [f[0] for f in self._funcs]
+        # a sizeless function runs to the next function's start
+        self._labels = sorted(set(labels))
+        self._label_starts = [a for a, _ in self._labels]
         self.metric_begin = {s for s, _, n in self._funcs if n == "rtb_port_metric_begin"}
         # the stamp log's anchor: the counter load in rtb_stamplog_begin
         self.anchors = {a for a in self.stamps for s, e, n in self._funcs
@@ -322,9 +333,19 @@ class Image:
         import bisect
 
         i = bisect.bisect_right(self._starts, pc) - 1
-        name = self._funcs[i][2] if i >= 0 and pc < self._funcs[i][1] else f"0x{pc:x}"
+        name = self._funcs[i][2] if i >= 0 and pc < self._funcs[i][1] else ""
         j = bisect.bisect_right(self._objects, (pc, float("inf"), "")) - 1
-        obj = self._objects[j][2] if j >= 0 and pc < self._objects[j][1] else ""
+        inside = j >= 0 and pc < self._objects[j][1]
+        obj = self._objects[j][2] if inside else ""
+        if not name:
+            k = bisect.bisect_right(self._label_starts, pc) - 1
+            start = self._labels[k][0] if k >= 0 else -1
+            after = self._funcs[i][1] if i >= 0 else -1  # where the sized function before pc ends
+            # the label is this code's if no sized function or object boundary lies between
+            if k >= 0 and start >= after and (not inside or start >= self._objects[j][0]):
+                name = self._labels[k][1]
+            else:
+                name = f"0x{pc:x}"
         owner = _owner_of_object(obj, self._files) if obj else "kernel"
         if pc in self.ours_marks:
             owner = "harness"
@@ -362,11 +383,12 @@ def _window(image: Image, pcs: array, start: int, end: int,
     w = Window(net=end - start)
     prev_shim = prev_ours = False
     for k, pc in enumerate(pcs[start:end], start):
+        f = image.at(pc)
         if k in entries:
-            prev_shim = prev_ours = False
+            prev_shim = False
+            prev_ours = prev_ours and f.name in SYSCALL_HANDLERS
         if pc in image.stamps:
             w.foreign_stamps += 1
-        f = image.at(pc)
         w.owners[f.owner] += 1
         w.funcs[f.name] += 1
         entered = f.owner in ("kernel", "libc") and f.name not in PART_OF_ONE_CALL
@@ -445,12 +467,8 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
 
 
 def _with_stamp_log(command: list[str], log: Path) -> list[str]:
-    """The QEMU command with --stamp-log LOG among the harness's arguments
-    (the words of its -append)."""
-    cmd = list(command)
-    k = cmd.index("-append")
-    cmd[k + 1] = f"{cmd[k + 1]} --stamp-log {log}".strip()
-    return cmd
+    """The QEMU command with --stamp-log LOG among the harness's arguments."""
+    return qemu.with_args(command, ["--stamp-log", str(log)])
 
 
 def _audit_nth(span: Span, k: int, log: Path, image: Image,
@@ -468,7 +486,6 @@ def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: i
                 timeout: float = 600.0) -> list[MetricAudit]:
     """Build `kernel`'s image for `board` as a run does, and audit it
     (audit_target)."""
-    from rtbench.targets import qemu
 
     return audit_target(qemu.QemuTarget(board, kernel), metrics, samples, timeout)
 
