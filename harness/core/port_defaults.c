@@ -70,6 +70,8 @@ WEAK int rtb_port_sem_give(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_sem_give_isr(int id) { (void)id; NOTSUP; }
 WEAK int rtb_port_timer_service_prio(int prio) { (void)prio; NOTSUP; }
 WEAK int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan) { (void)plan; NOTSUP; }
+/* No claim: a port that does not say is ranked as if its kernel ran code. */
+WEAK unsigned rtb_port_irq_kernel_code(unsigned path) { (void)path; return RTB_IRQ_KERNEL_ENTRY | RTB_IRQ_KERNEL_EXIT; }
 /* Never called without RTB_CAP_IRQ: a board provides it (kcall.S). */
 WEAK void rtb_port_irq_raise_timed(volatile rtb_stamp_t *t0, rtb_stamp_t *t1)
 {

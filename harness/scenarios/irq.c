@@ -144,6 +144,30 @@ static void high(void *arg)
     s->stop = true;
 }
 
+/* Why a row measures the core and not the kernel (the kernel runs no code
+ * of its own in its windows: rtb_port_irq_kernel_code), NULL if it does. */
+static const char *kernel_adds_nothing(enum interval what, unsigned does, unsigned kernel)
+{
+    if (does & (RTB_IRQ_GIVE | RTB_IRQ_DEFER))
+        return NULL;
+    switch (what) {
+    case RAISED_TO_IN:
+        return (kernel & RTB_IRQ_KERNEL_ENTRY) ? NULL
+               : "the kernel adds nothing: its handler is the interrupt's vector, so the window "
+                 "holds the core's exception entry and the handler's first instructions";
+    case RAISED_TO_RESUME:
+        return kernel ? NULL
+               : "the kernel adds nothing: its handler is the interrupt's vector and returns "
+                 "straight to the task, so the window holds the core's exception entry and return";
+    case OUT_TO_RESUME:
+        return (kernel & RTB_IRQ_KERNEL_EXIT) ? NULL
+               : "the kernel adds nothing: its handler returns straight to the interrupted task, "
+                 "so the window holds the core's exception return";
+    default:
+        return NULL;
+    }
+}
+
 static void run(struct rtb_ctx *ctx, enum interval what, unsigned path)
 {
     struct irq_state *s = rtb_shared_state(ctx, (void **)&shared, sizeof *shared);
@@ -159,6 +183,9 @@ static void run(struct rtb_ctx *ctx, enum interval what, unsigned path)
         rtb_port_sem_delete(SEM);
         return;
     }
+    const char *nothing = kernel_adds_nothing(what, plan.does, rtb_port_irq_kernel_code(path));
+    if (nothing)
+        rtb_unranked(ctx, nothing);
     if (s->give && !rtb_ok(ctx, rtb_port_task_create(TASK_HIGH, RTB_PRIO_HIGH, 0, high, s),
                            "create high task"))
         goto out;
@@ -226,6 +253,8 @@ static void bare(struct rtb_ctx *ctx, bool c_call, bool epilog)
 {
     int32_t pro, epi;
     rtb_note(ctx, c_call ? "a C handler the kernel never sees" : "an assembly handler the kernel never sees");
+    rtb_unranked(ctx, "the kernel adds nothing: a handler the kernel never sees (the core's and "
+                      "the compiler's cost, the same whatever kernel runs)");
     while (rtb_want(ctx)) {
         if (!rtb_ok(ctx, rtb_port_irq_bare(c_call, &pro, &epi), "irq_bare"))
             return;

@@ -523,6 +523,18 @@ extern struct rtb_irq_slots rtb_irq_slots;
 /* RTB_ENOTSUP with the port's words for a path or a service the kernel
  * lacks ("FreeRTOS has no interrupt dispatcher: a handler is the vector"). */
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan);
+/* Where the kernel runs code of its own around a handler connected by
+ * `path` that neither gives nor defers: RTB_IRQ_KERNEL_ENTRY, between the
+ * exception entry and the handler's first instruction (a common entry such
+ * as Zephyr's _isr_wrapper); RTB_IRQ_KERNEL_EXIT, between the handler's
+ * last instruction and the exception return. 0 where the handler is the
+ * vector and returns straight to the interrupted code: the rows that hold
+ * only those parts then measure the core, not the kernel, and their records
+ * say "the kernel adds nothing" (kept out of every ranking). The window
+ * audit holds a port to its answer (tests/test_window_audit.py). */
+#define RTB_IRQ_KERNEL_ENTRY (1u << 0)
+#define RTB_IRQ_KERNEL_EXIT (1u << 1)
+unsigned rtb_port_irq_kernel_code(unsigned path);
 /* The hooked plan's interrupt, raised by the calling task: stamp (into *t0,
  * which other tasks read), the raise (one store, and the barriers that make
  * it taken before the next instruction), the handler and whatever it

@@ -81,6 +81,13 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
+/* The handler is the vector (rtb_port_irq_hook_plan) and returns with the
+ * exception return: FreeRTOS runs nothing of its own around it. */
+unsigned rtb_port_irq_kernel_code(unsigned path)
+{
+    return path == RTB_IRQ_DIRECT ? 0u : RTB_IRQ_KERNEL_ENTRY | RTB_IRQ_KERNEL_EXIT;
+}
+
 /* The plan's handler as the vector of the software-raised line. */
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
 {

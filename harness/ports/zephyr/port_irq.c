@@ -129,6 +129,17 @@ int rtb_port_irq_hook(rtb_irq_fn fn, void *arg)
     return RTB_OK;
 }
 
+/* A direct handler (ISR_DIRECT_DECLARE) is the vector: Zephyr's header
+ * and footer run kernel code only for ISR tracing, power management (on
+ * entry) and a nonzero return (z_arm_int_exit: the handlers that give or
+ * defer). A dispatched one runs inside _isr_wrapper. */
+unsigned rtb_port_irq_kernel_code(unsigned path)
+{
+    if (path == RTB_IRQ_DISPATCHED || IS_ENABLED(CONFIG_TRACING_ISR))
+        return RTB_IRQ_KERNEL_ENTRY | RTB_IRQ_KERNEL_EXIT;
+    return IS_ENABLED(CONFIG_PM) ? RTB_IRQ_KERNEL_ENTRY : 0u;
+}
+
 static unsigned hooked_line;
 
 int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)

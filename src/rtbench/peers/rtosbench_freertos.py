@@ -27,9 +27,11 @@ def how(src: dict) -> tuple[list[str], str]:
 # metric; by rtos-benchmark's name of the row (importers.rtosbench).
 
 _CREATE = ("its bench_thread_spawn() is xTaskCreateStatic() on a TCB and a 456-word stack "
-           "the port owns, where rtbench's port calls xTaskCreate(), which takes a TCB and a "
-           "512-word stack from heap_4 inside the window; both fill the new stack with the "
-           "kernel's marker (INCLUDE_uxTaskGetStackHighWaterMark), so the stack sizes count.")
+           "the port owns, as is rtbench's (task.create.*: a 512-word stack the port owns; "
+           "xTaskCreate() from heap_4 is rtbench's task.create_heap.* rows); rtos-benchmark's "
+           "build fills the new stack with the kernel's marker "
+           "(INCLUDE_uxTaskGetStackHighWaterMark), rtbench's fills none (the rule of both "
+           "kernel profiles, docs/profiles.md).")
 _RESUMED_IN_CREATE = ("main was preempted inside xTaskCreateStatic() by the helper it had just "
                       "created, so the rest of that call, the return of bench_thread_create() "
                       "and the empty bench_thread_start() are inside the figure, where "
@@ -144,8 +146,8 @@ WHY = {
     "Message queue stats / Create":
         "Both time creating a message queue between reads around the call; "
         "rtos-benchmark's is xQueueCreateStatic() of 1 message of 1 byte in storage the port "
-        "owns, rtbench's xQueueCreate() of 4 messages of 4 bytes, which takes the queue "
-        "from heap_4 inside the window.",
+        "owns, rtbench's xQueueCreateStatic() of 4 messages of 4 bytes in storage its port "
+        "owns (xQueueCreate() from heap_4 is rtbench's msgq.create_heap).",
     "Message queue stats / Send (no context switch)":
         "Both time xQueueSend() into a queue with room and no waiter, between reads around "
         "the call; rtos-benchmark's message is 1 byte (queue depth 1), rtbench's 4 bytes "
