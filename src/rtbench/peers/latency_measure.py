@@ -4,9 +4,9 @@ the same emulated board.
 
 latency_measure is built from the user's Zephyr tree
 (tests/benchmarks/latency_measure) with the same modules, board and
-compiler as rtbench's image, and rtbench's rules where its own prj.conf
-differs (harness/peers/latency_measure/rtbench.conf: tick, asserts, stack
-checks, stack fill, the speed profile's optimisation); the userspace run builds its
+compiler as rtbench's image, and the same kernel configuration where its
+own prj.conf differs (harness/peers/latency_measure/rtbench.conf: tick,
+asserts, stack checks, optimisation); the userspace run builds its
 userspace configuration (CONFIG_USERSPACE, as its testcase.yaml does).
 It runs in the same QEMU with the same -icount and never exits: rtbench
 stops it at `PROJECT EXECUTION SUCCESSFUL` (or a host-side timeout).
@@ -18,7 +18,8 @@ instruction is 2^N ns of virtual time, so a cycle is 2^N × f / 1e9
 instructions' worth: the records carry the average in instructions
 (cycles ÷ 3.2 at shift 7 and 25 MHz; the printed cycles and ns are kept
 in `source`), set beside rtbench's mean for the same metric with the
-agreement stated (agreement()).
+agreement stated (lm_causes.agreement: why a row differs, each cause
+checked against instruction traces by lm_trace.py).
 
 No sources, a failed build or run: one record (`unsupported` or
 `failed`, with the reason) and a console line, never an error of the run.
@@ -36,7 +37,8 @@ from typing import Callable
 from rtbench.errors import RtbenchError
 from rtbench.importers import zephyr as importer
 from rtbench.importers.base import Figure, map_figures, source_of
-from rtbench.peers.linked import line, mean_gap, store_beside
+from rtbench.peers.linked import line, store_beside
+from rtbench.peers.lm_causes import AGREE, agreement, why  # noqa: F401 (the peer's API)
 from rtbench.process import lifetime
 from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
@@ -166,137 +168,7 @@ def run_until(argv: list[str], marker: str, timeout: float) -> tuple[str, bool]:
     return out.decode("utf-8", "replace"), done
 
 
-# ---- beside rtbench's figure ----
-
-AGREE = 4  # instructions: two averages of one path under -icount agree within this
-
-# Where latency_measure's clock starts and stops (its src/*.c) against the
-# catalogue's definition, for rows whose figures differ by more than AGREE.
-# Keyed by its label in the kernel / k_to_k variant (the others say the same);
-# each cause read in its sources and matching the size of the difference.
-_NO_OVERHEAD = (
-    "latency_measure takes its timestamp overhead off only some rows; on this one it does not "
-    "(its source prints the raw sum), so its average holds one timestamp read more than "
-    "rtbench's, which calibrates and subtracts it on every row (≈40 instructions here: the "
-    "difference)")
-_CAUSES = {
-    "no overhead": _NO_OVERHEAD,
-    "offload": (
-        "latency_measure raises its interrupt with irq_offload() (a supervisor call, SVC, whose "
-        "handler runs the routine; the end stamp is taken after irq_offload returns, so its "
-        "window holds irq_offload's own return path), rtbench with a hardware timer interrupt "
-        "(the CMSDK timer) whose handler's last stamp ends at the exception return"),
-    "stack": (
-        "neither fills the new thread's stack (CONFIG_INIT_STACKS=n in both: the rule of both "
-        "kernel profiles, docs/profiles.md), so the stacks' sizes (1 KiB there, 2 KiB here) "
-        "cost nothing; the few instructions between the two are not traced"),
-    "event set": (
-        "rtbench's waiter consumes what it received (k_event_wait, then k_event_clear, in the "
-        "window that ends in the woken thread) and its setter posts (k_event_post); "
-        "latency_measure's waiter resets the events before it waits (k_event_wait with reset) "
-        "and its setter calls k_event_set: the clear is the difference"),
-    "event wait": (
-        "latency_measure's waiter resets the events as it starts to wait (k_event_wait with "
-        "reset true, inside its window); rtbench's does not (its clear follows the wake); "
-        "the few instructions left are not traced further"),
-    "event wait_all": _NO_OVERHEAD + "; the rest as on events.wait.blocking",
-    "condvar": (
-        "latency_measure takes no timestamp overhead off its condvar rows (≈40 instructions), "
-        "and its waiter calls k_condvar_wait without holding the mutex (the unlock inside fails "
-        "with -EPERM and returns at once), where rtbench's waiter locks the mutex first, as a "
-        "condition variable requires, so its wait holds a real unlock and its signal's window "
-        "a real hand-back"),
-}
-WHY = {
-    **{f"isr.resume.{w}.thread.kernel": _CAUSES["offload"] for w in ("interrupted", "different")},
-    "thread.create.kernel.from.kernel": _CAUSES["stack"],
-    **{f"{q}.{row}": _CAUSES["no overhead"]
-       for q in ("fifo", "lifo")
-       for row in ("put.alloc.immediate.kernel", "get.free.immediate.kernel",
-                   "get.blocking.k_to_k", "put.wake+ctx.k_to_k",
-                   "get.free.blocking.k_to_k", "put.alloc.wake+ctx.k_to_k")},
-    **{f"stack.{row}": _CAUSES["no overhead"]
-       for row in ("pop.blocking.k_to_k", "push.wake+ctx.k_to_k")},
-    **{f"heap.{row}.immediate": _CAUSES["no overhead"] for row in ("malloc", "free")},
-    "events.set.wake+ctx.k_to_k": _CAUSES["event set"],
-    "events.wait.blocking.k_to_k": _CAUSES["event wait"],
-    "events.wait_all.blocking.k_to_k": _CAUSES["event wait_all"],
-    **{f"condvar.{row}": _CAUSES["condvar"]
-       for row in ("wait.blocking.k_to_k", "signal.wake+ctx.k_to_k")},
-}
-
-
-# What the userspace build adds to every row's difference, read in the
-# images (rtbench audit --userspace, arm-none-eabi-objdump) and measured by
-# builds that differ in that one thing.
-_USER_SHIM = (
-    "on the userspace build every Zephyr call is a system-call wrapper (an inline test of the "
-    "caller's mode, then the call or an SVC); rtbench makes it from its shim (rtb_kapi_*, a "
-    "function), whose register saves around that test (about 5 instructions a call, the "
-    "stmdb/ldmia and moves an inline call with constant arguments does without) are in "
-    "rtbench's window, once for a call that returns and twice for a switch (the post's call, "
-    "the pend's return)")
-_USER_COUNTER = (
-    "the window ends in a user-mode thread, whose memory domain in rtbench's image holds one "
-    "partition more (the board's counter, read-only, for its own stamps): Zephyr reprograms one "
-    "MPU region per partition on each switch into it, 41 instructions (measured by a build "
-    "without it)")
-_USER_STAMPS = (
-    "latency_measure's stamps in a user-mode thread are system calls (timing_timestamp_get, "
-    "through SVC), so the return path of its first stamp's call is in its window, and it "
-    "subtracts its user timestamp overhead (a back-to-back pair of such calls) in its place; "
-    "rtbench's user-mode stamps read the counter directly")
-
-
-_USER_WALK = (
-    "on the userspace build k_thread_abort clears the ended thread's permission on every kernel "
-    "object of the image (k_thread_perms_all_clear walks the generated object table, about 24 "
-    "instructions an object): rtbench's image has 72 kernel objects (a pool for each service), "
-    "latency_measure's 33")
-_USER_STACK_FILL = (
-    "a user-mode thread's first entry into user mode clears its whole stack (z_arm_userspace_enter "
-    "calls memset: zeros, or CONFIG_INIT_STACKS' pattern where that is on; about 1548 "
-    "instructions for rtbench's 2 KiB stack), and latency_measure's stacks are 1 KiB")
-# Rows whose difference only the userspace build has, by latency_measure's label.
-USER_WHY = {
-    "thread.abort.kernel.from.kernel": _USER_WALK,
-    "thread.abort.user.from.user": _USER_WALK,
-    "thread.start.user.from.user": _USER_STACK_FILL,
-}
-
-
-def why(label: str, build: str = "") -> str:
-    """Why latency_measure's row `label` differs from rtbench's ("" if not
-    known); `build` "userspace": the causes that build adds."""
-    key = label
-    for user, kernel in ((".u_to_u", ".k_to_k"), (".u_to_k", ".k_to_k"),
-                         (".k_to_u", ".k_to_k"), (".user", ".kernel")):
-        key = key.replace(user, kernel)
-    causes = [WHY.get(key, "")]
-    if build == "userspace":
-        causes += [USER_WHY.get(label, ""), _USER_SHIM]
-        if label.endswith((".u_to_u", ".k_to_u", ".user.from.user")):
-            causes.append(_USER_COUNTER)
-        if label.endswith((".u_to_u", ".u_to_k", ".user")):  # .user.from.user among them
-            causes.append(_USER_STAMPS)
-    return "; and ".join(c for c in causes if c)
-
-
-def agreement(peer: dict, ours: dict | None) -> str:
-    """One sentence: latency_measure's average beside rtbench's mean for the
-    same metric, both in instructions on the same board and configuration."""
-    diff = mean_gap(peer, ours)
-    if diff is None:
-        return ""
-    label = (peer.get("source") or {}).get("label", "")
-    build = (peer.get("source") or {}).get("build", "")
-    if abs(diff) <= AGREE:
-        n = round(abs(diff))
-        return (f"agrees: rtbench's mean is within {n} instruction{'s' if n != 1 else ''} of "
-                f"latency_measure's average (the same path, each method's own stamps taken out)")
-    return (f"differs by {diff:+.0f} instructions (rtbench's mean − latency_measure's average): "
-            + (why(label, build) or "where the two definitions differ is not yet written down "
-                                    "for this row"))
+# ---- beside rtbench's figure: lm_causes.py ----
 
 
 def method(session: dict | None) -> str:
@@ -306,10 +178,9 @@ def method(session: dict | None) -> str:
     per = src.get("instructions_per_cycle")
     return (
         "latency_measure (Zephyr's tests/benchmarks/latency_measure, from the same tree) ran in "
-        "the same QEMU with the same -icount, built with the same modules and compiler and "
-        "rtbench's rules (harness/peers/latency_measure/rtbench.conf: tick 1000 Hz, asserts, "
-        "stack checks and stack fill off, -O2: the speed profile's level, whatever the kernel "
-        "profile of rtbench's run). It prints each row's average over its "
+        "the same QEMU with the same -icount, built with the same modules, compiler and kernel "
+        "configuration as rtbench's image (harness/peers/latency_measure/rtbench.conf: tick "
+        "1000 Hz, asserts and stack checks off, -O2). It prints each row's average over its "
         "iterations, its timestamp overhead subtracted, in cycles of Zephyr's timing counter "
         "(SysTick, 25 MHz here) and ns; no median, no percentile, no maximum. Its cycles are "
         + (f"converted to instructions ({per:g} instructions per cycle under -icount)"
