@@ -1,7 +1,8 @@
 """Zephyr's latency_measure beside rtbench (rtbench.peers.latency_measure,
 lm_causes, lm_trace) without a board: the cycles-to-instructions rule, the
 agreement sentence, the causes written down per row and how a trace checks
-them, and a tree without the benchmark. The board run itself is in
+them, the two builds' settings, the comparison's both-ways table, and a tree
+without the benchmark. The board runs and traces are in test_lm_trace.py and
 test_zephyr.py."""
 
 from pathlib import Path
@@ -9,9 +10,13 @@ from types import SimpleNamespace
 
 from collections import Counter
 
+from rtbench import compare
+from rtbench.compare import views
 from rtbench.importers.base import Figure
 from rtbench.peers import latency_measure as lm, lm_causes, lm_trace
+from rtbench.sheets import pages
 from rtbench.store import catalog as catalog_mod
+from rtbench.store.db import Run
 
 
 def test_a_counter_cycle_is_its_share_of_an_instructions_virtual_time():
@@ -55,6 +60,14 @@ def test_the_condvar_cause_is_the_timed_wait_not_the_mutex():
     assert "remove_timeout" in lm_causes.TIMED_SIGNAL.ours
     for label in ("condvar.wait.blocking.k_to_k", "condvar.signal.wake+ctx.k_to_k"):
         assert "EPERM" not in lm.why(label) and "both waiters hold the mutex" in lm.why(label)
+
+
+def test_a_stock_row_names_its_configuration_not_a_cause():
+    rec = _rec(30.9, label="semaphore.give.immediate.kernel")
+    rec["source"]["configuration"] = "stock"
+    said = lm.agreement(rec, _rec(18.0))
+    assert said.startswith("stock build: rtbench's mean − latency_measure's average = -13")
+    assert "Zephyr's own configuration" in said
 
 
 def test_user_variants_share_the_kernel_rows_cause():
@@ -131,10 +144,87 @@ def test_a_tick_in_a_window_is_not_the_rows_path():
     assert lm_trace.typical([ticked, calm, ticked], lambda w: w.body, lambda w: w.total) is calm
 
 
-def test_a_tree_without_latency_measure_is_one_unsupported_record(tmp_path: Path):
+def test_the_settings_of_each_build_come_with_their_reasons(tmp_path):
+    changes = lm.changes(lm.harness.source_dir() / "peers" / "latency_measure" / "stock.conf")
+    assert [c["setting"] for c in changes] == ["CONFIG_SYS_CLOCK_TICKS_PER_SEC=20"]
+    assert "SysTick's 24-bit reload" in changes[0]["reason"]
+    rebuilt = {c["setting"]: c["reason"] for c in
+               lm.changes(lm.harness.source_dir() / "peers" / "latency_measure" / "rtbench.conf")}
+    assert "CONFIG_ASSERT=n" in rebuilt and rebuilt["CONFIG_ASSERT=n"]
+    assert all(rebuilt.values()), rebuilt
+    conf = tmp_path / "x.conf"
+    conf.write_text("# one\n# two\nCONFIG_A=y\nCONFIG_B=1\n# three\nCONFIG_C=n\n\nCONFIG_D=y\n")
+    assert lm.changes(conf) == [{"setting": "CONFIG_A=y", "reason": "one two"},
+                                {"setting": "CONFIG_B=1", "reason": "one two"},
+                                {"setting": "CONFIG_C=n", "reason": "three"},
+                                {"setting": "CONFIG_D=y", "reason": ""}]
+
+
+def test_the_builds_differ_in_what_their_config_files_say(tmp_path):
+    stock, rebuilt = tmp_path / "s", tmp_path / "r"
+    stock.write_text("CONFIG_ASSERT=y\nCONFIG_SPIN_VALIDATE=y\n# CONFIG_INIT_STACKS is not set\n"
+                     'CONFIG_TEST=y\nCONFIG_X="a"\n')
+    rebuilt.write_text("# CONFIG_ASSERT is not set\nCONFIG_INIT_STACKS=y\nCONFIG_TEST=y\n"
+                       'CONFIG_X="a"\n')
+    assert lm.differences(lm.kconfig(stock), lm.kconfig(rebuilt)) == [
+        ["CONFIG_ASSERT", "y", "n"], ["CONFIG_INIT_STACKS", "n", "y"],
+        ["CONFIG_SPIN_VALIDATE", "y", None]]
+    session = {"source": {"kconfig_differs": [["CONFIG_SPIN_VALIDATE", "y", None]]}}
+    assert lm.settings_text(session) == "CONFIG_SPIN_VALIDATE y → unset"
+
+
+def _peer_run(run_id, configuration, figures, differs):
+    recs = []
+    for label, (mid, mean) in figures.items():
+        recs.append({**_rec(mean, label=label), "id": mid, "origin": "peer",
+                     "mapped": not mid.startswith("zephyr:"),
+                     "source": {"tool": lm.TOOL, "label": label,
+                                "configuration": configuration}})
+    session = {"type": "session", "origin": "peer",
+               "source": {"kind": "latency_measure", "configuration": configuration,
+                          "changes": [{"setting": "CONFIG_SYS_CLOCK_TICKS_PER_SEC=20",
+                                       "reason": "SysTick"}] if configuration == "stock" else [],
+                          "kconfig_differs": differs, "instructions_per_cycle": 0.3125}}
+    return Run(run_id, f"u{run_id}", "2026-01-01T00:00:00+00:00", None, "complete", "", [], {},
+               session, recs, linked_to=1)
+
+
+def test_the_comparison_sets_both_builds_beside_rtbenchs_row():
+    differs = [["CONFIG_ASSERT", "y", "n"], ["CONFIG_SPIN_VALIDATE", "y", None]]
+    ours = Run(1, "u1", "2026-01-01T00:00:00+00:00", None, "complete", "", [], {},
+               {"type": "session"}, [{**_rec(18.3), "id": "sem.give.no_waiter", "p50": 18}])
+    stock = _peer_run(2, "stock", {"semaphore.give.immediate.kernel": ("sem.give.no_waiter", 30.9),
+                                   "events.set.immediate.kernel":
+                                       ("zephyr:events.set.immediate.kernel", 80.9)}, differs)
+    rebuilt = _peer_run(3, "rebuilt", {
+        "semaphore.give.immediate.kernel": ("sem.give.no_waiter", 20.9),
+        "events.set.immediate.kernel": ("zephyr:events.set.immediate.kernel", 58.4)}, differs)
+    cmp = compare.compare_peers(ours, [stock, rebuilt], catalog_mod.load())
+    assert cmp.families == ["latency_measure"] and len(cmp.methods) == 1
+    assert [(r.label, r.id, r.ours, r.rebuilt, r.stock) for r in cmp.lm_rows] == [
+        ("semaphore.give.immediate.kernel", "sem.give.no_waiter", 18.3, 20.9, 30.9),
+        ("events.set.immediate.kernel", "zephyr:events.set.immediate.kernel", None, 58.4, 80.9)]
+    assert cmp.lm_settings == differs
+    assert {r.program for r in cmp.rows} == {"zephyr latency_measure (stock)",
+                                             "zephyr latency_measure (rebuilt)"}
+    assert "CONFIG_SYS_CLOCK_TICKS_PER_SEC=20 (SysTick)" in cmp.methods[0]
+    assert "CONFIG_ASSERT y → n, CONFIG_SPIN_VALIDATE y → unset" in cmp.methods[0]
+    md = pages.render(views.peer_comparison(cmp), "md")
+    assert "| semaphore.give.immediate.kernel | sem.give.no_waiter | 18.3 | 20.9 | 30.9 | +10.0 " \
+           "| -2.6 |" in md
+    assert "| events.set.immediate.kernel | — | — | 58.4 | 80.9 | +22.5 | — |" in md
+    assert "`CONFIG_SPIN_VALIDATE`: `y` → unset" in md
+    data = compare.to_jsonable(cmp)
+    assert data["lm_rows"][0]["stock"] == 30.9 and data["lm_settings"] == differs
+
+
+def test_a_tree_without_latency_measure_is_one_unsupported_record_per_build(tmp_path: Path):
     target = SimpleNamespace(kernel=SimpleNamespace(src=tmp_path, userspace=False),
                              name="mps2-an385")
-    recs, session = lm.measure(target, catalog_mod.load())
-    assert session is None and len(recs) == 1
-    assert recs[0]["status"] == "unsupported"
-    assert "tests/benchmarks/latency_measure" in recs[0]["reason"]
+    got = lm.measure(target, catalog_mod.load())
+    assert [g.configuration for g in got] == ["stock", "rebuilt"]
+    for g in got:
+        (rec,) = g.records
+        assert g.session is None and rec["status"] == "unsupported"
+        assert "tests/benchmarks/latency_measure" in rec["reason"]
+        assert rec["source"]["configuration"] == g.configuration

@@ -149,12 +149,13 @@ def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, z
     monkeypatch.delenv(rtosbench.SRC_ENV, raising=False)  # its own test, below
     assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
                  "--only", only, "--db", "r.db", "--out", "o"]) == 0
-    lm = _peer_run(isolated, latency_measure.TOOL)  # "zephyr latency_measure"
+    lm = _peer_run(isolated, latency_measure.TOOL)  # "zephyr latency_measure", stock first
     tm = _peer_run(isolated, "Thread-Metric")
     got = {m["id"]: m for m in lm.metrics}
     for mid in only.split(","):
         assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
     assert lm.session["source"]["instructions_per_cycle"] == 0.3125
+    assert lm.session["source"]["configuration"] == "stock"
     # Thread-Metric through rtbench's Zephyr layer (tm_zephyr.c): every test but the two
     # that trap with SVC, which Zephyr owns; the basic test runs no kernel call, so its
     # count is the board's speed less the tick's work (FreeRTOS and ThreadX: 952)
@@ -173,6 +174,7 @@ def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, z
     assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
     assert ("**fifo.put.alloc.immediate.kernel** → `fifo.put.alloc.immediate`: differs by -" in md
             and "takes no timestamp overhead off this row (its source prints the raw sum)" in md)
+    assert "## latency_measure two ways: stock" in md
 
 
 def test_rtos_benchmark_runs_beside_in_instructions_interrupt_test_and_all(isolated, zephyr,

@@ -47,12 +47,29 @@ class PeerRow:
 
 
 @dataclass
+class LmRow:
+    """One row of Zephyr's latency_measure, both builds beside rtbench's
+    figure for the same metric (instructions; None: no figure)."""
+
+    label: str          # latency_measure's name for it
+    id: str             # the catalogue metric, or "zephyr:<label>" (no rtbench metric)
+    ours: float | None  # rtbench's mean
+    rebuilt: float | None  # latency_measure's average, built with rtbench's configuration
+    stock: float | None    # latency_measure's average, as Zephyr ships it
+    build: str = ""        # "userspace": latency_measure's userspace build (its causes)
+
+
+@dataclass
 class PeerComparison:
     run: Run
     peers: list[Run]
     rows: list[PeerRow]
     families: list[str]  # "rt-tests", "rtos-benchmark": the suites of the peer runs
     methods: list[str]  # how a suite measured beside rtbench, a paragraph each
+    # latency_measure's two builds row by row, and the Kconfig settings in
+    # which they differ ([symbol, stock's value, rebuilt's value])
+    lm_rows: list[LmRow] = field(default_factory=list)
+    lm_settings: list[list] = field(default_factory=list)
 
     @property
     def units(self) -> list[str]:
@@ -70,10 +87,13 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
     for rec in run.metrics:  # the first profile that has it (rt unless the run had none)
         ours.setdefault(rec["id"], rec)
     rows, families, methods = [], [], []
+    lm_runs = [pr for pr in peer_runs if _is_lm(pr)]
     for pr in peer_runs:
         for rec in pr.metrics:
             src = rec.get("source") or {}
             program = src.get("tool", rec["id"])
+            if src.get("configuration"):  # latency_measure: which of its two builds
+                program = f"{program} ({src['configuration']})"
             meta = catalog.get(rec["id"])
             mine = ours.get(rec["id"]) if rec.get("mapped", True) else None
             (p_unit, p_stats), (o_unit, o_stats) = _stats(rec), _stats(mine)
@@ -90,8 +110,42 @@ def compare_peers(run: Run, peer_runs: list[Run], catalog: Catalog) -> PeerCompa
                 if fam == rtosbench.TOOL:
                     methods.append(rtosbench.method(pr.session, run.session))
                 if fam == "latency_measure":
-                    methods.append(latency_measure.method(pr.session))
-    return PeerComparison(run, peer_runs, rows, families, methods)
+                    methods.append(latency_measure.method([r.session for r in lm_runs]))
+    settings = next((s for r in lm_runs
+                     if (s := ((r.session or {}).get("source") or {}).get("kconfig_differs"))), [])
+    return PeerComparison(run, peer_runs, rows, families, methods, _lm_rows(ours, lm_runs),
+                          settings)
+
+
+def _is_lm(run: Run) -> bool:
+    return any((r.get("source") or {}).get("tool") == latency_measure.TOOL for r in run.metrics)
+
+
+def _lm_rows(ours: dict[str, dict], lm_runs: list[Run]) -> list[LmRow]:
+    """latency_measure's rows, each with both builds' averages and rtbench's
+    mean, in the order latency_measure prints them."""
+    figures: dict[str, dict[str, float]] = {}
+    ids: dict[str, str] = {}
+    builds: dict[str, str] = {}
+    for run in lm_runs:
+        for rec in run.metrics:
+            src = rec.get("source") or {}
+            if rec["status"] != "ok" or "label" not in src:
+                continue
+            m = MetricRecord(rec)
+            figures.setdefault(src["label"], {})[src.get("configuration", "rebuilt")] = \
+                m.value("mean") if m.has("mean") else None
+            ids.setdefault(src["label"], rec["id"])  # the same in both builds
+            builds.setdefault(src["label"], src.get("build", ""))
+    out = []
+    for label, got in figures.items():
+        mine = ours.get(ids[label])
+        mean = MetricRecord(mine).value("mean") if (
+            mine and mine.get("status") == "ok" and MetricRecord(mine).has("mean")
+            and MetricRecord(mine).unit == "instructions") else None
+        out.append(LmRow(label, ids[label], mean, got.get("rebuilt"), got.get("stock"),
+                         builds[label]))
+    return out
 
 
 def _stats(rec: dict | None) -> tuple[str, dict[str, float | None]]:

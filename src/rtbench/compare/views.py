@@ -7,6 +7,8 @@ Markdown or HTML by the same blocks as every other page.
 from __future__ import annotations
 
 from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison
+from rtbench.peers import lm_causes
+from rtbench.peers.lm_causes import AGREE
 from rtbench.compare.vendors import RefComparison
 from rtbench.sheets import plots, system
 from rtbench.sheets.datasheet import fmt_count, fmt_us
@@ -472,6 +474,8 @@ def peer_comparison(cmp) -> Page:
         rows.append([r.id, r.label, *unit, "—" if r.peer_n is None else str(r.peer_n), *peer,
                      "—" if r.ours_n is None else str(r.ours_n), *ours])
     page.table(Table(headers, rows, "ll" + "l" * mixed + "r" * 12))
+    if cmp.lm_rows:
+        lm_both_ways(cmp, page)
     page.h2("How each program measures, and why the figures differ")
     for text in cmp.methods:
         page.p(text)
@@ -486,6 +490,56 @@ def peer_comparison(cmp) -> Page:
         page.p(f"**{program}**" + (f" (`{command}`)" if command else "") + ", per figure:")
         page.bullets([f"**{r.label}** → `{r.id}`: {r.why}" for r in group if r.why])
     page.p(peer_summary(cmp))
+    return page
+
+
+def _signed(a: float | None, b: float | None) -> str:
+    return "—" if a is None or b is None else f"{a - b:+.1f}"
+
+
+def _one(v: float | None) -> str:
+    return "—" if v is None else f"{v:.1f}"
+
+
+def lm_both_ways(cmp, page: Page | None = None) -> Page:
+    """Zephyr's latency_measure as Zephyr ships it (stock) and rebuilt with
+    rtbench's configuration, row by row beside rtbench's mean, and the
+    Kconfig settings in which the two builds differ: a section of the peer
+    page (or a page of its own, for docs/peers.md)."""
+    page = page or Page("latency_measure, stock and rebuilt, beside rtbench")
+    page.h2("latency_measure two ways: stock (as Zephyr ships it) and rebuilt (rtbench's "
+            "configuration), beside rtbench")
+    page.p("Averages in instructions (latency_measure prints averages only; rtbench's column "
+           "is its mean for the same metric). A rebuilt row agrees with rtbench's when they are "
+           f"within {AGREE} instructions; why any other differs is said below. Stock − rebuilt "
+           "is what Zephyr's own configuration (the settings below) changes on the same path.")
+    rows = [[r.label, r.id if not r.id.startswith("zephyr:") else "—", _one(r.ours),
+             _one(r.rebuilt), _one(r.stock), _signed(r.stock, r.rebuilt),
+             _signed(r.ours, r.rebuilt)] for r in cmp.lm_rows]
+    page.table(Table(["latency_measure row", "rtbench metric", "rtbench mean", "rebuilt",
+                      "stock", "stock − rebuilt", "rtbench − rebuilt"], rows, "llrrrrr"))
+    if cmp.lm_settings:
+        value = lambda v: "unset" if v is None else f"`{v}`"  # noqa: E731
+        page.p("The Kconfig settings in which the two builds differ (read from their .config "
+               "files; stock → rebuilt):")
+        page.bullets([f"`{name}`: {value(a)} → {value(b)}" for name, a, b in cmp.lm_settings])
+    differ = [r for r in cmp.lm_rows if r.ours is not None and r.rebuilt is not None
+              and abs(r.ours - r.rebuilt) > AGREE]
+    if differ:
+        page.p("The rebuilt rows that differ from rtbench's by more than "
+               f"{AGREE} instructions, and why (each cause is checked against instruction traces "
+               "of both images: the functions it names run more in the window it says, and the "
+               "causes account for the difference, tests/test_lm_trace.py):")
+        named = {}
+        for r in differ:
+            for c in lm_causes.causes(r.label, r.build):
+                named.setdefault(c.name, c.text)
+        page.table(Table(["latency_measure row", "rtbench − rebuilt", "causes"],
+                         [[r.label, _signed(r.ours, r.rebuilt),
+                           ", ".join(dict.fromkeys(c.name for c in
+                                                   lm_causes.causes(r.label, r.build)))]
+                          for r in differ], "lrl"))
+        page.bullets([f"**{name}**: {text}" for name, text in named.items()])
     return page
 
 

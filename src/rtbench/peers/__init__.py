@@ -11,10 +11,11 @@ peer, and the one way their output becomes records of a run.
   run, built for the same board and booted in the same QEMU; what each port
   measures against rtbench's definitions in rtosbench_freertos.py and
   rtosbench_zephyr.py (which also says whether a row agrees).
-* latency_measure.py: Zephyr's own latency_measure beside a Zephyr run;
-  lm_causes.py: why each row differs from rtbench's and where its clock
-  starts and stops; lm_trace.py: its windows in an instruction trace, the
-  causes' check.
+* latency_measure.py: Zephyr's own latency_measure beside a Zephyr run,
+  built two ways (stock, as Zephyr ships it; rebuilt, with rtbench's kernel
+  configuration); lm_causes.py: why each row differs from rtbench's and
+  where its clock starts and stops; lm_trace.py: its windows in an
+  instruction trace, the causes' check.
 * threadmetric.py: Thread-Metric beside a board run, on ThreadX, FreeRTOS or Zephyr.
 * linked.py: what they share once measured: their records stored as a run
   linked to the rtbench run, a peer record's console line, the gap between
