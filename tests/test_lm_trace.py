@@ -49,31 +49,43 @@ SAMPLES = 5  # rtbench's windows per metric under the trace (the median of those
 USER_ITERATIONS = 100
 
 
-@pytest.fixture(scope="module")
-def zephyr_env(board_cache):
+def _zephyr(mp: pytest.MonkeyPatch, cache: Path) -> None:
     why = zephyr_missing()
     if why:
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the Zephyr image cannot be built: {why}")
         pytest.skip(f"Zephyr: {why}")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_CACHE_HOME", str(board_cache))
-        mp.delenv("RTBENCH_RTOS_BENCHMARK_SRC", raising=False)  # its own test (test_zephyr.py)
-        kernel_env(mp)
-        yield mp
+    mp.setenv("XDG_CACHE_HOME", str(cache))
+    mp.delenv("RTBENCH_RTOS_BENCHMARK_SRC", raising=False)  # its own test (test_zephyr.py)
+    kernel_env(mp)
 
 
 @pytest.fixture(scope="module")
-def run_db(zephyr_env, tmp_path_factory) -> Path:
-    """The run docs/peers.md's table comes from (scripts/peers-doc.py's command)."""
+def run_db(board_cache, tmp_path_factory) -> Path:
+    """The run docs/peers.md's table comes from: scripts/peers-doc.py's
+    command, in its cache (the image's path moves rtbench's means)."""
     where = tmp_path_factory.mktemp("lm-run")
-    cwd = os.getcwd()
-    os.chdir(where)
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        _zephyr(mp, peers_doc.CACHE)
+        mp.setenv("XDG_DATA_HOME", str(where / "xdg-data"))
+        mp.setenv("RTBENCH_NO_TUNE", "1")
+        mp.chdir(where)
         assert main([*peers_doc.command()[1:], "--db", "r.db", "--out", "o"]) == 0
-    finally:
-        os.chdir(cwd)
     return where / "r.db"
+
+
+@pytest.fixture
+def doc_cache(monkeypatch) -> Path:
+    """The board tests' environment, with the run's cache (the same images)."""
+    _zephyr(monkeypatch, peers_doc.CACHE)
+    return peers_doc.CACHE
+
+
+@pytest.fixture
+def zephyr_env(board_cache, monkeypatch) -> Path:
+    """The board tests' environment and build cache."""
+    _zephyr(monkeypatch, board_cache)
+    return board_cache
 
 
 def _lm_runs(db: Path) -> dict:
@@ -214,7 +226,7 @@ def _check(rows, overheads: list[float], iterations: int, build: str) -> list[st
     return wrong
 
 
-def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db):
+def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, doc_cache):
     """The kernel build, traced whole (the image the run measured) beside
     rtbench's audit; the condvar rows' cause among them: rtbench's timed
     wait, not a waiter without the mutex."""
