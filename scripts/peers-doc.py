@@ -13,11 +13,9 @@ the latency_measure section of `rtbench compare 1` (the same code) between
 the markers BEGIN and END. tests/test_lm_trace.py makes the same run and
 fails when the committed block differs from it.
 
-It builds into a cache of its own, CACHE: QEMU hands the image its own path
-as the first word of its command line (semihosting), so the length of that
-path moves where the tick lands in rtbench's run, and with it rtbench's
-means by a fraction of an instruction; one path, one table. latency_measure
-reads no command line: its figures repeat from any cache.
+It builds into a cache of its own, CACHE, kept between runs (a second run
+rebuilds nothing); the figures do not depend on where it lies (the image's
+command line carries no path: rtbench.targets.qemu.boot_command).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def _zephyr(mp: pytest.MonkeyPatch, cache: Path) -> None:
 @pytest.fixture(scope="module")
 def run_db(board_cache, tmp_path_factory) -> Path:
     """The run docs/peers.md's table comes from: scripts/peers-doc.py's
-    command, in its cache (the image's path moves rtbench's means)."""
+    command, in its cache (kept between runs: nothing rebuilt)."""
     where = tmp_path_factory.mktemp("lm-run")
     with pytest.MonkeyPatch.context() as mp:
         _zephyr(mp, peers_doc.CACHE)

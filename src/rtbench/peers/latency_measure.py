@@ -10,8 +10,8 @@ the same emulated board, built two ways from the user's Zephyr tree
   the figures Zephyr's users see;
 * `rebuilt`: with rtbench's kernel configuration
   (harness/peers/latency_measure/rtbench.conf: tick, asserts, stack checks,
-  optimisation), so that a row differs from rtbench's only where the two
-  definitions do.
+  stack fill, the speed profile's optimisation), so that a row differs from
+  rtbench's only where the two definitions do.
 
 Both build with the same modules, board and compiler as rtbench's image; the
 Kconfig settings in which the two builds differ are read from their
