@@ -68,10 +68,8 @@ def block(db: Path, run_id: int = 1) -> str:
     md = render(lm_both_ways(cmp), "md")
     body = md[md.index("## "):].strip()  # the section, without the page's title
     shown = " ".join(command()[:-1]) + " <the metrics latency_measure answers>"
-    return (f"{BEGIN}\n\nMeasured by `{shown}` (the metrics: `scripts/peers-doc.py`, which "
-            "builds into a cache of its own: QEMU gives the image its path as the first word of "
-            "its command line, and that path's length moves rtbench's means by a fraction of an "
-            f"instruction), then `rtbench compare 1`:\n\n{body}\n\n{END}")
+    return (f"{BEGIN}\n\nMeasured by `{shown}` (the metrics: `scripts/peers-doc.py`), then "
+            f"`rtbench compare 1`:\n\n{body}\n\n{END}")
 
 
 def splice(doc: str, new_block: str) -> str:

@@ -210,9 +210,12 @@ def _check(rows, overheads: list[float], iterations: int, build: str) -> list[st
     subtracts = {0.0, *scaled, *(sum(p) / 2 for p in zip(scaled, scaled[1:]))}
     wrong = []
     for row, gap in rows:
-        # within 1.5: its averages are whole cycles (0.3125 instructions), its
-        # calibration a minimum over repeats of the loop
-        if min(abs(row.subtracted - o) for o in subtracts) > 1.5:
+        # within 2: its averages are whole cycles (0.3125 instructions), its
+        # calibration a minimum over repeats of the loop, and the overhead
+        # it subtracts its own timing of that loop, which the trace's steady
+        # window matches within 1.6 on the userspace build (a window that
+        # is not the row's is off by tens)
+        if min(abs(row.subtracted - o) for o in subtracts) > 2.0:
             wrong.append(f"{row.label}: latency_measure's figure is its windows' mean less "
                          f"{row.subtracted:.1f}, no overhead it measured: not its window?")
             continue
@@ -246,7 +249,8 @@ def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, doc_cache):
     rows = _rows(target, traced, pairs, 1000,
                  {a.id: a for a in audit.audit_target(target, ids, SAMPLES)})
     assert len(rows) >= 40
-    assert _check(rows, traced.overheads, 1000, "") == []
+    wrong = _check(rows, traced.overheads, 1000, "")
+    assert not wrong, "\n".join(wrong)
     by = {r.label: r for r, _ in rows}
     wait, signal = by["condvar.wait.blocking.k_to_k"], by["condvar.signal.wake+ctx.k_to_k"]
     assert wait.items()["z_add_timeout"] > 40 and signal.items()["remove_timeout"] > 10
@@ -275,4 +279,5 @@ def test_every_cause_of_the_userspace_build_holds_in_the_traces(zephyr_env):
              if mid in audits and audits[mid].record.get("status") == "ok"}
     rows = _rows(target, traced, pairs, USER_ITERATIONS, audits)
     assert len(rows) >= 80
-    assert _check(rows, traced.overheads, USER_ITERATIONS, "userspace") == []
+    wrong = _check(rows, traced.overheads, USER_ITERATIONS, "userspace")
+    assert not wrong, "\n".join(wrong)
