@@ -10,8 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=(cmake gcc make libc6-dev python3-venv)
 # The emulated board target (rtbench run --target mps2-an385): QEMU and the
-# Cortex-M cross toolchain with newlib (RTBENCH_EMBEDDED=1, or for the tests).
-embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
+# Cortex-M cross toolchain with newlib (RTBENCH_EMBEDDED=1, or for the tests),
+# and what the cycle model's QEMU plugin is built with on first use
+# (src/rtbench/targets/cycles.py): glib's headers, found by pkg-config (QEMU
+# ships no plugin header; the plugin's glib symbols are QEMU's own).
+embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
+          libglib2.0-dev pkg-config)
 [ "${RTBENCH_EMBEDDED:-0}" = 1 ] && need_apt+=("${embedded[@]}")
 # Tests also need the board target's packages (the FreeRTOS image is built
 # and run under QEMU), a headless browser with its WebDriver and a font (the

@@ -24,6 +24,7 @@ from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
 BUILT = ".built"  # written after a whole build, under the lock: the executable is complete
+PLUGIN_DIR = "qemu_plugin"  # the cycle model's sources (cycles.py), beside the harness's
 _PKG_DIR = Path(__file__).resolve().parents[1]  # the rtbench package (rtbench/_harness in a wheel)
 
 # Who is told what a build builds (a first build takes a minute and more):
@@ -88,9 +89,11 @@ def source_hash(src: Path) -> str:
 def _source_files(src: Path) -> list[Path]:
     files = []
     for root, dirs, names in os.walk(src):
-        # An in-tree CMake build dir would change the hash on every build.
+        # An in-tree CMake build dir would change the hash on every build;
+        # the cycle model's QEMU plugin (cycles.py) is no part of any image.
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
-                         and not (Path(root, d) / "CMakeCache.txt").exists())
+                         and not (Path(root, d) / "CMakeCache.txt").exists()
+                         and not (Path(root) == src and d == PLUGIN_DIR))
         files += [Path(root, n) for n in sorted(names) if not n.startswith(".")]
     return files
 

@@ -1,0 +1,339 @@
+"""Estimated Cortex-M cycles beside the instructions of a board run: the
+cycle model (a QEMU TCG plugin, harness/qemu_plugin/) built on first use,
+the map of the image it needs, the QEMU command that loads it, and its
+output read back.
+
+A figure on an emulated board is guest instructions (QEMU -icount): exact,
+repeatable, and blind to what the silicon adds (exception stacking, pipeline
+refills, two-cycle loads, divides). The plugin prices every instruction the
+image executes by the core's Technical Reference Manual (the Cortex-M3's,
+ARM DDI 0337I, for the AN385; the Cortex-M4's, DDI 0439B, for the AN386),
+infers the exceptions QEMU takes, and for every sample the harness logged
+(--stamp-log, harness/core/stamplog.h) writes its instructions, its
+estimated cycles with the model's range, its instructions by owner and its
+kernel calls, paired with the sample by the values its stamps read, as the
+window audit pairs them (stamplog.py, audit.py). What the estimate is and
+is not: docs/cycles.md.
+
+    so = cycles.build()                               # cached by the sources' hash
+    cycles.write_map(audit.Image(elf), "img.map", board)
+    cmd = cycles.command(qemu_cmd, so, "img.map", "stamps.bin", "cycles.bin", board)
+    run = cycles.read("cycles.bin")                   # run.metrics[i].samples: numpy records
+
+The plugin needs Debian's host compiler and libglib2.0-dev (its glib
+headers; the symbols resolve against QEMU's own glib), and QEMU 7.2's
+plugin API (version 1).
+"""
+
+from __future__ import annotations
+
+import bisect
+import fcntl
+import hashlib
+import os
+import shutil
+import stat
+import struct
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from rtbench.errors import HarnessError, RtbenchError
+from rtbench.targets import harness
+
+PLUGIN = "rtb_cycles.so"
+BUILT = ".built"
+MAP_MAGIC = "rtbench cycles map 1"
+OUT_MAGIC = b"rtbench cycles 1\n"
+# The unit's words, wherever a figure of the model is shown.
+UNIT = ("est. cycles: {core} TRM model, zero wait states; [lo, hi] is the model's own "
+        "uncertainty, not a spread")
+CORES = {"mps2-an385": ("m3", "Cortex-M3"), "mps2-an386": ("m4", "Cortex-M4")}
+AN385_IRQS = 32  # the MPS2 boards' vector table: 16 system vectors and 32 interrupts
+# Functions rtbench installs as handlers at run time (rtb_board_vector_set,
+# rtb_board_tick_stamps, the ports' interrupt tables), by the names its
+# conventions give them: invisible in any vector table of the image.
+RUNTIME_HANDLERS = ("rtb_kisr_", "bare_", "rtb_board_tick_entry")
+
+# One record a logged sample (windows.c documents the layout).
+SAMPLE = np.dtype([
+    ("t0", "<u4"), ("t1", "<u4"), ("instructions", "<u4"),
+    ("est", "<u4"), ("lo", "<u4"), ("hi", "<u4"),
+    ("kernel", "<u4"), ("api", "<u4"), ("ours", "<u4"),
+    ("kernel_calls", "<u2"), ("entries", "u1"), ("returns", "u1"), ("tail_chains", "u1"),
+    ("flags", "u1"), ("reserved", "<u2"),
+])
+assert SAMPLE.itemsize == 44
+# Record flags.
+UNFOUND, COMPUTED, UNPLACED, LATE, UNKNOWN_BRANCH, NEGATIVE = 1, 2, 4, 8, 16, 32
+NO_FIGURE = UNFOUND | UNPLACED | NEGATIVE
+TOTALS = ("instructions", "est", "lo", "hi", "entries", "returns", "tail_chains", "late",
+          "unknown_branches", "kernel_calls", "handler_calls", "retro_exceptions",
+          "handler_jumps", "unexplained_flows", "unknown_opcodes", "metrics")
+
+
+class CyclesError(RtbenchError):
+    pass
+
+
+# ---- the plugin's build ------------------------------------------------------------
+
+def source_dir() -> Path:
+    """The plugin's C sources, beside the harness's."""
+    return harness.source_dir() / harness.PLUGIN_DIR
+
+
+def source_hash(src: Path | None = None) -> str:
+    src = src or source_dir()
+    digest = hashlib.sha256()
+    for path in sorted(p for p in src.iterdir() if p.suffix in (".c", ".h")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def _own_dir(path: Path) -> None:
+    """A directory whose files QEMU will load as code must be this user's
+    (or root's, for root) and writable by no one else: refuse another's."""
+    st = path.stat()
+    if st.st_uid not in (os.geteuid(), 0) or (st.st_uid == 0 and os.geteuid() != 0):
+        raise CyclesError(f"{path} belongs to another user: the cycle model's plugin is not "
+                          "built or loaded from there (set XDG_CACHE_HOME to a folder of yours)")
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise CyclesError(f"{path} is writable by other users: the cycle model's plugin is not "
+                          "built or loaded from there")
+
+
+def build(src: Path | None = None) -> Path:
+    """Build the plugin if need be (once per change of its sources, into the
+    user's cache, under a lock); its path."""
+    src = src or source_dir()
+    cache = Path(platformdirs.user_cache_dir("rtbench"))
+    outdir = cache / f"qemu-plugin-{source_hash(src)}"
+    so = outdir / PLUGIN
+    try:
+        cache.mkdir(parents=True, exist_ok=True, mode=0o755)
+        _own_dir(cache)
+        lock = open(cache / f"{outdir.name}.lock", "w")
+    except OSError as exc:
+        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
+    with lock:
+        harness._locked(lock, "cycle model plugin")
+        if outdir.exists():
+            _own_dir(outdir)
+        if not (so.is_file() and (outdir / BUILT).is_file()):
+            _compile(src, outdir, so)
+    return so
+
+
+def _compile(src: Path, outdir: Path, so: Path) -> None:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise CyclesError("no C compiler (cc) to build the cycle model's QEMU plugin: install gcc")
+    try:
+        flags = subprocess.run(["pkg-config", "--cflags", "glib-2.0"], capture_output=True,
+                               text=True, timeout=30)
+    except OSError:
+        flags = None
+    if flags is None or flags.returncode != 0:
+        raise CyclesError("the cycle model's QEMU plugin needs glib's headers: install "
+                          "libglib2.0-dev and pkg-config (as root: apt-get install "
+                          "libglib2.0-dev pkg-config)")
+    outdir.mkdir(parents=True, exist_ok=True, mode=0o755)
+    (outdir / BUILT).unlink(missing_ok=True)
+    harness._announce(f"building the cycle model's QEMU plugin into {outdir} (once per change "
+                      "of its sources)")
+    tmp = outdir / f".{PLUGIN}.tmp"
+    sources = sorted(str(p) for p in src.glob("*.c"))
+    cmd = [cc, "-shared", "-fPIC", "-O2", "-fvisibility=hidden", *flags.stdout.split(),
+           "-o", str(tmp), *sources]
+    proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    (outdir / "build.log").write_text("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), "")
+        raise CyclesError(f"the cycle model's plugin did not build: {first[:200]}; see "
+                          f"{outdir / 'build.log'}")
+    os.replace(tmp, so)
+    (outdir / BUILT).write_text("")
+
+
+# ---- the image's map ---------------------------------------------------------------
+
+def core(board: str) -> tuple[str, str]:
+    """The plugin's cpu= and the core's name for `board`."""
+    try:
+        return CORES[board]
+    except KeyError:
+        raise CyclesError(f"no cycle model for the board {board!r} (one of: "
+                          f"{', '.join(CORES)})") from None
+
+
+def _owner(image, pc: int) -> str:
+    """Whose code `pc` is, as the audit classifies it (audit.Image), the
+    kind-3 marks left out (the map lists them apart): kernel, api or ours."""
+    from rtbench.targets import audit
+
+    i = bisect.bisect_right(image._starts, pc) - 1
+    name = image._funcs[i][2] if i >= 0 and pc < image._funcs[i][1] else ""
+    j = bisect.bisect_right(image._objects, (pc, float("inf"), "")) - 1
+    obj = image._objects[j][2] if j >= 0 and pc < image._objects[j][1] else ""
+    owner = audit._owner_of_object(obj, image._files) if obj else "kernel"
+    if owner in audit.OURS:
+        return "api" if name.startswith(audit.API_PREFIXES) else "ours"
+    return "kernel"
+
+
+def ranges(image) -> list[tuple[int, int, str]]:
+    """[start, end) ranges of code by owner, adjacent ones of one owner
+    merged; what lies in none is the kernel's."""
+    cuts = sorted({p for s, e, _ in image._funcs for p in (s, e)}
+                  | {p for s, e, _ in image._objects for p in (s, e)})
+    out: list[tuple[int, int, str]] = []
+    for a, b in zip(cuts, cuts[1:]):
+        owner = _owner(image, a)
+        if out and out[-1][1] == a and out[-1][2] == owner:
+            out[-1] = (out[-1][0], b, owner)
+        else:
+            out.append((a, b, owner))
+    return [r for r in out if r[2] != "kernel"]
+
+
+def handlers(elf: Path, irqs: int = AN385_IRQS) -> dict[int, str]:
+    """Where exception handlers start: every entry of the vector table the
+    image boots with (at address 0: its system exceptions and `irqs`
+    interrupts; Zephyr's _irq_vector_table follows its _vector_table there),
+    and the functions rtbench installs at run time (RUNTIME_HANDLERS)."""
+    from elftools.elf.elffile import ELFFile
+
+    with open(elf, "rb") as f:
+        ef = ELFFile(f)
+        names = {}
+        for sym in ef.get_section_by_name(".symtab").iter_symbols():
+            if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"]:
+                names.setdefault(sym["st_value"] & ~1, sym.name)
+        table = b""
+        for seg in ef.iter_segments():
+            if seg["p_type"] == "PT_LOAD" and seg["p_paddr"] == 0 and seg["p_filesz"]:
+                table = seg.data()[:4 * (16 + irqs)]
+                break
+    out = {}
+    words = struct.unpack_from(f"<{len(table) // 4}I", table)
+    for word in words[2:]:  # 0: the initial SP, 1: reset (entered once, by no exception)
+        if word & 1 and word > 1:
+            out[word & ~1] = names.get(word & ~1, "")
+    for addr, name in names.items():
+        if name.startswith(RUNTIME_HANDLERS):
+            out[addr] = name
+    if not out:
+        raise CyclesError(f"{elf}: no vector table at address 0 and no handler of rtbench's")
+    return out
+
+
+def write_map(image, path: Path, board: str = "mps2-an385") -> Path:
+    """Write the plugin's map of `image` (an audit.Image: the ELF, its link
+    map and its stamps) to `path` (format: harness/qemu_plugin/imagemap.h)."""
+    from rtbench.targets import audit
+
+    lines = [MAP_MAGIC, f"# {image.path.name} for {board}"]
+    lines += [f"range {a:x} {b:x} {owner}" for a, b, owner in ranges(image)]
+    lines += [f"ours {a:x}" for a in sorted(image.ours_marks)]
+    for addr, (kind, head, tail) in sorted(image.stamps.items()):
+        if addr not in image.anchors:
+            lines.append(f"stamp {addr:x} {kind} {head} {tail}")
+    if len(image.anchors) != 1:
+        raise CyclesError(f"{image.path}: {len(image.anchors)} anchor loads (the stamp in "
+                          "rtb_stamplog_begin), not one")
+    lines += [f"anchor {a:x}" for a in sorted(image.anchors)]
+    lines += [f"handler {a:x} {n}".rstrip() for a, n in sorted(handlers(image.path).items())]
+    lines.append(f"computed-tail {audit.STAMP_TAIL}")
+    Path(path).write_text("\n".join(lines) + "\n")
+    return Path(path)
+
+
+# ---- the QEMU command -------------------------------------------------------------
+
+def plugin_option(so: Path, map_path: Path, log: Path, out: Path, board: str,
+                  shift: int | None = None) -> str:
+    """The value of QEMU's -plugin option (a comma in a path is doubled,
+    QEMU's escape)."""
+    from rtbench.targets import qemu
+
+    def esc(p: Path) -> str:
+        return str(Path(p).resolve()).replace(",", ",,")
+
+    cpu, _ = core(board)
+    return (f"{esc(so)},map={esc(map_path)},log={esc(log)},out={esc(out)},cpu={cpu},"
+            f"shift={qemu.ICOUNT_SHIFT if shift is None else shift}")
+
+
+def command(qemu_cmd: list[str], so: Path, map_path: Path, log: Path, out: Path,
+            board: str) -> list[str]:
+    """A board's QEMU command (qemu.boot_command, the harness's arguments in
+    its -append) with the plugin loaded and the harness's stamp log on."""
+    cmd = list(qemu_cmd)
+    if "-append" not in cmd:
+        raise CyclesError("the QEMU command has no -append (the harness's arguments)")
+    k = cmd.index("-append")
+    cmd[k + 1] = f"{cmd[k + 1]} --stamp-log {Path(log).resolve()}".strip()
+    return cmd[:k] + ["-plugin", plugin_option(so, map_path, log, out, board)] + cmd[k:]
+
+
+# ---- the output --------------------------------------------------------------------
+
+@dataclass
+class MetricCycles:
+    """One metric's samples as the model priced them, in the stamp log's
+    order (the harness's order of recording)."""
+
+    id: str
+    anchor: int
+    logged: int
+    recorded: int
+    status: int  # 1: the stamp log had no block for it
+    samples: np.ndarray  # SAMPLE records
+
+    def ok(self) -> np.ndarray:
+        """The samples with a figure."""
+        return self.samples[(self.samples["flags"] & NO_FIGURE) == 0]
+
+
+@dataclass
+class CyclesRun:
+    model: dict[str, str]
+    metrics: list[MetricCycles] = field(default_factory=list)
+    totals: dict[str, int] | None = None  # None: the run did not end (no trailer)
+
+
+def read(path: Path) -> CyclesRun:
+    """The plugin's output file (format: harness/qemu_plugin/windows.c)."""
+    data = Path(path).read_bytes()
+    if not data.startswith(OUT_MAGIC):
+        raise CyclesError(f"{path}: not the cycle model's output")
+    at = len(OUT_MAGIC)
+    (n,) = struct.unpack_from("<I", data, at)
+    model = dict(w.split("=", 1) for w in data[at + 4:at + 4 + n].decode().split() if "=" in w)
+    run, at = CyclesRun(model), at + 4 + n
+    while at + 4 <= len(data):
+        tag = data[at:at + 4]
+        if tag == b"RTBE":
+            (k,) = struct.unpack_from("<I", data, at + 4)
+            values = struct.unpack_from(f"<{k}Q", data, at + 8)
+            run.totals = dict(zip(TOTALS, values))
+            break
+        if tag != b"RTBC":
+            raise CyclesError(f"{path}: damaged at byte {at}")
+        (m,) = struct.unpack_from("<H", data, at + 4)
+        head = at + 6 + m
+        if head + 20 > len(data):
+            break
+        anchor, logged, recorded, status, records = struct.unpack_from("<5I", data, head)
+        end = head + 20 + records * SAMPLE.itemsize
+        if end > len(data):
+            break
+        samples = np.frombuffer(data, SAMPLE, records, head + 20).copy()
+        run.metrics.append(MetricCycles(data[at + 6:head].decode("utf-8", "replace"), anchor,
+                                        logged, recorded, status, samples))
+        at = end
+    return run
