@@ -118,6 +118,7 @@ static struct {
     struct rtb_acc G;
     struct {
         uint8_t kind, cls;
+        uint8_t fold; /* a 16-bit instruction ran just before, in sequence: an IT folds onto it */
         uint16_t ldr_dest, dp_dest;
     } prev;
     uint8_t enter;
@@ -137,9 +138,41 @@ static struct {
     struct block *cache[1 << 14];
     struct rtb_totals tot;
     uint64_t dropped; /* captures or frames that did not fit: a diagnostic */
+    uint64_t block_bytes; /* the blocks' descriptions: a diagnostic */
 } g;
 
 /* ---- translation ---------------------------------------------------------- */
+
+/* An IT block QEMU cut (at -icount's budget, or a page): where its rest
+ * starts, and how many instructions of it remain. The code does not change,
+ * so what a translation learnt holds for every later one. */
+#define IT_SLOTS 4096
+static struct {
+    uint32_t addr;
+    uint8_t left, real;
+} it_table[IT_SLOTS];
+
+static void it_state_put(uint32_t addr, int left, int real)
+{
+    for (unsigned i = 0, h = (addr >> 1) % IT_SLOTS; i < IT_SLOTS; i++, h = (h + 1) % IT_SLOTS)
+        if (!it_table[h].addr || it_table[h].addr == addr) {
+            it_table[h].addr = addr;
+            it_table[h].left = (uint8_t)left;
+            it_table[h].real = (uint8_t)real;
+            return;
+        }
+}
+
+static void it_state_get(uint32_t addr, int *left, int *real)
+{
+    for (unsigned i = 0, h = (addr >> 1) % IT_SLOTS; i < IT_SLOTS && it_table[h].addr;
+         i++, h = (h + 1) % IT_SLOTS)
+        if (it_table[h].addr == addr) {
+            *left = it_table[h].left;
+            *real = it_table[h].real;
+            return;
+        }
+}
 
 static uint32_t checksum(const uint8_t *p, size_t n, uint32_t h)
 {
@@ -175,12 +208,14 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         b = calloc(1, sizeof *b + n * sizeof b->ins[0]);
         if (!b)
             abort();
+        g.block_bytes += sizeof *b + n * sizeof b->ins[0];
         b->start = start;
         b->n = (uint32_t)n;
         b->sum = sum;
         b->next = g.cache[h];
         g.cache[h] = b;
         int it_left = 0, it_real = 0;
+        it_state_get(start, &it_left, &it_real);
         for (size_t k = 0; k < n; k++) {
             struct rtb_insn *I = &b->ins[k];
             uint32_t a = (uint32_t)qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, k));
@@ -191,8 +226,6 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             if (I->it) {
                 it_left = count ? count : 4;
                 it_real = count > 0;
-                /* folded onto a preceding 16-bit instruction: zero cycles */
-                I->c.lo = (k == 0 || b->ins[k - 1].size == 2) ? 0 : 1;
             }
             if (I->unknown)
                 g.tot.unknown_ops++;
@@ -206,6 +239,8 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                 I->tail = s->tail;
             }
         }
+        if (it_left > 0) /* the IT block goes on in the block QEMU starts there */
+            it_state_put(b->ins[n - 1].addr + b->ins[n - 1].size, it_left, it_real);
     }
     qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
     for (size_t k = 0; k < n; k++) {
@@ -314,6 +349,7 @@ static void add_event(const struct rtb_acc *d)
     e->d = *d;
     acc_add_event(&g.G, d, 1);
     g.prev.kind = K_OTHER;
+    g.prev.fold = 0;
     g.prev.ldr_dest = g.prev.dp_dest = 0;
     g.enter = IN_EXCEPTION;
 }
@@ -383,6 +419,8 @@ static void account(struct block *b, uint32_t n, const struct rtb_cost *last, in
                     c.hi = 1;
             }
         }
+        if (I->it && g.prev.fold)
+            c.lo = 0; /* folded onto the 16-bit instruction before: zero cycles */
         if (ran && I->mem) {
             if ((I->kind == K_LDR || I->kind == K_STR_REG) && g.prev.kind == K_LDR &&
                 !(I->addr_regs & g.prev.ldr_dest) && c.lo > 0)
@@ -411,6 +449,7 @@ static void account(struct block *b, uint32_t n, const struct rtb_cost *last, in
         g.prev.ldr_dest = ran && I->kind == K_LDR ? I->dest : 0;
         g.prev.dp_dest = ran && I->kind == K_DP ? I->dest : 0;
         g.prev.cls = I->cls;
+        g.prev.fold = I->size == 2;
         g.enter = IN_FLOW;
         g.idx++;
     }
@@ -634,6 +673,8 @@ static void boundary(struct block *b, uint32_t n, uint32_t next, int has_next)
         break;
     }
     account(b, n, last, ran, unknown);
+    if (out == O_TAKEN || out == O_UNKNOWN || out == O_EXC_RET)
+        g.prev.fold = 0; /* the next instruction comes after a refill */
     if (g.idx >= g.cap_min)
         serve_captures(); /* before this boundary's exceptions */
 
@@ -700,6 +741,9 @@ static void on_end(qemu_plugin_id_t id, void *ud)
     }
     g.tot.acc = g.G;
     g.tot.instructions = g.idx;
+    if (getenv("RTB_CYCLES_DEBUG"))
+        fprintf(stderr, "rtb_cycles: %llu KiB of block descriptions, %llu dropped\n",
+                (unsigned long long)(g.block_bytes / 1024), (unsigned long long)g.dropped);
     rtb_windows_close(g.win, &g.tot);
 }
 

@@ -27,7 +27,8 @@
  *   TBB, TBH: 2+P by the table, "at least six" (load 2, add 1, refill 3)
  *     by 3.3.2: [3, 6]
  *   IT: 1, "can be folded onto a preceding 16-bit Thumb instruction,
- *     enabling execution in zero cycles" (footnote e): [0, 1] then
+ *     enabling execution in zero cycles" (footnote e): [0, 1] when the
+ *     instruction run just before it is 16-bit (decided at run time)
  *   CPSID, CPSIE, MRS, MSR: "1 or 2"
  *   DMB, DSB: 1+B, B "minimum zero" (the write buffer drains): [1, 2];
  *     ISB: 1+B, B at least a refill: [2, 4]

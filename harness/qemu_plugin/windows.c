@@ -5,10 +5,13 @@
  * per instruction (3.2 at S=7), so once the anchor's load is placed (the
  * one load in rtb_stamplog_begin, whose value the log's block carries), a
  * value v names the load at instruction
- *     anchor_index + (v - anchor) * 40 / 2^S,
+ *     anchor_index + ((v - anchor) mod 2^32 + k * 2^32) * 40 / 2^S
  * within 1.5 ticks (stamplog.py's TOLERANCE; loads are at least 3.2 ticks
- * apart at S=7). Each logged sample's closing value names a closing load,
- * its opening value an opening load; an opening value that names none was
+ * apart at S=7), k the counter's wraps since the anchor: 0 in a metric
+ * shorter than 171 s of virtual time, else the first that names a load at
+ * or after the previous sample's (less half a wrap). Each logged sample's
+ * closing value names a closing load; its opening is (t1 - t0) mod 2^32
+ * ticks before that and names an opening load; an opening value that names none was
  * computed by the port (an interrupt's raise): its window starts at the
  * instruction that value names, rounded, plus the tail and one, where an
  * exception was entered within RTB_ENTRY_REACH instructions. A window is
@@ -93,6 +96,7 @@ struct rtb_windows {
     uint32_t metric;  /* anchors seen */
     int open;         /* a metric is under way */
     uint64_t anchor;  /* its anchor's index */
+    uint64_t cursor;  /* the last closing load a sample named */
     struct runs loads[2];
     struct entry *entries;
     size_t nentries, cap_entries;
@@ -236,14 +240,14 @@ void rtb_windows_entry_state(struct rtb_windows *w, uint32_t h, int off, const s
 
 /* ---- pairing ------------------------------------------------------------- */
 
-/* The load among `rs` whose value is anchor + d ticks (|error| <= 1.5
- * ticks): 1 and its index and state, or 0. */
-static int find(const struct rtb_windows *w, const struct runs *rs, int64_t d, uint64_t *load,
+/* The load among `rs` whose value is the anchor's + D ticks (|error| <=
+ * 1.5 ticks): 1 and its index and state, or 0. */
+static int find(const struct rtb_windows *w, const struct runs *rs, int64_t D, uint64_t *load,
                 struct rtb_acc *st, const struct run **of)
 {
-    if (d < 0 || !rs->n)
+    if (D < 0 || !rs->n)
         return 0;
-    int64_t num = 40 * d; /* the load's distance from the anchor, in instructions * 2^S */
+    int64_t num = 40 * D; /* the load's distance from the anchor, in instructions * 2^S */
     uint64_t guess = w->anchor + (uint64_t)(num >> w->shift);
     size_t lo = 0, hi = rs->n; /* the first run that starts after the guess */
     while (lo < hi) {
@@ -272,15 +276,45 @@ static int find(const struct rtb_windows *w, const struct runs *rs, int64_t d, u
     return 0;
 }
 
+/* A sample's closing load: its value is the anchor's + d ticks modulo 2^32,
+ * the first such load at or after the previous sample's less half a wrap
+ * (samples are logged in the order they were taken; a metric longer than a
+ * wrap of the counter, 171 s at 25 MHz, has several candidates). */
+static int find_close(struct rtb_windows *w, uint32_t d, int64_t *D, uint64_t *load,
+                      struct rtb_acc *st, const struct run **of)
+{
+    const struct runs *rs = &w->loads[1];
+    uint64_t last = rs->n ? rs->v[rs->n - 1].first + rs->v[rs->n - 1].step *
+                                                         (rs->v[rs->n - 1].count - 1) : 0;
+    uint64_t half = (1ull << 31) * 40 >> w->shift, floor = w->cursor > half ? w->cursor - half : 0;
+    int found = 0;
+    for (int64_t D1 = d; w->anchor + (uint64_t)((40 * D1) >> w->shift) <= last + 1; D1 += 1ll << 32) {
+        uint64_t at;
+        struct rtb_acc s1;
+        const struct run *r1;
+        if (!find(w, rs, D1, &at, &s1, &r1))
+            continue;
+        if (!found || (*load < floor && at >= floor)) {
+            *D = D1, *load = at, *st = s1, *of = r1;
+            found = 1;
+        }
+        if (at >= floor)
+            break;
+    }
+    if (found)
+        w->cursor = *load;
+    return found;
+}
+
 /* The state where a window opened at a computed instant starts: at the
  * instruction the value names (rounded half to even, as Python's round()),
  * plus the tail and one, near an exception's entry. */
-static int computed_start(const struct rtb_windows *w, int64_t d, uint64_t *start,
+static int computed_start(const struct rtb_windows *w, int64_t D, uint64_t *start,
                           struct rtb_acc *st)
 {
-    if (d < 0)
+    if (D < 0)
         return 0;
-    uint64_t num = (uint64_t)(40 * d), one = 1ull << w->shift;
+    uint64_t num = (uint64_t)(40 * D), one = 1ull << w->shift;
     uint64_t q = num >> w->shift, rem = num & (one - 1);
     if (2 * rem > one || (2 * rem == one && (q & 1)))
         q++;
@@ -321,16 +355,17 @@ static void put_record(struct rtb_windows *w, uint32_t anchor, uint32_t t0, uint
     const struct run *rc = NULL, *ro = NULL;
     unsigned flags = 0;
     memset(&d, 0, sizeof d);
-    int64_t dc = (int32_t)(t1 - anchor), dopen = (int32_t)(t0 - anchor);
-    if (!find(w, &w->loads[1], dc, &close_at, &sc, &rc)) {
+    int64_t D1 = 0, D0;
+    if (!find_close(w, t1 - anchor, &D1, &close_at, &sc, &rc)) {
         flags |= F_UNFOUND;
     } else {
         end = close_at - rc->head;
-        if (find(w, &w->loads[0], dopen, &open_at, &so, &ro)) {
+        D0 = D1 - (int64_t)(uint32_t)(t1 - t0); /* a window is shorter than a wrap */
+        if (find(w, &w->loads[0], D0, &open_at, &so, &ro)) {
             start = open_at + ro->tail + 1;
         } else {
             flags |= F_COMPUTED;
-            if (!computed_start(w, dopen, &start, &so))
+            if (!computed_start(w, D0, &start, &so))
                 flags |= F_UNPLACED;
         }
         if (!(flags & F_UNPLACED) && end < start)
@@ -429,6 +464,11 @@ static void finish(struct rtb_windows *w)
         put_record(w, anchor, get_u32(p), get_u32(p + 4));
     }
     free(pairs);
+    if (getenv("RTB_CYCLES_DEBUG"))
+        fprintf(stderr, "rtb_cycles: %s: %zu+%zu load runs, %zu entries, %zu KiB held\n", id,
+                w->loads[0].n, w->loads[1].n, w->nentries,
+                ((w->loads[0].cap + w->loads[1].cap) * sizeof(struct run) +
+                 w->cap_entries * sizeof(struct entry)) / 1024);
     w->loads[0].n = w->loads[1].n = 0;
     w->nentries = 0;
     w->open = 0;
@@ -440,7 +480,7 @@ void rtb_windows_anchor(struct rtb_windows *w, uint64_t idx)
         finish(w);
     w->metric++;
     w->open = 1;
-    w->anchor = idx;
+    w->anchor = w->cursor = idx;
 }
 
 void rtb_windows_close(struct rtb_windows *w, const struct rtb_totals *t)
