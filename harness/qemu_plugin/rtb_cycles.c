@@ -25,9 +25,12 @@
  * in a handler, outside any call the handler made, is the exception's
  * return; a handler right after a return, where the interrupted code did
  * not resume, is a tail-chain. A BLX to a handler's address is taken for a
- * call (Zephyr calls some), and settled when that code returns: to the
- * BLX's return address it was a call, elsewhere an exception (counted
- * then). Conditional branches are settled by where the next block starts;
+ * call (Zephyr calls some; FreeRTOS's timer task calls a deferred handler),
+ * and settled when that code returns: to the BLX's return address it was a
+ * call, elsewhere an exception (counted then: an interrupt taken right after
+ * a BLX); an exception inside it that returns to another task's code (a
+ * switch) settles it as a call. Conditional branches are settled by where
+ * the next block starts;
  * an IT-conditional load or store by whether it fired a memory callback.
  *
  * The model's exception costs (zero wait states): entry 12 cycles, return
@@ -535,7 +538,16 @@ static void leave_exception(uint32_t next)
     struct rtb_acc d = event_cost(EXC_RETURN + fp, lo + fp, EXC_RETURN + fp);
     d.returns = 1;
     add_event(&d);
+    int switched = f->nresume > 0 && !resumes(f, next);
     g.depth--;
+    /* Returned into other code than it interrupted (a task switch) under a
+     * BLX into a handler not yet settled: that was a call, in a task now
+     * switched away (its return would be read in another task's code). */
+    while (switched && g.depth > 0 && g.fr[g.depth].tentative) {
+        g.ncalls = g.fr[g.depth].calls;
+        g.depth--;
+        g.tot.handler_calls++;
+    }
 }
 
 static void push_call(uint32_t ret)
@@ -614,12 +626,7 @@ static void boundary(struct block *b, uint32_t n, uint32_t next, int has_next)
     } else if (handler) {
         if (br == BR_INDIRECT && I->call) { /* a BLX into a handler: a call, until it returns elsewhere */
             out = O_TAKEN;
-            if (g.depth > 0) {
-                exc = E_TENTATIVE;
-            } else { /* thread mode: a task may be switched away inside; a call */
-                g.tot.handler_calls++;
-                push_call(fall);
-            }
+            exc = E_TENTATIVE;
         } else if (br == BR_INDIRECT) { /* a jump into a handler (rtb_board_tick_entry's BX) */
             out = O_TAKEN;
             g.tot.handler_jumps++;
