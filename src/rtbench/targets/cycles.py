@@ -270,13 +270,12 @@ def plugin_option(so: Path, map_path: Path, log: Path, out: Path, board: str,
 
 def command(qemu_cmd: list[str], so: Path, map_path: Path, log: Path, out: Path,
             board: str) -> list[str]:
-    """A board's QEMU command (qemu.boot_command, the harness's arguments in
-    its -append) with the plugin loaded and the harness's stamp log on."""
-    cmd = list(qemu_cmd)
-    if "-append" not in cmd:
-        raise CyclesError("the QEMU command has no -append (the harness's arguments)")
-    k = cmd.index("-append")
-    cmd[k + 1] = f"{cmd[k + 1]} --stamp-log {Path(log).resolve()}".strip()
+    """A board's QEMU command (qemu.boot_command) with the plugin loaded and
+    the harness's stamp log on."""
+    from rtbench.targets import qemu
+
+    cmd = qemu.with_args(qemu_cmd, ["--stamp-log", str(Path(log).resolve())])
+    k = cmd.index("-kernel")
     return cmd[:k] + ["-plugin", plugin_option(so, map_path, log, out, board)] + cmd[k:]
 
 
