@@ -364,6 +364,24 @@ SEQ tail_chain
     str r1, [r0]
 END tail_chain
 
+/* A window opened at a computed instant, as a port reports an interrupt's
+ * raise: logged as the opening stamp's value plus 3 ticks, the value a
+ * counter read one instruction later would have returned, the instant the
+ * PendSV raised by the store is taken (rtb_board_ts.h: such an instant is
+ * reported less the stamp's tail). */
+SEQ computed_opening
+    ldr r0, =0xE000ED04     /* ICSR */
+    mov r1, #0x10000000     /* PENDSVSET */
+    OPEN
+    str r1, [r0]
+    STAMP r10, 1
+    adds r11, r11, #3
+    str r11, [r9]
+    str r10, [r9, #4]
+    pop {r4-r11, pc}
+    .ltorg
+    .size seq_computed_opening, . - seq_computed_opening
+
     .section .text.leaf, "ax", %progbits
     .type leaf, %function
     .thumb_func
