@@ -85,6 +85,8 @@ int rtb_map_load(const char *path, struct rtb_map *m, char *err, size_t errlen)
         } else if (!strcmp(word, "anchor") && sscanf(line, "anchor %x", &a) == 1) {
             m->anchors = grow(m->anchors, &m->nanchors, sizeof *m->anchors, &cap_a);
             m->anchors[m->nanchors - 1] = a & ~1u;
+        } else if (!strcmp(word, "written") && sscanf(line, "written %x", &a) == 1) {
+            m->written = a & ~1u;
         } else if (!strcmp(word, "handler") && sscanf(line, "handler %x", &a) == 1) {
             m->handlers = grow(m->handlers, &m->nhandlers, sizeof *m->handlers, &cap_h);
             m->handlers[m->nhandlers - 1] = a & ~1u;

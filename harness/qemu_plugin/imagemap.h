@@ -20,6 +20,10 @@
  *                                 (decimal) its instructions before and after
  *   anchor ADDR                   the stamp load in rtb_stamplog_begin: a
  *                                 metric begins (its stamp log block's anchor)
+ *   written ADDR                  rtb_stamplog_written's first instruction:
+ *                                 a metric's block is in the stamp log, its
+ *                                 record not yet printed (optional: without
+ *                                 it a metric is priced at the next anchor)
  *   handler ADDR [NAME]           an exception handler's first instruction: a
  *                                 vector table entry, or a function installed
  *                                 as one at run time
@@ -55,6 +59,7 @@ struct rtb_map {
     size_t nanchors;
     uint32_t *handlers;
     size_t nhandlers;
+    uint32_t written; /* 0: none */
     unsigned computed_tail;
 };
 

@@ -236,6 +236,8 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             const struct rtb_stampdef *s = rtb_map_stamp(&g.map, a);
             if (rtb_map_is_anchor(&g.map, a)) {
                 I->stamp = 3;
+            } else if (g.map.written && a == g.map.written) {
+                I->stamp = 4;
             } else if (s) {
                 I->stamp = s->kind ? 2 : 1;
                 I->head = s->head;
@@ -365,6 +367,10 @@ static void stamp(const struct rtb_insn *I)
     if (I->stamp == 3) {
         rtb_windows_anchor(g.win, g.idx);
         g.ncap = 0; /* the metric before is over */
+        g.cap_min = UINT64_MAX;
+    } else if (I->stamp == 4) { /* its block is in the log: priced before its record prints */
+        rtb_windows_written(g.win);
+        g.ncap = 0;
         g.cap_min = UINT64_MAX;
     } else if (I->stamp == 2) {
         if (state_at(g.idx - I->head, 1, &st))

@@ -90,7 +90,8 @@ struct rtb_insn {
     uint8_t unknown;    /* no encoding the decoder knows: priced 1 */
     /* Set by the plugin from the image's map, not by the decoder: */
     uint8_t cls;        /* owner: 0 kernel, 1 api, 2 ours */
-    uint8_t stamp;      /* 0 none, 1 opening load, 2 closing load, 3 the anchor */
+    uint8_t stamp;      /* 0 none, 1 opening load, 2 closing load, 3 the anchor,
+                           4 the stamp log's mark (a metric's block written) */
     uint8_t head, tail; /* a stamp's instructions before and after its load */
 };
 

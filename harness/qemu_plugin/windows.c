@@ -27,7 +27,8 @@
  * The output file (little-endian throughout):
  *   "rtbench cycles 1\n"
  *   u32 n, n bytes: the model, ASCII "key=value" words
- *   per metric, one per anchor, in the run's order:
+ *   per metric, one per anchor, in the run's order, written (and flushed)
+ *   at the stamp log's mark (rtb_stamplog_written) or else the next anchor:
  *     "RTBC", u16 n, n bytes: the metric's id (from the log's block)
  *     u32 anchor value, u32 pairs logged, u32 samples recorded (the block's)
  *     u32 status: bit 0 the log has no block for it (the run ended before
@@ -472,6 +473,13 @@ static void finish(struct rtb_windows *w)
     w->loads[0].n = w->loads[1].n = 0;
     w->nentries = 0;
     w->open = 0;
+    fflush(w->out); /* whoever reads the record next reads this first */
+}
+
+void rtb_windows_written(struct rtb_windows *w)
+{
+    if (w->open)
+        finish(w);
 }
 
 void rtb_windows_anchor(struct rtb_windows *w, uint64_t idx)

@@ -62,6 +62,11 @@ uint32_t rtb_windows_entry(struct rtb_windows *w, uint64_t at);
 void rtb_windows_entry_state(struct rtb_windows *w, uint32_t handle, int off,
                              const struct rtb_acc *state);
 
+/* The metric under way has its block in the stamp log (the harness's
+ * mark, rtb_stamplog_written): paired and written now, the file flushed,
+ * before the metric's record is printed. */
+void rtb_windows_written(struct rtb_windows *w);
+
 /* The run ended: the last metric, the totals, the file closed. */
 void rtb_windows_close(struct rtb_windows *w, const struct rtb_totals *t);
 
