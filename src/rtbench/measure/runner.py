@@ -69,6 +69,9 @@ class Runner:
         if not isinstance(target, Target):  # a harness executable: the host target
             target = HostTarget(Path(target))
         self.target, self.opts = target, opts
+        # the watchdog's wait for a metric: --timeout, longer on a target
+        # that runs slower than the harness alone (a board's cycle model)
+        self.timeout = opts.timeout * target.slowdown
         self.on_session, self.on_begin, self.on_metric = on_session, on_begin, on_metric
         self.outcome = Outcome()
         self._seen_begin = False
@@ -151,7 +154,7 @@ class Runner:
         self._state = (current, arrived)
         # Outside a metric (start-up calibration, between metrics) the harness
         # gets at least 30 s even when --timeout is short.
-        idle = max(self.opts.timeout, IDLE_LIMIT)
+        idle = max(self.timeout, IDLE_LIMIT)
         deadline = time.monotonic() + idle
         while True:
             line = stream.get(deadline)
@@ -179,7 +182,7 @@ class Runner:
                     current, arrived = None, arrived + 1
                     self._deliver(rec)
             self._state = (current, arrived)
-            deadline = time.monotonic() + (self.opts.timeout if current else idle)
+            deadline = time.monotonic() + (self.timeout if current else idle)
 
     def _check_expected(self, rec: Record, ids: list[str], session_seen: bool,
                         current: str | None) -> None:
@@ -201,10 +204,10 @@ class Runner:
                rc: int, stderr: str, inst: Instance) -> None:
         """Decide what a finished harness instance means."""
         if timed_out and current is not None:
-            self._deliver(records.failed_record(current, f"timeout after {self.opts.timeout:g}s"))
+            self._deliver(records.failed_record(current, f"timeout after {self.timeout:g}s"))
         elif timed_out:
             raise HarnessError(f"harness sent no record for "
-                               f"{max(self.opts.timeout, IDLE_LIMIT):g}s outside any metric; "
+                               f"{max(self.timeout, IDLE_LIMIT):g}s outside any metric; "
                                "stopped it")
         elif current is not None:
             why = f"harness crashed ({inst.describe_exit(rc)})"

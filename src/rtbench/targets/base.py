@@ -60,6 +60,9 @@ class Target(ABC):
     supports_load: bool = False       # --load
     supports_programs: bool = False   # standard programs of the System part
     supports_cpu: bool = False        # --cpu, --no-rt
+    # How much longer than the harness alone a metric may take here in wall
+    # time (the runner's watchdog waits --timeout times this).
+    slowdown: float = 1.0
 
     @abstractmethod
     def prepare(self) -> None:
@@ -80,6 +83,11 @@ class Target(ABC):
 
     def source_hash(self) -> str:
         return "unknown"
+
+    def annotate(self, rec: dict[str, Any]) -> None:
+        """Add what the target knows of a metric record besides the
+        harness's figures (a board's estimated cycles: QemuTarget), before
+        it is stored; the harness's own fields are never changed."""
 
     def close(self) -> None:
         """Give back what prepare() took (a lab's place); called once the run

@@ -20,7 +20,7 @@ import socket
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
@@ -35,6 +35,7 @@ ICOUNT_SHIFT = 7  # the smallest shift at which every interval converts exactly 
 # guest instruction at that shift: a counter value names an instruction.
 TICKS_PER_INSTRUCTION = 2 ** ICOUNT_SHIFT / 40
 QEMU = "qemu-system-arm"
+STAMP_LOG = "stamps.log"  # every measuring boot's stamp log, in QEMU's working directory
 CC = "arm-none-eabi-gcc"
 
 # What each emulated board is (QEMU machine, CPU) and what a missing tool
@@ -49,13 +50,25 @@ PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-e
 
 
 class QemuTarget(Target):
-    def __init__(self, board: str, kernel: Kernel):
+    def __init__(self, board: str, kernel: Kernel, cycles: Callable[..., Any] | None = None):
         self.name = board
         self.board = BOARDS[board]
         self.kernel = kernel
         self.image: Path | None = None
+        # The cycle model (cycles.BoardCycles, docs/cycles.md), made by
+        # prepare() and loaded into every measuring boot: targets.make
+        # gives it unless --no-cycles (this module knows no plugin).
+        self.cycles = cycles
+        self._model: Any = None
+        self._scratch: Path | None = None  # QEMU's working directory (its stamp log)
 
     ticks_per_instruction = TICKS_PER_INSTRUCTION
+
+    @property
+    def slowdown(self) -> float:
+        """QEMU runs the cycle model's plugin on every instruction: about
+        1.4x its CPU time (docs/cycles.md); the watchdog allows twice."""
+        return 2.0 if self.cycles is not None else 1.0
 
     # ---- Target ----
 
@@ -68,9 +81,18 @@ class QemuTarget(Target):
             self.image = harness.build_zephyr_image(self.kernel, zephyr_board(self.kernel,
                                                                               self.name),
                                                     {"RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)})
-            return
-        self.image = harness.build_image(self.kernel.name, self.name, self.image_defs(),
-                                         f"rtbench-{self.kernel.name}-{self.name}.elf")
+        else:
+            self.image = harness.build_image(self.kernel.name, self.name, self.image_defs(),
+                                             f"rtbench-{self.kernel.name}-{self.name}.elf")
+        if self.cycles is not None and self._model is None:
+            self._model = self.cycles(self.name, self.image, self._workdir(), ICOUNT_SHIFT)
+
+    def _workdir(self) -> Path:
+        if self._scratch is None:
+            import tempfile
+
+            self._scratch = Path(tempfile.mkdtemp(prefix="rtbench-qemu-"))
+        return self._scratch
 
     def image_defs(self) -> dict[str, str]:
         """The CMake options of this kernel's images on this board."""
@@ -97,8 +119,18 @@ class QemuTarget(Target):
     def start(self, args: list[str]) -> Instance:
         if self.image is None:
             self.prepare()
+        cmd, cwd = self.command(args), None
+        if "--list" not in args:
+            # Every measuring boot logs its stamps, the cycle model loaded or
+            # not: the harness's own work (and so where the kernel's tick
+            # falls in each window) is the same either way, and the log's
+            # name is the same words in every run (QEMU's working directory).
+            cwd = self._workdir()
+            cmd = with_args(cmd, ["--stamp-log", STAMP_LOG])
+            if self._model is not None:
+                cmd = self._model.command(cmd, cwd / STAMP_LOG)
         try:
-            proc = lifetime.popen(self.command(args), stdin=subprocess.DEVNULL,
+            proc = lifetime.popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, bufsize=1, errors="replace")
         except OSError as exc:
@@ -107,6 +139,14 @@ class QemuTarget(Target):
 
     def command(self, args: list[str]) -> list[str]:
         return boot_command(self.name, self.image, args)
+
+    def annotate(self, rec: dict[str, Any]) -> None:
+        if self._model is not None:
+            self._model.annotate(rec)
+
+    def close(self) -> None:
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     def describe(self) -> dict[str, Any]:
         image = self.image
@@ -127,6 +167,8 @@ class QemuTarget(Target):
             "cross_compiler": first_line([CC, "--version"]),
             "image": str(image) if image else "",
             "image_size": image_size(image) if image else {},
+            "cycle_model": (self._model.describe() if self._model is not None else
+                            "not loaded (--no-cycles)"),
             "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} "
                           f"{platform.release()} (runs QEMU; does not affect the figures)",
             "hostname": socket.gethostname(),
