@@ -94,7 +94,8 @@ def cli() -> None:
 @click.option("--no-rt", is_flag=True, help="Do not ask for SCHED_FIFO / mlockall.")
 @click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
               default=30.0, callback=_finite, show_default=True,
-              help="Seconds a metric may run before it is killed.")
+              help="Seconds a metric may run before it is killed (twice that on an "
+                   "emulated board with the cycle model: QEMU runs its plugin).")
 @click.option("--label", default="", help="Free text stored with the run.")
 @click.option("--profile", "profile", default="rt", show_default=True,
               help="Comma-separated profiles, columns of one sheet: default (untuned: "
@@ -150,6 +151,10 @@ def cli() -> None:
               help="With --board on an MPS2 board: rtbench's board support (its counter and "
                    "interrupt source; default) or what any other board gets (Zephyr's timing "
                    "API, no interrupt rows).")
+@click.option("--no-cycles", is_flag=True,
+              help="On an emulated board: do not load the cycle model (a QEMU plugin that "
+                   "estimates every sample's Cortex-M cycles beside its instructions, "
+                   "docs/cycles.md); the instruction figures are the same either way.")
 @click.option("--peer-src", type=click.Path(path_type=Path),
               help="With --with-peers on a board target: your checkout of rtos-benchmark "
                    "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
@@ -189,7 +194,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
-        duration_s=kw["duration"],
+        duration_s=kw["duration"], cycles=not kw["no_cycles"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).

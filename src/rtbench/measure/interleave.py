@@ -71,6 +71,7 @@ class Interleaved:
         for mid, acc in self.acc.items():  # the run's overhead is settled now
             rec = acc.record(o)
             if rec is not None:
+                self.target.annotate(rec)
                 out.metrics[mid] = rec
                 self.on_settled(rec)
         return out
@@ -129,4 +130,5 @@ class Interleaved:
                              and self.passes == self.plan.blocks - 1)
         merged = acc.record(self.overhead)
         if merged is not None:
+            self.target.annotate(merged)  # e.g. a board's estimated cycles, by sample
             self.on_block(merged, final)

@@ -111,6 +111,7 @@ def child_argv(req, kernel: str, out: Path, profile: str) -> list[str]:
             argv += [flag, str(value)]
     argv += ["--quick"] if req.quick else []
     argv += ["--with-peers"] if req.with_peers else []
+    argv += [] if req.cycles else ["--no-cycles"]
     argv += ["--userspace"] if kernel == "zephyr" and req.userspace else []
     return argv
 

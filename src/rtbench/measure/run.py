@@ -90,6 +90,7 @@ class RunRequest:
     tune: bool = True            # as root: lift RT throttling, steer IRQs off the CPU (tuning.py)
     blocks: int | None = None    # blocks per metric (rtbench.store.blocks); None: target's default
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
+    cycles: bool = True          # an emulated board's estimated cycles (--no-cycles: off)
 
     def plan(self, target: Target) -> blocks.Plan:
         """How each metric's samples are cut into interleaved blocks: many
@@ -119,7 +120,8 @@ def execute(req: RunRequest, console: Console) -> int:
     # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
     with lifetime.guarded():
         target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                              req.place, req.zephyr_modules, req.userspace, req.kernel_profile)
+                              req.place, req.zephyr_modules, req.userspace, req.kernel_profile,
+                              req.cycles)
         try:
             with harness.announcing(say):  # an image build (the run's, a peer's) says so
                 return _execute(req, console, target, cat, ids)
@@ -221,7 +223,7 @@ def _check_board_options(req: RunRequest) -> None:
         ("--target", req.target != targets.HOST), ("--with-peers", req.with_peers),
         ("--load", req.load), ("--cpu", req.cpu is not None), ("--no-rt", req.no_rt),
         ("--duration", req.duration_s is not None), ("--label", bool(req.label)),
-        ("--db", req.db is not None)) if on]
+        ("--db", req.db is not None), ("--no-cycles", not req.cycles)) if on]
     if asked:
         raise RtbenchError(f"{', '.join(asked)}: not with --board (it builds an image to flash "
                            "and measures nothing here; import the board's log to store a run)")

@@ -76,6 +76,13 @@ _METRIC = {
     "hist.scheme": "text", "hist.sub_bucket_bits": "count", "hist.overflow": "count",
     "hist.buckets": "list", "source.label": "text", "source.tool": "text",
     "source.file": "text", "source.line": "count",
+    # an emulated board's estimated cycles (rtbench's, docs/cycles.md)
+    "cycles": "object", "cycles.status": "text", "cycles.reason": "text",
+    "cycles.unit": "text", "cycles.label": "text", "cycles.core": "text",
+    "cycles.hz": "number", "cycles.n": "count",
+    **{f"cycles.{k}": "number" for k in ("min", "max", "mean", "stddev", "p50", "p90", "p99",
+                                          "p999", "p50_lo", "p50_hi")},
+    "cycles.hist": "object",
 }
 _SESSION = {
     "type": "text", "port": "text", "harness_version": "text", "compiler": "text",

@@ -37,10 +37,16 @@ HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
          place: str | None = None, zephyr_modules: Path | None = None,
-         userspace: bool = False, kernel_profile: str | None = None) -> Target:
+         userspace: bool = False, kernel_profile: str | None = None,
+         cycles: bool = True) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
     `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
-    `kernel_profile`: the profile a board's kernel is built in (profiles.py)."""
+    `kernel_profile`: the profile a board's kernel is built in (profiles.py);
+    `cycles`: False for --no-cycles (an emulated board without the cycle
+    model, targets/cycles.py)."""
+    if not cycles and name not in BOARDS:
+        raise RtbenchError("--no-cycles is for an emulated board (--target mps2-an385 or "
+                           "mps2-an386): only there does rtbench estimate cycles")
     if name not in BOARDS and (zephyr_modules is not None or userspace):
         raise RtbenchError(("--zephyr-modules" if zephyr_modules is not None else "--userspace")
                            + " is for --kernel zephyr on an emulated board (--target "
@@ -77,8 +83,10 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
         if harness is not None:
             raise RtbenchError("--harness is for the host target")
+        from rtbench.targets.cycles import BoardCycles
+
         return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace,
-                                            kernel_profile))
+                                            kernel_profile), BoardCycles if cycles else None)
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 

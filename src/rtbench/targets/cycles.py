@@ -17,8 +17,13 @@ is not: docs/cycles.md.
 
     so = cycles.build()                               # cached by the sources' hash
     cycles.write_map(audit.Image(elf), "img.map", board)
-    cmd = cycles.command(qemu_cmd, so, "img.map", "stamps.bin", "cycles.bin", board)
+    cmd = qemu.with_args(qemu_cmd, ["--stamp-log", "stamps.bin"])
+    cmd = cycles.load(cmd, so, "img.map", "stamps.bin", "cycles.bin", board, shift)
     run = cycles.read("cycles.bin")                   # run.metrics[i].samples: numpy records
+
+On a board target's boots, BoardCycles does all of it (QemuTarget calls
+it; targets.make gives it unless --no-cycles) and puts each ok record's
+`cycles` object in it (docs/records.md).
 
 The plugin needs Debian's host compiler and libglib2.0-dev (its glib
 headers; the symbols resolve against QEMU's own glib), and QEMU 7.2's
@@ -47,11 +52,15 @@ from rtbench.targets import harness
 PLUGIN = "rtb_cycles.so"
 BUILT = ".built"
 MAP_MAGIC = "rtbench cycles map 1"
+# The stamp log's mark (harness/core/stamplog.c): the plugin writes a
+# metric's samples when it runs, before the metric's record is printed.
+WRITTEN = "rtb_stamplog_written"
 OUT_MAGIC = b"rtbench cycles 1\n"
 # The unit's words, wherever a figure of the model is shown.
 UNIT = ("est. cycles: {core} TRM model, zero wait states; [lo, hi] is the model's own "
         "uncertainty, not a spread")
 CORES = {"mps2-an385": ("m3", "Cortex-M3"), "mps2-an386": ("m4", "Cortex-M4")}
+CORE_HZ = {"mps2-an385": 25_000_000, "mps2-an386": 25_000_000}  # the MPS2 FPGA images' clock
 AN385_IRQS = 32  # the MPS2 boards' vector table: 16 system vectors and 32 interrupts
 # Functions rtbench installs as handlers at run time (rtb_board_vector_set,
 # rtb_board_tick_stamps, the ports' interrupt tables), by the names its
@@ -246,6 +255,10 @@ def write_map(image, path: Path, board: str = "mps2-an385") -> Path:
         raise CyclesError(f"{image.path}: {len(image.anchors)} anchor loads (the stamp in "
                           "rtb_stamplog_begin), not one")
     lines += [f"anchor {a:x}" for a in sorted(image.anchors)]
+    written = [s for s, _e, name in image._funcs if name == WRITTEN]
+    if len(written) != 1:
+        raise CyclesError(f"{image.path}: no function {WRITTEN} (the stamp log's mark)")
+    lines.append(f"written {written[0]:x}")
     lines += [f"handler {a:x} {n}".rstrip() for a, n in sorted(handlers(image.path).items())]
     lines.append(f"computed-tail {audit.STAMP_TAIL}")
     Path(path).write_text("\n".join(lines) + "\n")
@@ -255,28 +268,25 @@ def write_map(image, path: Path, board: str = "mps2-an385") -> Path:
 # ---- the QEMU command -------------------------------------------------------------
 
 def plugin_option(so: Path, map_path: Path, log: Path, out: Path, board: str,
-                  shift: int | None = None) -> str:
+                  shift: int) -> str:
     """The value of QEMU's -plugin option (a comma in a path is doubled,
-    QEMU's escape)."""
-    from rtbench.targets import qemu
+    QEMU's escape); `shift`: the boot's -icount shift."""
 
     def esc(p: Path) -> str:
         return str(Path(p).resolve()).replace(",", ",,")
 
     cpu, _ = core(board)
     return (f"{esc(so)},map={esc(map_path)},log={esc(log)},out={esc(out)},cpu={cpu},"
-            f"shift={qemu.ICOUNT_SHIFT if shift is None else shift}")
+            f"shift={shift}")
 
 
-def command(qemu_cmd: list[str], so: Path, map_path: Path, log: Path, out: Path,
-            board: str) -> list[str]:
-    """A board's QEMU command (qemu.boot_command) with the plugin loaded and
-    the harness's stamp log on."""
-    from rtbench.targets import qemu
-
-    cmd = qemu.with_args(qemu_cmd, ["--stamp-log", str(Path(log).resolve())])
-    k = cmd.index("-kernel")
-    return cmd[:k] + ["-plugin", plugin_option(so, map_path, log, out, board)] + cmd[k:]
+def load(qemu_cmd: list[str], so: Path, map_path: Path, log: Path, out: Path, board: str,
+         shift: int) -> list[str]:
+    """A board's QEMU command (qemu.boot_command, its harness logging its
+    stamps to `log`) with the plugin loaded."""
+    k = qemu_cmd.index("-kernel")
+    return (qemu_cmd[:k] + ["-plugin", plugin_option(so, map_path, log, out, board, shift)]
+            + qemu_cmd[k:])
 
 
 # ---- the output --------------------------------------------------------------------
@@ -308,21 +318,38 @@ class CyclesRun:
 def read(path: Path) -> CyclesRun:
     """The plugin's output file (format: harness/qemu_plugin/windows.c)."""
     data = Path(path).read_bytes()
-    if not data.startswith(OUT_MAGIC):
+    model, at = _header(data, path)
+    run = CyclesRun(model)
+    run.metrics, run.totals, _ = _body(data, at, path)
+    return run
+
+
+def _header(data: bytes, path: Path) -> tuple[dict[str, str], int]:
+    """The model's words and where the metrics start."""
+    if not data.startswith(OUT_MAGIC) or len(data) < len(OUT_MAGIC) + 4:
         raise CyclesError(f"{path}: not the cycle model's output")
     at = len(OUT_MAGIC)
     (n,) = struct.unpack_from("<I", data, at)
     model = dict(w.split("=", 1) for w in data[at + 4:at + 4 + n].decode().split() if "=" in w)
-    run, at = CyclesRun(model), at + 4 + n
+    return model, at + 4 + n
+
+
+def _body(data: bytes, at: int, path: Path
+          ) -> tuple[list[MetricCycles], dict[str, int] | None, int]:
+    """The whole metrics from `at` on, the totals if the trailer is there,
+    and where the first incomplete piece starts."""
+    metrics: list[MetricCycles] = []
     while at + 4 <= len(data):
         tag = data[at:at + 4]
         if tag == b"RTBE":
             (k,) = struct.unpack_from("<I", data, at + 4) if at + 8 <= len(data) else (1 << 30,)
             if at + 8 + 8 * k <= len(data):  # else cut short: no totals
-                run.totals = dict(zip(TOTALS, struct.unpack_from(f"<{k}Q", data, at + 8)))
+                return metrics, dict(zip(TOTALS, struct.unpack_from(f"<{k}Q", data, at + 8))), at
             break
         if tag != b"RTBC":
             raise CyclesError(f"{path}: damaged at byte {at}")
+        if at + 6 > len(data):
+            break
         (m,) = struct.unpack_from("<H", data, at + 4)
         head = at + 6 + m
         if head + 20 > len(data):
@@ -332,7 +359,159 @@ def read(path: Path) -> CyclesRun:
         if end > len(data):
             break
         samples = np.frombuffer(data, SAMPLE, records, head + 20).copy()
-        run.metrics.append(MetricCycles(data[at + 6:head].decode("utf-8", "replace"), anchor,
-                                        logged, recorded, status, samples))
+        metrics.append(MetricCycles(data[at + 6:head].decode("utf-8", "replace"), anchor,
+                                    logged, recorded, status, samples))
         at = end
-    return run
+    return metrics, None, at
+
+
+class Follower:
+    """The plugin's output read as it is written: each call of `new()`
+    gives the metrics written since the last (the plugin writes and flushes
+    a metric at the stamp log's mark, before the harness prints its record)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.model: dict[str, str] | None = None
+        self._at = 0
+
+    def new(self) -> list[MetricCycles]:
+        try:
+            with open(self.path, "rb") as f:
+                if self.model is None:
+                    head = f.read(64 * 1024)
+                    if len(head) < len(OUT_MAGIC) + 4:
+                        return []
+                    (n,) = struct.unpack_from("<I", head, len(OUT_MAGIC))
+                    if len(head) < len(OUT_MAGIC) + 4 + n:
+                        return []
+                    self.model, self._at = _header(head, self.path)
+                f.seek(self._at)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        metrics, _totals, used = _body(data, 0, self.path)
+        self._at += used
+        return metrics
+
+
+# ---- a record's cycles --------------------------------------------------------------
+
+HIST_BUCKETS = 256  # at most this many buckets in a record's histogram of estimates
+QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
+
+
+def _quantile(sorted_values: np.ndarray, q: float) -> int:
+    """The nearest-rank quantile: the smallest value with at least q of the
+    samples at or below it (exact: every sample is at hand)."""
+    k = max(int(np.ceil(q * len(sorted_values))) - 1, 0)
+    return int(sorted_values[k])
+
+
+def _hist(values: np.ndarray) -> dict:
+    """The estimates' histogram in the records' format (docs/records.md):
+    one bucket per value while there are at most HIST_BUCKETS of them, else
+    buckets of equal width."""
+    lo, hi = int(values.min()), int(values.max())
+    width = max(1, -(-(hi - lo + 1) // HIST_BUCKETS))
+    keys, counts = np.unique((values.astype(np.int64) - lo) // width, return_counts=True)
+    return {"scheme": "linear", "offset": 0, "overflow": 0,
+            "buckets": [[lo + int(k) * width, lo + (int(k) + 1) * width, int(c)]
+                        for k, c in zip(keys, counts)]}
+
+
+def unpaired(rec: dict, samples: np.ndarray) -> str:
+    """Why the model's samples cannot stand beside `rec`'s ("" when they
+    can): the same samples, every one with a figure, and their instruction
+    counts the harness's figures (the same minimum, maximum and mean)."""
+    n = int(rec.get("n") or 0)
+    if len(samples) != n:
+        return (f"only {len(samples)} of its {n} samples are windows the stamp log names (a "
+                "sample computed from several intervals, or beyond the log's room, has none: "
+                "the model prices windows)")
+    bad = int(np.count_nonzero(samples["flags"] & NO_FIGURE))
+    if bad:
+        return f"{bad} of its {n} windows were not found in the run"
+    if rec.get("batch_overhead"):
+        return ("a sample timed a batch whose loop the harness subtracts in instructions; the "
+                "model cannot price that loop apart")
+    ins = samples["instructions"].astype(np.int64)
+    want = (rec.get("min"), rec.get("max"))
+    got = (int(ins.min()), int(ins.max()))
+    if want != got or abs(float(ins.mean()) - float(rec.get("mean", 0))) > 0.0015:
+        return (f"the model's instruction counts (min, max, mean {got[0]}, {got[1]}, "
+                f"{ins.mean():.3f}) are not the harness's ({want[0]}, {want[1]}, "
+                f"{rec.get('mean')})")
+    return ""
+
+
+def summary(samples: np.ndarray, board: str) -> dict:
+    """The `cycles` object of a record (docs/records.md) from its samples'
+    estimates: the estimate's statistics, exact, and the model's range of
+    the median (the medians of the samples' lo and hi: as lo <= cycles <=
+    hi holds for every sample, it holds for the medians)."""
+    est = np.sort(samples["est"].astype(np.int64))
+    lo = np.sort(samples["lo"].astype(np.int64))
+    hi = np.sort(samples["hi"].astype(np.int64))
+    _cpu, name = core(board)
+    out = {"status": "ok", "unit": "est. cycles", "label": UNIT.format(core=name), "core": name,
+           "hz": CORE_HZ[board], "n": len(est), "min": int(est[0]), "max": int(est[-1]),
+           "mean": round(float(est.mean()), 3),
+           "stddev": round(float(est.std(ddof=1)), 3) if len(est) > 1 else 0.0}
+    out.update({k: _quantile(est, q) for k, q in QUANTILES.items()})
+    out.update(p50_lo=_quantile(lo, 0.5), p50_hi=_quantile(hi, 0.5), hist=_hist(est))
+    return out
+
+
+# ---- on a board target's boots ----------------------------------------------------
+
+class BoardCycles:
+    """The cycle model on one target's boots: its plugin and the image's
+    map (made once, in `workdir`), an output per boot, and every sample it
+    priced, by metric, until the record it belongs to is annotated."""
+
+    def __init__(self, board: str, image: Path, workdir: Path, shift: int):
+        from rtbench.targets import audit
+
+        self.board, self.shift = board, shift
+        self.so = build()
+        self.dir = workdir
+        self.map = write_map(audit.Image(image), workdir / "image.map", board)
+        self.boots = 0
+        self.follower: Follower | None = None
+        self.samples: dict[str, list[np.ndarray]] = {}
+
+    def command(self, cmd: list[str], log: Path) -> list[str]:
+        """`cmd` (its harness arguments logging to `log`) with the plugin
+        loaded, for the next boot (the last boot's output is read by then:
+        its records have all arrived)."""
+        self._collect()
+        if self.follower is not None:
+            self.follower.path.unlink(missing_ok=True)
+        self.boots += 1
+        out = self.dir / f"boot{self.boots}.cycles"
+        self.follower = Follower(out)
+        return load(cmd, self.so, self.map, log, out, self.board, self.shift)
+
+    def _collect(self) -> None:
+        if self.follower is not None:
+            for m in self.follower.new():
+                if m.id:  # a metric the log has no block for: nothing to pair
+                    self.samples.setdefault(m.id, []).append(m.samples)
+
+    def annotate(self, rec: dict) -> None:
+        """Put the model's `cycles` object (docs/records.md) in an ok record
+        of this target's: every sample the harness recorded (over every
+        block and boot so far) priced, or why they cannot be."""
+        if rec.get("status") != "ok" or rec.get("origin"):
+            return
+        self._collect()
+        parts = self.samples.get(rec["id"], [])
+        samples = np.concatenate(parts) if parts else np.zeros(0, SAMPLE)
+        why = unpaired(rec, samples)
+        rec["cycles"] = {"status": "unpaired", "reason": why} if why else summary(samples,
+                                                                                  self.board)
+
+    def describe(self) -> str:
+        return (f"{UNIT.format(core=core(self.board)[1])} (QEMU plugin "
+                f"{self.so.parent.name}, docs/cycles.md)")
