@@ -263,7 +263,8 @@ def user_dir(normal_user):
 def board_runs(board_cache, tmp_path_factory):
     """board_runs(kernel, board): the whole catalogue on that kernel and
     board, twice (quick), once per test session: the results.json envelopes
-    the board tests read."""
+    the board tests read; the first with the cycle model (the default), the
+    second without it (--no-cycles)."""
     done: dict[tuple[str, str], list[dict]] = {}
 
     def get(kernel: str, board: str = "mps2-an385") -> list[dict]:
@@ -279,9 +280,9 @@ def board_runs(board_cache, tmp_path_factory):
             mp.chdir(work)
             try:
                 envs = []
-                for out in ("a", "b"):
+                for out, more in (("a", []), ("b", ["--no-cycles"])):
                     assert main(["run", "--target", board, "--kernel", kernel, "--quick",
-                                 "--db", "r.db", "--out", out]) == 0
+                                 "--db", "r.db", "--out", out, *more]) == 0
                     envs.append(json.loads((work / out / "results.json").read_text()))
                 done[kernel, board] = envs
             finally:

@@ -120,11 +120,43 @@ def test_method_checks_are_exact(full):
 
 
 def test_two_runs_of_one_image_give_identical_figures(full):
+    """The second run without the cycle model: the plugin changes no figure."""
     a, b = ({m["id"]: m for m in env["metrics"]} for env in full)
     assert a.keys() == b.keys()
     for mid in a:
         for key in ("status", "n", "min", "p50", "mean", "p99", "max", "hist"):
             assert a[mid].get(key) == b[mid].get(key), (mid, key)
+
+
+def test_every_ok_row_has_its_estimated_cycles(full):
+    """The cycle model (docs/cycles.md) prices every sample of every ok row
+    whose samples are windows; a row whose samples are computed from several
+    intervals says so. Without it (--no-cycles) no record has cycles."""
+    with_model, without = full
+    board = board_of(with_model)
+    core = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4"}[board]
+    assert with_model["host"]["cycle_model"].startswith(f"est. cycles: {core} TRM model")
+    assert without["host"]["cycle_model"] == "not loaded (--no-cycles)"
+    assert not any("cycles" in m for m in without["metrics"])
+    unpaired = []
+    for m in with_model["metrics"]:
+        if m["status"] != "ok":
+            assert "cycles" not in m, m["id"]
+            continue
+        c = m["cycles"]
+        if c["status"] != "ok":
+            assert c["status"] == "unpaired" and "intervals" in c["reason"], (m["id"], c)
+            unpaired.append(m["id"])
+            continue
+        assert c["n"] == m["n"] and c["core"] == core and c["hz"] == 25_000_000, m["id"]
+        assert c["min"] <= c["p50"] <= c["p90"] <= c["p99"] <= c["p999"] <= c["max"], m["id"]
+        assert c["p50_lo"] <= c["p50"] <= c["p50_hi"], m["id"]
+        assert sum(b[2] for b in c["hist"]["buckets"]) == c["n"], m["id"]
+        assert c["min"] >= m["min"], m["id"]  # no instruction costs less than a cycle
+    # the rows computed from several intervals (the interrupt prologue and
+    # epilogue, the kernel's masked regions): a few, never the headline rows
+    assert len(unpaired) <= 8, unpaired
+    assert not {"irq.response", "sched.yield.ctx.thread", "sem.give.no_waiter"} & set(unpaired)
 
 
 def test_interrupt_rows_are_measured(full):
@@ -170,7 +202,8 @@ def test_a_hanging_image_is_stopped_and_the_run_goes_on(board, isolated, monkeyp
     got = {m["id"]: m for m in env["metrics"]}
     assert rc == 0
     assert got["sem.give.no_waiter"]["status"] == "failed"
-    assert got["sem.give.no_waiter"]["reason"] == "timeout after 3s"
+    # the watchdog waits twice --timeout with the cycle model's plugin in QEMU
+    assert got["sem.give.no_waiter"]["reason"] == "timeout after 6s"
     assert got["method.null"]["status"] == got["sem.take.available"]["status"] == "ok"
     assert qemu_children() == []
 

@@ -224,8 +224,9 @@ def sequences(request, board_cache, tmp_path_factory):
     try:
         elf = _seq_image(cpu, tmp)
         cycles.write_map(audit.Image(elf), tmp / "map", board)
-        cmd = cycles.command(qemu.boot_command(board, elf, []), cycles.build(), tmp / "map",
-                             tmp / "log", tmp / "out", board)
+        cmd = qemu.with_args(qemu.boot_command(board, elf, []), ["--stamp-log", str(tmp / "log")])
+        cmd = cycles.load(cmd, cycles.build(), tmp / "map", tmp / "log", tmp / "out", board,
+                          qemu.ICOUNT_SHIFT)
         proc, _ = _run(cmd)
     finally:
         mp.undo()
@@ -275,7 +276,7 @@ def kernel_runs(request, board_cache, tmp_path_factory):
     mp.setenv("XDG_CACHE_HOME", str(board_cache))
     try:
         kernel = kernels.get(name, kernel_src(name), zephyr_modules() if name == "zephyr" else None)
-        target = qemu.QemuTarget("mps2-an385", kernel)
+        target = qemu.QemuTarget("mps2-an385", kernel)  # no model: loaded below
         target.prepare()
         cycles.write_map(audit.Image(target.image), tmp / "map")
         so = cycles.build()
@@ -283,8 +284,9 @@ def kernel_runs(request, board_cache, tmp_path_factory):
                                 ",".join(ROWS)])
         runs = {}
         for k, events in (("a", tmp / "events"), ("b", None)):
-            cmd = cycles.command(base, so, tmp / "map", tmp / f"log-{k}", tmp / f"out-{k}",
-                                 "mps2-an385")
+            log = str(tmp / f"log-{k}")
+            cmd = cycles.load(qemu.with_args(base, ["--stamp-log", log]), so, tmp / "map", log,
+                              tmp / f"out-{k}", "mps2-an385", qemu.ICOUNT_SHIFT)
             runs[k] = _run(cmd, events=events)
         runs["c"] = _run(qemu.with_args(base, ["--stamp-log", str(tmp / "log-c")]))
     finally:
@@ -403,6 +405,8 @@ def test_the_map_lists_owners_stamps_the_anchor_and_handlers(board_cache, tmp_pa
     assert {s[2] for s in stamps} == {"0", "1"} and {(s[3], s[4]) for s in stamps} == {("2", "1")}
     assert {"svc_handler", "pendsv_handler", "systick_handler"} <= handlers
     assert "reset_handler" not in handlers  # reset is entered by no exception
+    (written,) = [ln.split()[1] for ln in lines if ln.startswith("written ")]
+    assert int(written, 16) in {s for s, _e, n in image._funcs if n == cycles.WRITTEN}
     assert lines[-1] == f"computed-tail {audit.STAMP_TAIL}"
 
 
@@ -426,3 +430,58 @@ def test_the_reader_reads_the_documented_format(tmp_path):
     path.write_bytes(b"something else")
     with pytest.raises(cycles.CyclesError):
         cycles.read(path)
+
+
+# ---- a record's cycles (rtbench.targets.cycles.summary, unpaired, Follower) ----------
+
+def _samples(ins, est, lo, hi, flags=0):
+    s = np.zeros(len(ins), cycles.SAMPLE)
+    s["instructions"], s["est"], s["lo"], s["hi"], s["flags"] = ins, est, lo, hi, flags
+    return s
+
+
+def test_a_records_cycles_are_the_estimates_statistics():
+    est = np.arange(1, 1001)
+    s = _samples(est // 2, est, est - 1, est + 5)
+    c = cycles.summary(s, "mps2-an385")
+    assert (c["status"], c["core"], c["hz"], c["n"]) == ("ok", "Cortex-M3", 25_000_000, 1000)
+    assert c["label"] == ("est. cycles: Cortex-M3 TRM model, zero wait states; [lo, hi] is "
+                          "the model's own uncertainty, not a spread")
+    assert (c["min"], c["p50"], c["p90"], c["p99"], c["p999"], c["max"]) == \
+        (1, 500, 900, 990, 999, 1000)  # nearest rank
+    assert (c["p50_lo"], c["p50_hi"], c["mean"]) == (499, 505, 500.5)
+    buckets = c["hist"]["buckets"]
+    assert len(buckets) <= cycles.HIST_BUCKETS and sum(b[2] for b in buckets) == 1000
+    assert buckets[0][0] == 1 and buckets[-1][1] > 1000
+    few = cycles.summary(_samples([5] * 3 + [9], [12] * 3 + [20], [12] * 4, [15] * 4),
+                         "mps2-an386")
+    assert few["core"] == "Cortex-M4" and few["hist"]["buckets"] == [[12, 13, 3], [20, 21, 1]]
+
+
+def test_samples_stand_beside_a_record_only_when_they_are_its_samples():
+    rec = {"n": 3, "min": 4, "max": 6, "mean": 5.0}
+    ok = _samples([4, 5, 6], [8, 10, 12], [8, 9, 10], [9, 12, 14])
+    assert cycles.unpaired(rec, ok) == ""
+    assert "only 2 of its 3 samples" in cycles.unpaired(rec, ok[:2])
+    assert "not found" in cycles.unpaired(rec, _samples([4, 5, 6], [8, 10, 12], [8] * 3, [9] * 3,
+                                                        [0, cycles.UNFOUND, 0]))
+    assert "not the harness's" in cycles.unpaired({**rec, "max": 7}, ok)
+    assert "batch" in cycles.unpaired({**rec, "batch_overhead": 3}, ok)
+
+
+def test_the_follower_reads_each_metric_once_as_it_is_written(tmp_path):
+    model = b"cpu=m3 shift=7"
+    rec = struct.pack("<9IH4BH", 10, 30, 2, 9, 8, 12, 1, 0, 1, 1, 1, 0, 0, 0, 0)
+
+    def metric(name: bytes) -> bytes:
+        return (b"RTBC" + struct.pack("<H", len(name)) + name + struct.pack("<5I", 5, 1, 1, 0, 1)
+                + rec)
+
+    path = tmp_path / "out"
+    f = cycles.Follower(path)
+    assert f.new() == []  # nothing written yet
+    whole = cycles.OUT_MAGIC + struct.pack("<I", len(model)) + model + metric(b"a") + metric(b"b")
+    path.write_bytes(whole[:len(whole) - 10])  # the second metric cut
+    assert [m.id for m in f.new()] == ["a"] and f.model == {"cpu": "m3", "shift": "7"}
+    path.write_bytes(whole)
+    assert [m.id for m in f.new()] == ["b"] and f.new() == []
