@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench.sheets import advice as advice_mod
-from rtbench.sheets import firstpage, system
+from rtbench.sheets import estcycles, firstpage, system
 from rtbench.sheets.configuration import (Expect, board_configuration, core_clock_phrase,
                                           describe, expectations, figures_unit,
                                           host_configuration, import_methodology,
@@ -126,7 +126,8 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "services": _service_tables(its, run.profiles, expect, catalog.services,
                                     figures_unit(session), session.core_cycles_hz),
         "definitions": _definitions(its),
-        "units_note": units_note(session),
+        "units_note": " ".join(filter(None, (units_note(session), estcycles.label(
+            r for it in its for r in it.records.values())))),
         "run": run,
         "version": rtbench.__version__,
     }
@@ -271,6 +272,8 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
     elif recs and all(m.is_count for m in recs):
         columns = tuple((k, f"{h} {UNIT_SHORT.get(unit, unit)}" if k != "n" else h)
                         for k, h in (COUNT_SHORT_COLUMNS if multi else COUNT_COLUMNS))
+        if not multi and any(m.cycles for m in recs):  # an emulated board's estimate beside
+            columns = (*columns, *estcycles.COLUMNS)
     else:
         columns = tuple((k, h + suffix if k != "n" else h)
                         for k, h in (TIME_SHORT_COLUMNS if multi else TIME_COLUMNS))
@@ -334,6 +337,7 @@ def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
     if in_system:
         return system.figures(rec, div), "; ".join(_notes(rec, expect))
     cells = {k: figure_cell(m, k, lambda v: fmt_scaled(v, div)) for k in FIGURE_KEYS}
+    cells.update(estcycles.cells(rec))
     cells["n"] = _BLANK if m.n is None else str(m.n)
     cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time
                           and not m.origin else _BLANK)

@@ -215,6 +215,14 @@ class MetricRecord:
         return self.status == "ok"
 
     @property
+    def cycles(self) -> dict[str, Any] | None:
+        """An emulated board's estimated cycles of the same samples
+        (docs/records.md `cycles`: a model's estimate, never a measurement),
+        when the model priced them; None otherwise."""
+        c = self.raw.get("cycles")
+        return c if isinstance(c, dict) and c.get("status") == "ok" and self.ok else None
+
+    @property
     def unranked(self) -> str:
         """Why the row is kept out of every ranking (docs/records.md: the
         harness's `unranked`, e.g. "the kernel adds nothing: ..."); "" when
