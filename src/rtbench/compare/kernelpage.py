@@ -50,7 +50,7 @@ def fmt_diff(d: float, unit: str) -> str:
     return f"+{figure} {UNIT_SHORT.get(unit, unit)}."
 
 
-UNIT_SHORT = {"instructions": "instr", "ns": "time"}
+UNIT_SHORT = {"instructions": "instr", "ns": "time", "est. cycles": "est. cyc"}
 
 
 def cell_text(c: Cell, stat: str) -> str:
@@ -126,12 +126,19 @@ def page(sheet: KernelSheet):
         p.warning(w)
     if sheet.key:
         p.h2(f"Key rows ({sheet.key_unit})")
-        p.table(_stacked(key_table(sheet)))
+        p.table(_stacked(key_table(sheet, terminal=True)))
         p.p(key_text(sheet))
     if sheet.verdicts:
         p.h2("Fastest, section by section")
         p.bullets([v.text() for v in sheet.verdicts])
         p.p(VERDICT_TEXT)
+    if sheet.est_verdicts:
+        p.h2("Fastest in estimated cycles")
+        p.p(est_text(sheet))
+        p.bullets([v.text() for v in sheet.est_verdicts])
+        p.h2("Where instructions and estimated cycles disagree")
+        p.bullets(sheet.disagree or ["nowhere: every section's order and every row's fastest "
+                                     "kernel are the same in both units"])
     if sheet.not_ranked:
         p.h2("Not ranked")
         p.p(NOT_RANKED_TEXT)
@@ -189,9 +196,10 @@ def section_table(sheet: KernelSheet, s: Section, terminal: bool = False):
     for i, c in enumerate(sheet.columns):
         u = UNIT_SHORT.get(c.unit, c.unit)
         ratios = sheet.has_ratio(i)
-        headers += [f"{name} {u}" for _k, name in stats] + [RATIO_HEADER] * ratios
-        align += "r" * (len(stats) + ratios)
-        groups.append((c.short, len(stats) + ratios))
+        est = [] if terminal else _est_headers(sheet, i)
+        headers += [f"{name} {u}" for _k, name in stats] + [RATIO_HEADER] * ratios + est
+        align += "r" * (len(stats) + ratios + len(est))
+        groups.append((c.short, len(stats) + ratios + len(est)))
     headers.append("notes")
     align += "l"
     groups.append(("", 1))
@@ -201,6 +209,7 @@ def section_table(sheet: KernelSheet, s: Section, terminal: bool = False):
         for i, c in enumerate(r.cells):
             cells += [cell_text(c, k) for k, _name in stats]
             cells += [ratio_text(c, sheet)] * sheet.has_ratio(i)
+            cells += [] if terminal else _est_cells(sheet, r, i)
         rows.append([*cells, row_note(r, sheet.columns)])
     return Table(headers, rows, align, groups=groups)
 
@@ -226,6 +235,38 @@ def ratio_text(c: Cell, sheet: KernelSheet | None = None) -> str:
     return "" if c.mean_only else fmt_ratio(c.ratio)
 
 
+def est_text(sheet: KernelSheet) -> str:
+    """What the estimated cycles are, wherever the sheet shows them."""
+    return (f"{sheet.est_label}. The emulated boards' samples priced by a cycle model "
+            "(docs/cycles.md), beside their instructions, never instead: the same verdicts "
+            "computed on the estimates (a row's estimate of its defining statistic; a row "
+            f"under {SMALL_STEPS} estimated cycles on every kernel is too small to rank), "
+            "with the median's model range [lo, hi] in the tables and µs at the board's "
+            "clock. Where the two units rank the kernels otherwise, the section below says so.")
+
+
+def _est_headers(sheet: KernelSheet, i: int, terminal: bool = False) -> list[str]:
+    """The estimated-cycles columns of kernel i, where it has estimates (a
+    terminal, too narrow, gets no µs)."""
+    if not sheet.est_label or sheet.columns[i].unit != "instructions":
+        return []
+    return ["median est. cycles [lo, hi]", *["est. µs"] * (not terminal),
+            *["× fastest est."] * sheet.has_ratio(i)]
+
+
+def _est_cells(sheet: KernelSheet, r: Row, i: int, terminal: bool = False) -> list[str]:
+    from rtbench.sheets import estcycles
+
+    n = len(_est_headers(sheet, i, terminal))
+    if not n:
+        return []
+    c = r.cells[i]
+    if c.status != "ok" or c.cycles is None or r.est is None:
+        return [""] * n
+    return [estcycles.median(c.cycles), *[estcycles.us(c.cycles)] * (not terminal),
+            *[ratio_text(r.est.cells[i], sheet)] * sheet.has_ratio(i)]
+
+
 def key_text(sheet: KernelSheet) -> str:
     """What the key table holds, under it."""
     text = ("The key rows (the catalogue's first page: interrupt and task response, the "
@@ -241,6 +282,9 @@ def key_text(sheet: KernelSheet) -> str:
                  "note under “Not ranked” says why")
     if any(c.mean_only for g in sheet.key for r in g.rows for c in r.cells):
         text += "; “mean”: a source that gave averages only (no median, no ratio)"
+    if sheet.est_label:
+        text += (f"; beside them the median in {sheet.est_label} µs at the board's clock; "
+                 "“× fastest est.”: the same ratio of the estimates")
     return text + ". Every row, with min and p99, follows section by section."
 
 
@@ -255,11 +299,14 @@ def rows_text(sheet: KernelSheet) -> str:
                  "or, on a row too small to rank, the difference to the smallest (“+3 instr.”), "
                  "or “not ranked [n]” where the kernel's record keeps the row out of the "
                  "rankings")
+    if sheet.est_label:
+        text += (f"; beside them, the median in {sheet.est_label} µs at the board's clock, "
+                 "and “× fastest est.”, the ratio of the estimates")
     return text + (". A kernel without a figure, or not ranked, says why in the notes; an "
                    "import that gave averages only shows “mean”, without a ratio.")
 
 
-def key_table(sheet: KernelSheet):
+def key_table(sheet: KernelSheet, terminal: bool = False):
     """The first screen: a row per key metric, by title ("…, by max" for a
     latency bound), under its group; per kernel its median, p99.9, max and
     "× fastest"."""
@@ -269,9 +316,10 @@ def key_table(sheet: KernelSheet):
     for i, c in enumerate(sheet.columns):
         u = "" if len(sheet.units) == 1 else " " + UNIT_SHORT.get(c.unit, c.unit)
         ratios = sheet.has_ratio(i)
-        headers += [f"{name}{u}" for _k, name in KEY_STATS] + [RATIO_HEADER] * ratios
-        align += "r" * (len(KEY_STATS) + ratios)
-        groups.append((c.short, len(KEY_STATS) + ratios))
+        est = _est_headers(sheet, i, terminal)
+        headers += [f"{name}{u}" for _k, name in KEY_STATS] + [RATIO_HEADER] * ratios + est
+        align += "r" * (len(KEY_STATS) + ratios + len(est))
+        groups.append((c.short, len(KEY_STATS) + ratios + len(est)))
     rows, styles = [], []
     width = len(headers)
     for g in sheet.key:
@@ -282,6 +330,7 @@ def key_table(sheet: KernelSheet):
             for i, c in enumerate(r.cells):
                 cells += [cell_text(c, k) for k, _name in KEY_STATS]
                 cells += [ratio_text(c, sheet)] * sheet.has_ratio(i)
+                cells += _est_cells(sheet, r, i, terminal)
             rows.append(cells)
             styles.append("")
     return Table(headers, rows, align, styles=styles, groups=groups)
@@ -335,6 +384,7 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
     return template_env().get_template(name).render(
         sheet=sheet, title=sheet.title, version=rtbench.__version__, fair_text=fairness.FAIR_TEXT,
         verdict_text=VERDICT_TEXT, key_text=key_text(sheet), rows_text=rows_text(sheet),
+        est_text=est_text(sheet) if sheet.est_label else "",
         key_table=key_table, tm_text=TM_TEXT, not_ranked_text=NOT_RANKED_TEXT,
         not_ranked=not_ranked_lines(sheet),
         section_table=section_table, peer_table=peer_table, plots=plots,

@@ -37,7 +37,7 @@ Renderings: the terminal, Markdown and HTML in kernelpage.py, JSON
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rtbench.compare import fairness, ranking
@@ -116,6 +116,7 @@ class Cell:
     diff: float | None = None  # where the row is too small to rank: figure − the smallest
     unranked: str = ""  # the record's `unranked`: why it takes no ratio, no verdict
     step: float = 1.0  # the counter's step for the row's statistic, in `unit` per operation
+    cycles: dict | None = None  # an emulated board's estimated cycles (docs/records.md)
 
     def fig(self, stat: str) -> float | None:
         return self.values.get(stat)
@@ -133,6 +134,9 @@ class Row:
     cells: list[Cell]
     statistic: str = "median"  # the catalogue's: the statistic that ranks the row
     small: dict[str, str] = field(default_factory=dict)  # unit -> why too small to rank
+    # the same row in estimated cycles (EST_UNIT), ranked as the row is:
+    # None where no kernel's record has them
+    est: "Row | None" = None
 
     @property
     def stat(self) -> str:
@@ -188,6 +192,11 @@ class KernelSheet:
     # (reason, ["Kernel: row id", ...]): the rows a record keeps out of every
     # ranking, numbered in this order by the renderings' "not ranked [n]"
     not_ranked: list[tuple[str, list[str]]] = field(default_factory=list)
+    # the same verdicts in estimated cycles (the boards' cycle model), and
+    # where they and the instructions' disagree, in words
+    est_verdicts: list[Verdict] = field(default_factory=list)
+    disagree: list[str] = field(default_factory=list)
+    est_label: str = ""  # the model's own words for its figures
 
     @property
     def title(self) -> str:
@@ -232,10 +241,89 @@ def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> Ke
         c.short = (name if names.count(name) == 1 else target if targets.count(target) == 1
                    else f"{c.title} ({c.target}, run {c.run.id})")
     sections, not_measured = _sections(columns, catalog)
+    verdicts = ranking.verdicts(columns, sections)
+    est_verdicts, label = _estimates(columns, sections)
     return KernelSheet(columns, fairness.config(columns), fairness.checks(columns), sections,
                        _peer_rows(columns), fairness.warnings(columns), not_measured,
-                       key_groups(sections, catalog), ranking.verdicts(columns, sections),
-                       ranking.not_ranked(columns, sections))
+                       key_groups(sections, catalog), verdicts,
+                       ranking.not_ranked(columns, sections), est_verdicts,
+                       disagreements(verdicts, est_verdicts, sections, columns), label)
+
+
+# ---- the same rows in estimated cycles ----
+
+EST_UNIT = "est. cycles"
+
+
+def _est_cell(c: Cell) -> Cell:
+    """A cell's estimated cycles as a cell of their own (ranked by the same
+    rules: a step of one cycle, the record's `unranked` kept)."""
+    if c.status != "ok":
+        return Cell(c.status, c.reason)
+    if c.cycles is None:
+        return Cell("no estimate", "no estimated cycles in this record")
+    return Cell("ok", unit=EST_UNIT, values={k: c.cycles.get(k) for k in (*STATS, "mean")},
+                how=c.how, unranked=c.unranked, step=1.0, cycles=c.cycles)
+
+
+def _estimates(columns: list[Column], sections: list[Section]) -> tuple[list[Verdict], str]:
+    """Each row's twin in estimated cycles (row.est), ranked, and the
+    verdicts over them; the model's label. Nothing where no record has
+    cycles (a run without the model, Linux)."""
+    label = next((c.cycles["label"] for s in sections for r in s.rows for c in r.cells
+                  if c.cycles), "")
+    if not label:
+        return [], ""
+    est_cols = [replace(col, unit=EST_UNIT) if col.unit == "instructions" else col
+                for col in columns]
+    est_sections = []
+    for s in sections:
+        rows = []
+        for r in s.rows:
+            r.est = Row(r.id, r.title, [_est_cell(c) for c in r.cells], r.statistic)
+            ranking.rank_row(r.est, est_cols)
+            rows.append(r.est)
+        est_sections.append(Section(s.name, rows))
+    return [v for v in ranking.verdicts(est_cols, est_sections) if v.unit == EST_UNIT], label
+
+
+def disagreements(verdicts: list[Verdict], est: list[Verdict], sections: list[Section],
+                  columns: list[Column]) -> list[str]:
+    """Where instructions and estimated cycles rank the kernels otherwise:
+    per section, a different order of the verdict; per row, a different
+    fastest kernel (among the kernels both units rank on it)."""
+    out = []
+    by_section = {v.section: v for v in verdicts if v.unit == "instructions"}
+    for v in est:
+        u = by_section.get(v.section)
+        if u is None or not u.order or not v.order:
+            continue
+        if [k for k, _r in u.order] != [k for k, _r in v.order]:
+            out.append(f"{v.section}: instructions rank " + _order(u) + "; est. cycles rank "
+                       + _order(v))
+    rows = []
+    for s in sections:
+        for r in s.rows:
+            if r.est is None:
+                continue
+            a, b = _fastest(r, columns), _fastest(r.est, columns)
+            if a and b and a != b:
+                rows.append(f"`{r.id}` ({' = '.join(a)} in instructions, {' = '.join(b)} in "
+                            "est. cycles)")
+    if rows:
+        out.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''} ranked in both units "
+                   "with another fastest kernel: " + "; ".join(rows))
+    return out
+
+
+def _order(v: Verdict) -> str:
+    return " < ".join(f"{k}" + (f" ×{r:.2f}" if r != 1.0 else "") for k, r in v.order)
+
+
+def _fastest(row: Row, columns: list[Column]) -> list[str]:
+    """The kernels with the smallest ranked figure on the row (ratio 1)."""
+    return [col.short for c, col in zip(row.cells, columns) if c.ratio is not None
+            and abs(c.ratio - 1.0) < 1e-12]
 
 
 def key_groups(sections: list[Section], catalog: Catalog) -> list[KeyGroup]:
@@ -265,7 +353,7 @@ def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float 
     step = (ticks_to_ns(resolution, float(rec["tick_hz"])) if m.is_time and rec.get("tick_hz")
             else resolution) / m.divisor(stat)
     return Cell("ok", unit=m.base_unit, values={k: m.value(k) for k in (*STATS, "mean")},
-                how=rec.get("emulated") or "", unranked=m.unranked, step=step)
+                how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles)
 
 
 def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], int]:
