@@ -73,6 +73,9 @@ class Cell:
     # the record's `unranked`: why the row is kept out of every ranking (shown, marked;
     # still judged here, a before/after of the same figure)
     unranked: str = ""
+    # an emulated board's estimated cycles (docs/records.md `cycles`): shown
+    # beside the instructions, not judged (the instructions are)
+    cycles: dict | None = None
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -229,7 +232,7 @@ def _cell(rec: Any, baseline: float | None = None) -> Cell:
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
     cell = Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
                 max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"),
-                unranked=m.unranked)
+                unranked=m.unranked, cycles=m.cycles)
     if rec.get("blocks") and (m.is_time or m.is_count):
         cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
     cell.window = blocks_mod.window_text(rec)

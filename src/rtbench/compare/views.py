@@ -10,7 +10,7 @@ from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison
 from rtbench.peers import lm_causes
 from rtbench.peers.lm_causes import AGREE
 from rtbench.compare.vendors import RefComparison
-from rtbench.sheets import plots, system
+from rtbench.sheets import estcycles, plots, system
 from rtbench.sheets.datasheet import fmt_count, fmt_us
 from rtbench.sheets.pages import Page, Table
 from rtbench.sheets.plots import UNIT_SHORT, fmt_value
@@ -56,6 +56,9 @@ def _value(c, div: float) -> str:
     source gave ("— (mean 4.99)", "812 MB/s"); never a median made up."""
     if c.status != "ok":
         return c.status
+    if c.p50 is not None and c.cycles:  # a board's: its estimated cycles beside
+        return (f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)} · {estcycles.median(c.cycles)} "
+                f"est. cyc, {estcycles.us(c.cycles)} µs")
     if c.p50 is not None:
         return fmt_scaled(c.p50, div) if c.unit == "ns" else \
             f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
@@ -82,6 +85,10 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
            "sample of each run's window (its samples, observed for so long): no test. "
            "“n.s.”: moved beyond the threshold, not significant; a bare percentage: within "
            "the threshold.")
+    est = next((c.cycles for r in cmp.rows for c in r.cells if c.cycles), None)
+    if est:
+        page.p(f"Beside a board's median instructions, the median in {est['label']} (µs at "
+               f"the board's {est['hz'] / 1e6:g} MHz); the verdicts judge the instructions.")
     if len(cmp.runs) > 1:
         _comparison_table(page, cmp, div, unit)
     if cmp.limits:
