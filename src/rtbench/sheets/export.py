@@ -43,6 +43,9 @@ CSV_COLUMNS = (
     "origin", "stats_given", "unit", "min_value", "p50_value", "mean_value", "max_value",
     # why the row is kept out of every ranking (docs/records.md), "" when ranked
     "unranked",
+    # an emulated board's estimated cycles (docs/records.md `cycles`), empty elsewhere
+    "est_cycles_min", "est_cycles_p50", "est_cycles_p50_lo", "est_cycles_p50_hi",
+    "est_cycles_p99", "est_cycles_max", "est_us_p50", "est_cycles_model",
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
 _CYCLE_STATS = ("min", "p50", "p99", "max")
@@ -102,6 +105,11 @@ def _csv_figures(rec: dict) -> dict[str, Any]:
         row["stats_given"] = " ".join(m.stats_given)
     if not m.ok:
         return row
+    if m.cycles:  # beside the instructions, labelled by the model's own words
+        c = m.cycles
+        row.update({f"est_cycles_{k}": c[k] for k in ("min", "p50", "p50_lo", "p50_hi", "p99",
+                                                       "max")})
+        row.update(est_us_p50=f"{c['p50'] / c['hz'] * 1e6:.3f}", est_cycles_model=c["label"])
     # An absent statistic stays an empty cell: never computed from the others.
     if not m.is_time:
         row["unit"] = m.unit
