@@ -1,0 +1,122 @@
+"""Estimated cycles beside instructions wherever a board run is shown (the
+records' `cycles`, docs/records.md; docs/cycles.md): the data sheet
+(Markdown and HTML), the kernel comparison with its verdicts in both units
+and where they disagree, `compare` of runs, and the exports; each labelled
+with the model's own words, µs at the board's clock. Synthetic runs: the
+figures are chosen so that the two units disagree."""
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+import synth
+from rtbench.compare import kernelpage, runs as runs_mod, views
+from rtbench.compare import kernels as kernelsheet
+from rtbench.sheets import datasheet, export, pages
+from rtbench.store import catalog
+from rtbench.targets import cycles
+
+CAT = catalog.load()
+LABEL = ("est. cycles: Cortex-M3 TRM model, zero wait states; [lo, hi] is the model's own "
+         "uncertainty, not a spread")
+
+
+def esc(text: str) -> str:
+    """As Markdown shows it (brackets escaped)."""
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
+def with_cycles(rec: dict, est: int) -> dict:
+    """`rec` with every sample priced at `est` cycles (range est-5 .. est+20)."""
+    n = rec["n"]
+    s = np.zeros(n, cycles.SAMPLE)
+    s["est"], s["lo"], s["hi"] = est, est - 5, est + 20
+    return {**rec, "cycles": cycles.summary(s, "mps2-an385")}
+
+
+# (FreeRTOS instructions, cycles), (ThreadX instructions, cycles): FreeRTOS
+# runs fewer instructions on the yield, ThreadX fewer cycles.
+FIGURES = {"sched.yield.ctx.thread": ((100, 300), (150, 200)),
+           "sem.give.no_waiter": ((50, 100), (80, 160))}
+
+
+def board_runs(priced: bool = True):
+    out = []
+    for k, kernel in enumerate(("freertos", "threadx")):
+        run = synth.board_run([], kernel, run_id=k + 1)
+        for mid, per in FIGURES.items():
+            ins, est = per[k]
+            rec = {**synth.count_record(mid, np.full(500, ins)), "profile": "rt"}
+            run.metrics.append(with_cycles(rec, est) if priced else rec)
+        out.append(run)
+    return out
+
+
+def test_the_kernel_comparison_gives_its_verdicts_in_both_units_and_where_they_disagree():
+    sheet = kernelsheet.build(board_runs(), CAT, {})
+    assert sheet.est_label == LABEL
+    by_unit = {v.section: v for v in sheet.verdicts}
+    est = {v.section: v for v in sheet.est_verdicts}
+    assert by_unit["Task context switches"].order[0][0] == "FreeRTOS"
+    assert est["Task context switches"].order[0][0] == "ThreadX"
+    assert est["Task context switches"].unit == kernelsheet.EST_UNIT
+    assert est["Semaphores"].order == [("FreeRTOS", 1.0), ("ThreadX", pytest.approx(1.6))]
+    assert any(line.startswith("Task context switches: instructions rank FreeRTOS")
+               for line in sheet.disagree)
+    assert any("`sched.yield.ctx.thread` (FreeRTOS in instructions, ThreadX in est. cycles)"
+               in line for line in sheet.disagree)
+    assert not any(line.startswith("Semaphores") for line in sheet.disagree)
+    md = kernelpage.render(sheet, "md")
+    assert "## Fastest in estimated cycles" in md and "disagree" in md
+    assert "est. cycles: Cortex-M3 TRM model, zero wait states" in md
+    assert "300 \\[295, 320\\]" in md and "12.00" in md  # 300 cycles at 25 MHz: 12 µs
+    html = kernelpage.render(sheet, "html")
+    assert "Fastest in estimated cycles" in html and "300 [295, 320]" in html
+    text = pages.render(kernelpage.page(sheet), "md")  # the terminal's page
+    assert "Fastest in estimated cycles" in text and esc("300 [295, 320]") in text
+
+
+def test_without_the_model_no_sheet_speaks_of_cycles():
+    sheet = kernelsheet.build(board_runs(priced=False), CAT, {})
+    assert not sheet.est_verdicts and not sheet.disagree and not sheet.est_label
+    assert "est. cycles" not in kernelpage.render(sheet, "md")
+    assert "est. cycles" not in datasheet.render_markdown(board_runs(priced=False)[0], CAT)
+
+
+def test_the_data_sheet_shows_cycles_beside_instructions():
+    run = board_runs()[0]
+    md = datasheet.render_markdown(run, CAT)
+    results = md.split("## Results")[1]
+    assert "median est. cycles [lo, hi]" in results and esc(LABEL) in results
+    assert "25 MHz" in results
+    assert "| 300 \\[295, 320\\] | 300 | 12.00 |" in results
+    html = datasheet.render_html(run, CAT)
+    assert "median est. cycles [lo, hi]" in html and "300 [295, 320]" in html
+
+
+def test_the_exports_carry_the_cycles():
+    run = board_runs()[0]
+    data = json.loads(export.to_json(run, CAT))
+    export.validate(data)
+    rec = next(m for m in data["metrics"] if m["id"] == "sched.yield.ctx.thread")
+    assert rec["cycles"]["p50"] == 300 and rec["cycles"]["label"] == LABEL
+    rows = {r["metric_id"]: r for r in csv.DictReader(io.StringIO(export.to_csv(run, CAT)))}
+    row = rows["sched.yield.ctx.thread"]
+    assert (row["p50_value"], row["est_cycles_p50"], row["est_cycles_p50_lo"],
+            row["est_cycles_p50_hi"], row["est_us_p50"]) == ("100", "300", "295", "320",
+                                                             "12.000")
+    assert row["est_cycles_model"] == LABEL
+
+
+def test_compare_of_runs_sets_the_cycles_beside_the_median():
+    a, b = board_runs()[0], board_runs()[0]
+    b.id = 2
+    cmp = runs_mod.compare_runs([a, b], CAT)
+    text = pages.render(views.run_comparison(cmp), "md")
+    row = next(r for r in cmp.rows if r.id == "sched.yield.ctx.thread")
+    assert row.cells[0].cycles["p50"] == 300
+    assert "100 instr · 300 [295, 320] est. cyc, 12.00 µs" in views._value(row.cells[0], 1.0)
+    assert esc(LABEL) in text and esc("300 [295, 320] est. cyc") in text
