@@ -15,7 +15,7 @@ import pytest
 import synth
 from rtbench.compare import kernelpage, runs as runs_mod, views
 from rtbench.compare import kernels as kernelsheet
-from rtbench.sheets import datasheet, export, pages
+from rtbench.sheets import datasheet, export, firstpage, pages
 from rtbench.store import catalog
 from rtbench.targets import cycles
 
@@ -95,6 +95,16 @@ def test_the_data_sheet_shows_cycles_beside_instructions():
     assert "| 300 \\[295, 320\\] | 300 | 12.00 |" in results
     html = datasheet.render_html(run, CAT)
     assert "median est. cycles [lo, hi]" in html and "300 [295, 320]" in html
+    # the first page (on top of the sheet, and the terminal's after a run)
+    key = md.split("## Key figures")[1].split("## Results")[0]
+    assert "| 300 \\[295, 320\\] | 12.00 |" in key and esc(LABEL) in key
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    firstpage.print_console(firstpage.build(run, CAT), console)
+    shown = console.export_text()
+    assert "median est. cycles [lo, hi]" in shown and "300 [295, 320]" in shown
+    assert LABEL in shown
 
 
 def test_the_exports_carry_the_cycles():

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rtbench.sheets import advice as advice_mod
-from rtbench.sheets import system
+from rtbench.sheets import estcycles, system
 from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.store import blocks
 from rtbench.store.catalog import Catalog
@@ -41,6 +41,7 @@ class KeyRow:
     values: dict[str, float | None]  # p50, p99, max in base_unit; None: not given
     n: int | None
     flags: list[str] = field(default_factory=list)  # why not to quote it as is
+    est: dict[str, str] = field(default_factory=dict)  # a board's estimated cycles (estcycles)
 
     @property
     def flag(self) -> str:
@@ -91,6 +92,13 @@ class FirstPage:
     # (id, why): kernel rows the record keeps out of every ranking, so out of
     # the worst cases (docs/records.md `unranked`)
     unranked: list[tuple[str, str]] = field(default_factory=list)
+    est_label: str = ""  # the cycle model's label, where the key rows carry estimates
+
+    @property
+    def est_columns(self) -> tuple[tuple[str, str], ...]:
+        """A board's estimated cycles beside the instructions (estcycles)."""
+        return (("cyc_p50", "median est. cycles [lo, hi]"), ("cyc_us", "est. µs")) \
+            if self.est_label else ()
 
     @property
     def stats(self) -> tuple[tuple[str, str], ...]:
@@ -138,7 +146,7 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
                 row_flags.append(f"not ranked: {m.unranked}")
             rows.append(KeyRow(mid, meta.title if meta else mid,
                                {k: m.value(k) for k in ("p50", "p99", "max", "mean")}, m.n,
-                               row_flags))
+                               row_flags, estcycles.cells(m.raw)))
         if rows:
             groups.append(KeyGroup(name, rows))
     kernel = [m for m in recs.values() if m.base_unit == unit and not m.origin
@@ -162,13 +170,14 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         note = "Imported figures: the source's conditions were not recorded."
     elif len(run.profiles) > 1:
         note = f"Figures of the first profile, {profile}; the tables show every profile."
+    est_label = estcycles.label(m.raw for m in recs.values())
     return FirstPage(
         unit, scale, profile, groups,
         sorted(worst, key=lambda w: -w.max)[:WORST_SHOWN],
         sorted((w for w in worst if w.ratio), key=lambda w: -w.ratio)[:WORST_SHOWN],
         advice_mod.self_checks(facts) if not facts.imported else [],
         [] if facts.imported else board_badges(facts) if facts.board else host_badges(facts),
-        advice, note, unranked)
+        advice, note, unranked, est_label)
 
 
 def _flags(advice: list[advice_mod.Advice]) -> dict[str, list[str]]:
@@ -355,14 +364,15 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
         console.print(escape(page.note), soft_wrap=True)
     if page.groups:
         cells = {r.id: [page.fmt(r.values[k]) for k, _ in page.stats]
+                 + [escape(r.est.get(k, "")) for k, _ in page.est_columns]
                  + ["—" if r.n is None else str(r.n)] for g in page.groups for r in g.rows}
         id_width = max(len(r.id) for g in page.groups for r in g.rows)
         inline = _flags_fit(page, id_width, cells, console.width)
         table = Table(title=f"Key figures ({page.unit_label})", title_justify="left",
                       header_style="bold", pad_edge=False, box=None)
         table.add_column("metric", no_wrap=True, min_width=id_width)
-        for _k, name in page.stats:
-            table.add_column(name, justify="right", no_wrap=True)
+        for _k, name in (*page.stats, *page.est_columns):
+            table.add_column(escape(name), justify="right", no_wrap=True)
         table.add_column("n", justify="right", no_wrap=True)
         if inline:
             table.add_column("", style="yellow")
@@ -375,6 +385,8 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
             for flag, ids in _rows_by_flag(page).items():
                 console.print(f"  [yellow]{escape(flag)}[/yellow]: {escape(', '.join(ids))}",
                               soft_wrap=True)
+    if page.est_label:
+        console.print(escape(page.est_label), soft_wrap=True)
     for line in summary_lines(page):
         console.print(escape(line), soft_wrap=True)
     for a in page.advice:
