@@ -121,6 +121,26 @@ def test_the_exports_carry_the_cycles():
     assert row["est_cycles_model"] == LABEL
 
 
+def test_history_sets_the_cycles_beside_each_runs_instructions():
+    from rich.console import Console
+
+    from rtbench.sheets import views as sheet_views
+    from rtbench.store.db import HistoryPoint
+
+    a, b = board_runs()[0], board_runs(priced=False)[0]
+    b.id = 2
+    points = [HistoryPoint(r, "rt", next(m for m in r.metrics
+                                         if m["id"] == "sched.yield.ctx.thread")) for r in (a, b)]
+    page = sheet_views.history("sched.yield.ctx.thread", "Context switch via yield", points,
+                               False)
+    text = pages.render(page, "md")
+    assert esc("median est. cycles [lo, hi]") in text and esc("300 [295, 320]") in text
+    assert esc(LABEL) in text and "12.00" in text
+    console = Console(record=True, width=250)
+    pages.print_rich(page, console)  # the brackets of a header are no terminal markup
+    assert "median est. cycles [lo, hi]" in console.export_text()
+
+
 def test_compare_of_runs_sets_the_cycles_beside_the_median():
     a, b = board_runs()[0], board_runs()[0]
     b.id = 2

@@ -126,7 +126,7 @@ def print_rich(page: Page, console: Any) -> None:
             t = b.table
             rt = RichTable(show_lines=False, header_style="bold", pad_edge=False)
             for i, h in enumerate(t.headers):
-                rt.add_column(h, justify="right" if t.aligned(i) == "r" else "left",
+                rt.add_column(escape(h), justify="right" if t.aligned(i) == "r" else "left",
                               overflow="fold",
                               min_width=min_width([row[i] for row in t.rows if i < len(row)]))
             for i, row in enumerate(t.rows):

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rtbench.errors import RtbenchError
+from rtbench.sheets import estcycles
 from rtbench.sheets.datasheet import figure_cell
 from rtbench.sheets.pages import Page, Table
 from rtbench.store import catalog as catalog_mod
@@ -59,18 +60,25 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
         if len(groups) > 1:
             page.h2(f"In {_unit_words(unit)} ({_runs_phrase(pts)})")
         head = _UNIT_HEAD.get(unit, unit)
+        # a board's estimated cycles beside its instructions (estcycles)
+        label = estcycles.label(p.record for p in pts)
+        est = [name for _k, name in estcycles.COLUMNS if _k != "cyc_max"] if label else []
         rows = []
         for pt in pts:
             m = MetricRecord(pt.record)
             figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99",
                                                                    "max"))]
                        if m.ok else ["", "—", "—", "—", "—", "—"])
+            cells = estcycles.cells(pt.record)
             rows.append([str(pt.run.id), pt.run.started, pt.run.label,
                          host_mod.kernel_name(pt.run.host), pt.profile, m.status, *figures,
+                         *([cells["cyc_p50"], cells["cyc_us"]] if label else []),
                          "" if m.ok else m.reason])
         page.table(Table(["run", "started", "label", "kernel", "profile", "status", "n",
                           *(f"{k} {head}" for k in ("min", "median", "mean", "p99", "max")),
-                          "reason"], rows, "llllllrrrrrrl"))
+                          *est, "reason"], rows, "llllllrrrrrr" + "r" * len(est) + "l"))
+        if label:
+            page.p(label)
         if html and any(MetricRecord(p.record).ok for p in pts):
             page.svg(_history_plot(pts, unit))
     return page
