@@ -67,6 +67,15 @@ def _line_of(text: str) -> int:
     ('"ops":1', '"ops":-1', "ops -1 is not a count"),
     ('"n":1000', '"n":"1000"', "n '1000' is not a count"),
     ('"hist":{', '"hist":"x","h":{', "hist is the text 'x', not an object"),
+    # issue 35: an integer of 309+ digits made math.isfinite raise OverflowError
+    ('"max":89', '"max":1' + "0" * 400, "max 100000000000…0000 is beyond any figure"),
+    # issue 35: a lone surrogate was stored, then no listing could print it
+    ('"reason":""', '"reason":"\\ud800"', "reason: a lone surrogate (U+D800) is no Unicode"),
+    ('"hist":{', '"\\udc00":1,"hist":{', "a field name with a lone surrogate (U+DC00)"),
+    # issue 35: statistics no sample set gives
+    ('"p50":55', '"p50":95', "p50 95 is above p90 55: statistics out of order"),
+    ('"mean":55.238', '"mean":1.5', "min 55 is above mean 1.5: statistics out of order"),
+    ('"n":1000', '"n":0', "n 0 with statistics (min, max, mean, stddev, p50"),
 ])
 def test_bad_figures_in_a_log_are_one_line_naming_file_and_line(old, new, why, isolated,
                                                                  capsys):
@@ -295,7 +304,10 @@ def test_a_console_that_never_ends_its_line_is_read_in_bounded_memory(fake, isol
 # ---- a harness (a board) that prints bad records during a run ----
 
 @pytest.mark.parametrize("fields", ['{"n": "x"}', '{"p50": NaN}', '{"hist": 5}',
-                                    '{"p999": -1e9}'])
+                                    '{"p999": -1e9}', '{"note": "\\ud800"}',
+                                    '{"max": 1' + '0' * 400 + '}'],
+                         ids=["n text", "NaN", "hist 5", "p999 -1e9", "lone surrogate",
+                              "401 digits"])
 def test_a_bad_record_during_a_run_fails_its_metric_and_keeps_the_run(fields, fake, isolated,
                                                                       capsys, monkeypatch):
     monkeypatch.setenv("FAKE_HARNESS_BAD", f"sem.give.no_waiter:{fields}")

@@ -25,6 +25,10 @@ from rtbench.cli import main
 LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.log"
 LINES = LOG.read_text().splitlines()
 ESC = "\x1b]0;owned\x07\x1b[2J\x1b[31m\x9b1m"  # a window title, clear screen, colours
+# issue 35: what reorders or breaks a line without being a control character:
+# the bidirectional overrides and isolates ("Trojan Source"), the line and
+# paragraph separators
+BIDI = "\u202e4.1\u202c \u2066x\u2067y\u2068z\u2069\u2028\u2029"
 
 
 def _log(path: Path, board: str, reason: str = "", mid: str | None = None) -> Path:
@@ -46,16 +50,17 @@ def _log(path: Path, board: str, reason: str = "", mid: str | None = None) -> Pa
 
 
 def _no_controls(text: str, what) -> None:
-    bad = sorted({c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160})
+    bad = sorted({c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160
+                  or c in BIDI[:1] + "\u202c\u2066\u2067\u2068\u2069\u2028\u2029"})
     assert not bad, (what, bad, text[:300])
 
 
 def test_control_characters_from_a_log_never_reach_the_terminal(isolated, capsys):
     db = ["--db", "r.db"]
-    assert main(["import", "harness", str(_log(isolated / "a.log", "MPS2" + ESC,
-                                              "no port" + ESC)), *db]) == 0
+    assert main(["import", "harness", str(_log(isolated / "a.log", "MPS2" + ESC + BIDI,
+                                              "no port" + ESC + BIDI)), *db]) == 0
     assert main(["import", "harness", str(_log(isolated / "b.log", "MPS2 (b)")), "--label",
-                 "lab" + ESC, *db]) == 0
+                 "lab" + ESC + BIDI, *db]) == 0
     for args in (["runs"], ["show", "1"], ["show", "2"], ["report", "1"],
                  ["report", "1", "--format", "csv"], ["compare", "1", "2"],
                  ["history", "irq.enable"], ["hist", "method.busywait", "1"]):
@@ -72,9 +77,9 @@ def test_control_characters_from_a_log_never_reach_the_terminal(isolated, capsys
 
 
 def _hostile_runs(isolated: Path) -> list[str]:
-    board = "MPS2\n# Injected heading\n<script>alert(1)</script> [a link](http://x) |"
-    assert main(["import", "harness", str(_log(isolated / "a.log", board, "why\n# Also")),
-                 "--label", "[x](http://y)\n## label", "--db", "r.db"]) == 0
+    board = "MPS2\n# Injected heading\n<script>alert(1)</script> [a link](http://x) |" + BIDI
+    assert main(["import", "harness", str(_log(isolated / "a.log", board, "why\n# Also" + BIDI)),
+                 "--label", "[x](http://y)\n## label\u2028# Also", "--db", "r.db"]) == 0
     assert main(["import", "harness", str(_log(isolated / "b.log", "other board\n# Second")),
                  "--db", "r.db"]) == 0
     return ["--db", "r.db"]
@@ -96,6 +101,7 @@ def test_every_markdown_template_escapes_what_it_prints(isolated, capsys):
         assert main([*args, *db, "-o", "x.md"]) == 0, args
         text = (isolated / "x.md").read_text()
         _markdown_is_safe(text, name)
+        _no_controls(text, name)
     sheet = main(["report", "1", *db, "-o", "s.md"])
     assert sheet == 0
     conditions = next(ln for ln in (isolated / "s.md").read_text().splitlines()

@@ -44,6 +44,16 @@ def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
+def _text(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Free text stored with a run (--label): Unicode text. An argument that
+    is no UTF-8 reaches Python as lone surrogates, which nothing can print
+    or store."""
+    why = contract.text_problem(value) if value else None
+    if why:
+        raise click.BadParameter(f"not UTF-8 text: {why}", param=param)
+    return value
+
+
 def _patterns(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and not [p for p in value.split(",") if p.strip()]:
         raise click.BadParameter("no pattern given (e.g. --only 'sem.*,msgq.*'); "
@@ -95,7 +105,7 @@ def cli() -> None:
 @click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
               default=30.0, callback=_finite, show_default=True,
               help="Seconds a metric may run before it is killed.")
-@click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--label", default="", callback=_text, help="Free text stored with the run.")
 @click.option("--profile", "profile", default="rt", show_default=True,
               help="Comma-separated profiles, columns of one sheet: default (untuned: "
                    "SCHED_OTHER, unpinned, no mlock), rt (pinned, SCHED_FIFO, mlockall), "
@@ -477,7 +487,7 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
 
 @cli.command("import")
 @click.argument("args", nargs=-1, required=True, metavar="[KIND] FILE...")
-@click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--label", default="", callback=_text, help="Free text stored with the run.")
 @click.option("--program", help="rt-tests: the program that wrote a summary that does not "
               "say (ptsematest, svsematest, 'svsematest -f', sigwaittest, pmqtest, cyclictest).")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")

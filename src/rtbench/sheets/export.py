@@ -192,6 +192,9 @@ class ResultsFile:
                                    + f"; this rtbench reads versions 1 and {ENVELOPE_SCHEMA}")
         validate({**head, "metrics": []} if has_metrics else head, str(self.path))
         head.pop("metrics", None)
+        why = contract.envelope_problem(head)  # the run, its host facts, its session
+        if why:
+            raise ResultsFileError(f"{self.path}: {why}")
         self.head, self.count = head, count
         return head
 
