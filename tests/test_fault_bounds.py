@@ -161,3 +161,49 @@ def test_a_run_id_is_ascii_digits(ref, command, isolated, capsys):
             "hist": ["hist", "method.null", ref]}[command]
     assert main([*args, "--db", "r.db"]) == 2
     assert "run must be an integer id or 'latest'" in one_line_error(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("threshold", ["inf", "nan", "1e400"])
+def test_a_threshold_that_is_no_percentage_is_one_line(threshold, isolated, capsys):
+    """Issue 35: `--threshold inf` made no change count, and was accepted."""
+    for _ in range(2):
+        assert main(["import", "harness", str(LOG), "--db", "r.db"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", "2", "--threshold", threshold, "--db", "r.db"]) == 2
+    out, err = capsys.readouterr()
+    assert "--threshold" in one_line_error(err) and out == ""
+
+
+def test_a_label_that_is_no_utf8_is_one_line(isolated, capsys):
+    """Issue 35: `--label $'\\xff'` reaches Python as a lone surrogate,
+    which SQLite's text column refused with a traceback."""
+    assert main(["import", "harness", str(LOG), "--label", "lab\udcff", "--db", "r.db"]) == 2
+    assert "--label" in one_line_error(capsys.readouterr().err)
+    assert not (isolated / "r.db").exists()
+
+
+# ---- a gate that checks nothing never passes ----
+
+ZEPHYR = Path(__file__).resolve().parent / "data" / "import" / "zephyr" / \
+    "latency_measure-kernel.txt"
+
+
+@pytest.mark.parametrize("limit, why", [
+    (["--limit", "sem.*<=1us"], "is on the max, but run 1 gives none for sem.give.no_waiter"),
+    (["--limit", "sem.*:p99<=1us"], "its source gave mean"),
+    (["--limit", "sem.*<=1us", "--ref", "zephyr"], "not beside a reference sheet"),
+    (["--limits", "{dir}/other.toml"], "no limit applies to run 1 (target host)"),
+], ids=["max of means", "p99 of means", "beside a sheet", "other targets only"])
+def test_a_limit_that_checks_nothing_is_one_line_on_any_run(limit, why, isolated, capsys):
+    """Issue 35: an imported run whose source gives means only passed
+    `--limit 'sem.*<=1us'` with "0 exceeded of 0 checked", exit 0; a run in
+    instructions already refused a limit in µs. Every run refuses."""
+    (isolated / "other.toml").write_text('[target.mps2-an385.limits]\n"sem.*" = "max <= 9us"\n')
+    assert main(["import", "zephyr", str(ZEPHYR), "--db", "r.db"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", *[a.format(dir=isolated) for a in limit], "--db", "r.db"]) == 2
+    out, err = capsys.readouterr()
+    line = one_line_error(err)
+    assert why in line and ("nothing" in line or "reference" in line), line
+    assert "gate" not in out
+

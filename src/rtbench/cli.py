@@ -44,10 +44,15 @@ def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
+def _percent(_ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """--threshold: finite (inf or nan: every change, or none, would count)."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite percentage", param=param)
+    return value
+
+
 def _text(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Free text stored with a run (--label): Unicode text. An argument that
-    is no UTF-8 reaches Python as lone surrogates, which nothing can print
-    or store."""
+    """--label: text (an argument that is no UTF-8 arrives as lone surrogates)."""
     why = contract.text_problem(value) if value else None
     if why:
         raise click.BadParameter(f"not UTF-8 text: {why}", param=param)
@@ -350,6 +355,7 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
 @click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
               "(see `rtbench reference list`; any case).")
 @click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
+              callback=_percent,
               help="Percent change below which a statistic has not changed.")
 @click.option("--fail-on", "fail_on", metavar="STATS",
               help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower in any of "
@@ -376,8 +382,10 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     comparison sheet instead: a column per kernel, its configuration,
     Thread-Metric beside it. Every comparison ends with a `Summary:` line
     that accounts for every row (compared, unsupported, failed, unmatched);
-    on stderr too when the output is a file or not text. A limit in another
-    unit than the run's figures is an error (exit 2), never a pass."""
+    on stderr too when the output is a file or not text. A limit that would
+    check nothing (another unit than the run's figures, a statistic the run
+    does not have, no limit for its target) is an error (exit 2), never a
+    pass."""
     from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
