@@ -239,11 +239,8 @@ def _lines(src: Source) -> Iterator[tuple[int, str, bool]]:
     longer than records.MAX_LINE is given as its head, not whole, and the
     rest of it is skipped without being held."""
     limit = records.MAX_LINE
-    try:
-        fh = io.StringIO(src.text, newline=None) if src.text is not None else \
-            open(src.path, encoding="utf-8", errors="replace", newline=None)
-    except OSError as exc:
-        raise ImportFormatError(src.name, 0, f"cannot read: {exc.strerror or exc}") from exc
+    fh = io.StringIO(src.text, newline=None) if src.text is not None else \
+        src.open(newline=None)
     n = 0
     with fh:
         try:

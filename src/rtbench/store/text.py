@@ -5,6 +5,8 @@ lone surrogate). `clean` is what the store applies to every string it
 writes and reads back; `one_line` and `printable` make any text one line
 for a terminal or an error message. Whether a string may enter the store
 at all is the contract's rule (rtbench.store.contract.text_problem).
+Files of text (captures, results files) are UTF-8, a byte-order mark
+skipped; `not_utf8` names one that is UTF-16 or UTF-32 instead.
 """
 
 from __future__ import annotations
@@ -75,3 +77,32 @@ def printable(text: Any, limit: int = 80) -> str:
     shown as `?`, cut at `limit`."""
     s = "".join(c if c.isprintable() else "?" for c in str(text)[:limit + 1])
     return s if len(s) <= limit else s[:limit] + "…"
+
+
+# ---- files of text --------------------------------------------------------------
+
+# Byte-order marks of the encodings a capture tool may write instead of UTF-8
+# (PowerShell's `>`, some Windows terminal loggers): longest first.
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+         (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+HEAD = 512  # bytes of a file's start that say what its text is in
+# What a file of UTF-8 text is read with: the byte-order mark a Windows
+# tool may put first is skipped (RFC 3629), else it is UTF-8 as it is.
+ENCODING = "utf-8-sig"
+
+
+def not_utf8(head: bytes) -> str | None:
+    """Why a file starting with `head` is not UTF-8 text, when its start
+    says so: a UTF-16 or UTF-32 byte-order mark, or UTF-16 without one
+    (ASCII in UTF-16: every other byte NUL); None otherwise (a UTF-8
+    byte-order mark is no reason: it is skipped)."""
+    enc = next((name for bom, name in _BOMS if head.startswith(bom)), None)
+    if enc is None and len(head) >= 8:
+        half = len(head) // 2
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        enc = "UTF-16LE" if odd >= 0.8 * half > 4 * even else \
+            "UTF-16BE" if even >= 0.8 * half > 4 * odd else None
+    if enc is None:
+        return None
+    return f"{enc} text, not UTF-8: convert it first (iconv -f {enc} -t UTF-8)"
+
