@@ -150,6 +150,10 @@ def test_a_slightly_negative_harness_time_is_kept(isolated, db, results):
      "z.txt:1: cyclictest: min -5000 is negative"),
     ("rt-tests", '{"cmdline": "cyclictest", "thread": {"0": {"min": ' + "9" * 5000 + "}}}",
      "z.txt:1: not valid JSON"),
+    # issue 35: what the file says of its machine passes the contract too
+    ("rt-tests", '{"cmdline": "cyclictest", "sysinfo": {"release": "6.1\\ud800"}, "thread": '
+     '{"0": {"min": 5, "avg": 6, "max": 9}}}',
+     "z.txt:0: source.files[0].host.release: a lone surrogate (U+D800) is no Unicode"),
 ])
 def test_mangled_tool_output_names_its_line(kind, text, why, isolated, db, capsys):
     (isolated / "z.txt").write_text(text)
