@@ -113,8 +113,8 @@ FIELDS = {"metric": _METRIC, "session": _SESSION}
 # machine during the run) and what the importers take from a tool's
 # output. Readers format, index and compare these: each field has its type
 # (a kind as above, `None | kind` where null is written for "not known"; an
-# object's named fields; a list's items); a field not named is held to
-# its shape only, as in a record.
+# object's named fields, those under "+" in every object that is not empty;
+# a list's items); a field not named is held to its shape only.
 _NUMBERS = ["number"]
 HOST: dict[str, Any] = {
     "target": "text", "target_kind": "text", "board": "text", "cpu_model": "text",
@@ -124,19 +124,22 @@ HOST: dict[str, Any] = {
     "preemption_model": {"model": "text", "how": "text", "dynamic": "flag"},
     "timerlat": {"available": (None, "flag"), "why": "text"},
     "clocksource": "text", "rt_throttling": "text", "hypervisor": "text",
-    "caches": [{"level": "count", "type": "text", "size": "count"}],
+    "caches": [{"level": "count", "type": "text", "size": "count", "+": ("level", "size")}],
     "isolated_cpus": {"isolated": (None, "text"), "nohz_full": (None, "text")},
     "cores_online": "count", "load_before": (None, _NUMBERS), "load_after": (None, _NUMBERS),
     "others_cpu_pct": "number", "steal_pct": "number", "load": "text",
-    "concurrent_harnesses": [{"pid": "count", "pinned": ["integer"], "same_cpu": "flag"}],
+    "concurrent_harnesses": [{"pid": "count", "pinned": ["integer"], "same_cpu": "flag",
+                              "+": ("pid",)}],
     "tuning": {"done": "flag", "why": "text", "rt_runtime": (None, "text"),
                "irqs_moved": ["text"], "irqs_left": ["text"]},
     "hostname": "text", "python": "text", "date": "text", "rtbench_version": "text",
     "git_revision": "text", "harness_source_hash": "text", "profiles": ["text"],
-    "not_applicable": ["text"],
-    "emulator": "text", "icount": "text", "cross_compiler": "text", "image": "text",
-    "image_size": {"text": "count", "data": "count", "bss": "count"},
-    "runner_host": "text", "place": "text", "labgrid": "object", "log": "text",
+    "not_applicable": ["text"], "emulator": "text", "icount": "text", "cross_compiler": "text",
+    "image": "text", "runner_host": "text", "place": "text", "log": "text",
+    "image_size": {"text": "count", "data": "count", "bss": "count",
+                   "+": ("text", "data", "bss")},
+    "labgrid": {"place": "text", "coordinator": "text", "acquired_by": "text",
+                "+": ("place", "coordinator", "acquired_by")},
 }
 # The run of a results file (its `run` object), beside its records.
 RUN: dict[str, Any] = {
@@ -165,13 +168,6 @@ def _number(v: Any) -> bool:
     if isinstance(v, int):
         return -MAX_NUMBER <= v <= MAX_NUMBER
     return isinstance(v, float) and math.isfinite(v)
-
-
-def _not_a_number(v: Any) -> str:
-    """Why `_number(v)` is False, in words."""
-    if isinstance(v, int) and not isinstance(v, bool):
-        return "is beyond any figure"
-    return "is not a finite number"
 
 
 # The statistics in the order their values must keep (each at most the next),
@@ -215,7 +211,8 @@ def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
             continue
         v = rec[stat]
         if not _number(v):
-            return f"{stat} {_short(v)} {_not_a_number(v)}"
+            big = isinstance(v, int) and not isinstance(v, bool)
+            return f"{stat} {_short(v)} is {'beyond any figure' if big else 'not a finite number'}"
         if v < (0.0 if stat == "stddev" else floor):
             return f"{stat} {_short(v)} is negative"
         if abs(v * 1e9 / hz if is_time else v) > MAX_FIGURE:
@@ -292,8 +289,9 @@ def envelope_problem(head: Any) -> str | None:
 
 def _spec_problem(value: Any, spec: Any, where: str) -> str | None:
     """`value` against a type spec: a kind (`_is`), `(None, spec)` (null or
-    that), a dict (an object: the fields it names, each of its spec) or a
-    one-item list (a list of items of that spec). Iterative."""
+    that), a dict (an object: the fields it names, each of its spec, those
+    under "+" there unless it is empty) or a one-item list (a list of items
+    of that spec). Iterative."""
     stack = [(value, spec, where)]
     while stack:
         v, sp, at = stack.pop()
@@ -307,7 +305,11 @@ def _spec_problem(value: Any, spec: Any, where: str) -> str | None:
         elif type(sp) is dict:
             if type(v) is not dict:
                 return f"{at} is {_kind(v)}, not an object"
-            stack.extend((v[k], sub, f"{at}.{k}") for k, sub in sp.items() if k in v)
+            lacks = [k for k in sp.get("+", ()) if k not in v] if v else []
+            if lacks:
+                return f"{at} lacks {', '.join(lacks)}"
+            stack.extend((v[k], sub, f"{at}.{k}") for k, sub in sp.items()
+                         if k in v and k != "+")
         else:
             if type(v) is not list:
                 return f"{at} is {_kind(v)}, not a list"
