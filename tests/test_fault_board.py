@@ -67,6 +67,15 @@ def _line_of(text: str) -> int:
     ('"ops":1', '"ops":-1', "ops -1 is not a count"),
     ('"n":1000', '"n":"1000"', "n '1000' is not a count"),
     ('"hist":{', '"hist":"x","h":{', "hist is the text 'x', not an object"),
+    # issue 35: an integer of 309+ digits made math.isfinite raise OverflowError
+    ('"max":89', '"max":1' + "0" * 400, "max 100000000000…0000 is beyond any figure"),
+    # issue 35: a lone surrogate was stored, then no listing could print it
+    ('"reason":""', '"reason":"\\ud800"', "reason: a lone surrogate (U+D800) is no Unicode"),
+    ('"hist":{', '"\\udc00":1,"hist":{', "a field name with a lone surrogate (U+DC00)"),
+    # issue 35: statistics no sample set gives
+    ('"p50":55', '"p50":95', "p50 95 is above p90 55: statistics out of order"),
+    ('"mean":55.238', '"mean":1.5', "min 55 is above mean 1.5: statistics out of order"),
+    ('"n":1000', '"n":0', "n 0 with statistics (min, max, mean, stddev, p50"),
 ])
 def test_bad_figures_in_a_log_are_one_line_naming_file_and_line(old, new, why, isolated,
                                                                  capsys):
@@ -221,6 +230,47 @@ def test_a_lost_metric_line_makes_the_run_incomplete(how, isolated, capsys):
     assert "its result line is missing" in got["irq.enable"]["reason"]
 
 
+def _moved(order: list[int]) -> list[str]:
+    """The log with its lines in this order (1-based; a number twice: that
+    line twice)."""
+    return [LINES[i - 1] for i in order]
+
+
+@pytest.mark.parametrize("order, at, why", [
+    # a begin printed twice: the result came, yet it was stored failed
+    ([1, 2, 2, 3, *range(4, 15)], 3, "metric method.null begins again (it began at line 2)"),
+    # two metrics' lines interleaved: both results came, one stored failed
+    ([1, 2, 4, 3, 5, *range(6, 15)], 4, "metric method.null reported after another metric "
+     "began (it began at line 2)"),
+    ([1, 2, 4, 2, 3, 5, *range(6, 15)], 4, "metric method.null begins again (it began at "
+     "line 2)"),
+], ids=["begin twice", "results out of order", "begins again after another"])
+def test_a_repeated_or_out_of_order_begin_is_one_line(order, at, why, isolated, capsys):
+    """Issue 35: a metric whose result is in the log was stored failed
+    ("its result line is missing") and the import counted it twice. A
+    harness prints one metric at a time and a capture loses lines, never
+    reorders them: such a log is two runs' outputs, refused."""
+    line = _refused(_write(isolated / "b.log", _moved(order)), isolated / "r.db", capsys)
+    assert f"b.log:{at}: {why}" in line and "out of order" in line, line
+    assert not (isolated / "r.db").exists()
+
+
+def test_a_lossy_log_counts_each_metric_once(isolated, capsys):
+    """A lost result line and a damaged one: six metrics arrived, two of
+    them failed, each counted once (the end record's six match)."""
+    lines = list(LINES)
+    lines[_line_of('"id":"irq.enable","status"') - 1] = "{damaged"
+    del lines[_line_of('"id":"sem.give.no_waiter","status"') - 1]
+    rc, err, out = _import(_write(isolated / "b.log", lines), isolated / "r.db", capsys)
+    assert rc == 0, err
+    assert "(6 metric records; incomplete: 1 damaged line(s) (7); 2 metric(s) without " \
+           "their result)" in out, out
+    with Store(isolated / "r.db") as s:
+        got = {m["id"]: m["status"] for m in s.get_run(1).metrics}
+    assert got == {**dict.fromkeys(METRICS, "ok"), "irq.enable": "failed",
+                   "sem.give.no_waiter": "failed"}
+
+
 def test_an_end_record_that_counts_other_metrics_makes_the_run_incomplete(isolated, capsys):
     """A metric lost with its begin line leaves no trace but the end
     record's count."""
@@ -273,6 +323,27 @@ def test_a_big_log_is_imported_a_line_at_a_time(isolated):
         assert len(s.get_run(1).metrics) == 200
 
 
+def test_damaged_lines_are_counted_in_bounded_memory(isolated, capsys):
+    """Issue 35: every damaged line's number was kept (2 M lines of `{`:
+    127 MB). 5 000 and 100 000 damaged lines: the peak memory of the import
+    is the same within 1 MiB, the count right and the first five named.
+    Compares two sizes, never a time."""
+    def write(n: int) -> Path:
+        return _write(isolated / f"d{n}.log", [*LINES[:3], *["{"] * n, *LINES[3:]])
+
+    peaks = {}
+    for n in (5_000, 100_000):
+        rc, peaks[n] = _peak_kib(["import", "harness", str(write(n)), "--db", f"d{n}.db"],
+                                 isolated)
+        assert rc == 0
+    assert peaks[100_000] - peaks[5_000] < 1024, peaks
+    assert main(["import", "harness", str(isolated / "d100000.log"), "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert "incomplete: 100000 damaged line(s) (4, 5, 6, 7, 8 …)" in out, out
+    with Store(isolated / "r.db") as s:
+        assert [m["status"] for m in s.get_run(1).metrics] == ["ok"] * len(METRICS)
+
+
 def test_a_console_that_never_ends_its_line_is_read_in_bounded_memory(fake, isolated):
     """The harness prints 16 and 160 MiB without a line end inside a metric
     (a console gone wild): the peak memory of the run is the same within a
@@ -295,7 +366,10 @@ def test_a_console_that_never_ends_its_line_is_read_in_bounded_memory(fake, isol
 # ---- a harness (a board) that prints bad records during a run ----
 
 @pytest.mark.parametrize("fields", ['{"n": "x"}', '{"p50": NaN}', '{"hist": 5}',
-                                    '{"p999": -1e9}'])
+                                    '{"p999": -1e9}', '{"note": "\\ud800"}',
+                                    '{"max": 1' + '0' * 400 + '}'],
+                         ids=["n text", "NaN", "hist 5", "p999 -1e9", "lone surrogate",
+                              "401 digits"])
 def test_a_bad_record_during_a_run_fails_its_metric_and_keeps_the_run(fields, fake, isolated,
                                                                       capsys, monkeypatch):
     monkeypatch.setenv("FAKE_HARNESS_BAD", f"sem.give.no_waiter:{fields}")

@@ -25,6 +25,10 @@ from rtbench.cli import main
 LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.log"
 LINES = LOG.read_text().splitlines()
 ESC = "\x1b]0;owned\x07\x1b[2J\x1b[31m\x9b1m"  # a window title, clear screen, colours
+# issue 35: what reorders or breaks a line without being a control character:
+# the bidirectional overrides and isolates ("Trojan Source"), the line and
+# paragraph separators
+BIDI = "\u202e4.1\u202c \u2066x\u2067y\u2068z\u2069\u2028\u2029"
 
 
 def _log(path: Path, board: str, reason: str = "", mid: str | None = None) -> Path:
@@ -46,16 +50,17 @@ def _log(path: Path, board: str, reason: str = "", mid: str | None = None) -> Pa
 
 
 def _no_controls(text: str, what) -> None:
-    bad = sorted({c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160})
+    bad = sorted({c for c in text if (ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160
+                  or c in BIDI[:1] + "\u202c\u2066\u2067\u2068\u2069\u2028\u2029"})
     assert not bad, (what, bad, text[:300])
 
 
 def test_control_characters_from_a_log_never_reach_the_terminal(isolated, capsys):
     db = ["--db", "r.db"]
-    assert main(["import", "harness", str(_log(isolated / "a.log", "MPS2" + ESC,
-                                              "no port" + ESC)), *db]) == 0
+    assert main(["import", "harness", str(_log(isolated / "a.log", "MPS2" + ESC + BIDI,
+                                              "no port" + ESC + BIDI)), *db]) == 0
     assert main(["import", "harness", str(_log(isolated / "b.log", "MPS2 (b)")), "--label",
-                 "lab" + ESC, *db]) == 0
+                 "lab" + ESC + BIDI, *db]) == 0
     for args in (["runs"], ["show", "1"], ["show", "2"], ["report", "1"],
                  ["report", "1", "--format", "csv"], ["compare", "1", "2"],
                  ["history", "irq.enable"], ["hist", "method.busywait", "1"]):
@@ -72,9 +77,9 @@ def test_control_characters_from_a_log_never_reach_the_terminal(isolated, capsys
 
 
 def _hostile_runs(isolated: Path) -> list[str]:
-    board = "MPS2\n# Injected heading\n<script>alert(1)</script> [a link](http://x) |"
-    assert main(["import", "harness", str(_log(isolated / "a.log", board, "why\n# Also")),
-                 "--label", "[x](http://y)\n## label", "--db", "r.db"]) == 0
+    board = "MPS2\n# Injected heading\n<script>alert(1)</script> [a link](http://x) |" + BIDI
+    assert main(["import", "harness", str(_log(isolated / "a.log", board, "why\n# Also" + BIDI)),
+                 "--label", "[x](http://y)\n## label\u2028# Also", "--db", "r.db"]) == 0
     assert main(["import", "harness", str(_log(isolated / "b.log", "other board\n# Second")),
                  "--db", "r.db"]) == 0
     return ["--db", "r.db"]
@@ -96,6 +101,7 @@ def test_every_markdown_template_escapes_what_it_prints(isolated, capsys):
         assert main([*args, *db, "-o", "x.md"]) == 0, args
         text = (isolated / "x.md").read_text()
         _markdown_is_safe(text, name)
+        _no_controls(text, name)
     sheet = main(["report", "1", *db, "-o", "s.md"])
     assert sheet == 0
     conditions = next(ln for ln in (isolated / "s.md").read_text().splitlines()
@@ -155,3 +161,49 @@ def test_a_run_id_is_ascii_digits(ref, command, isolated, capsys):
             "hist": ["hist", "method.null", ref]}[command]
     assert main([*args, "--db", "r.db"]) == 2
     assert "run must be an integer id or 'latest'" in one_line_error(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("threshold", ["inf", "nan", "1e400"])
+def test_a_threshold_that_is_no_percentage_is_one_line(threshold, isolated, capsys):
+    """Issue 35: `--threshold inf` made no change count, and was accepted."""
+    for _ in range(2):
+        assert main(["import", "harness", str(LOG), "--db", "r.db"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", "2", "--threshold", threshold, "--db", "r.db"]) == 2
+    out, err = capsys.readouterr()
+    assert "--threshold" in one_line_error(err) and out == ""
+
+
+def test_a_label_that_is_no_utf8_is_one_line(isolated, capsys):
+    """Issue 35: `--label $'\\xff'` reaches Python as a lone surrogate,
+    which SQLite's text column refused with a traceback."""
+    assert main(["import", "harness", str(LOG), "--label", "lab\udcff", "--db", "r.db"]) == 2
+    assert "--label" in one_line_error(capsys.readouterr().err)
+    assert not (isolated / "r.db").exists()
+
+
+# ---- a gate that checks nothing never passes ----
+
+ZEPHYR = Path(__file__).resolve().parent / "data" / "import" / "zephyr" / \
+    "latency_measure-kernel.txt"
+
+
+@pytest.mark.parametrize("limit, why", [
+    (["--limit", "sem.*<=1us"], "is on the max, but run 1 gives none for sem.give.no_waiter"),
+    (["--limit", "sem.*:p99<=1us"], "its source gave mean"),
+    (["--limit", "sem.*<=1us", "--ref", "zephyr"], "not beside a reference sheet"),
+    (["--limits", "{dir}/other.toml"], "no limit applies to run 1 (target host)"),
+], ids=["max of means", "p99 of means", "beside a sheet", "other targets only"])
+def test_a_limit_that_checks_nothing_is_one_line_on_any_run(limit, why, isolated, capsys):
+    """Issue 35: an imported run whose source gives means only passed
+    `--limit 'sem.*<=1us'` with "0 exceeded of 0 checked", exit 0; a run in
+    instructions already refused a limit in µs. Every run refuses."""
+    (isolated / "other.toml").write_text('[target.mps2-an385.limits]\n"sem.*" = "max <= 9us"\n')
+    assert main(["import", "zephyr", str(ZEPHYR), "--db", "r.db"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "1", *[a.format(dir=isolated) for a in limit], "--db", "r.db"]) == 2
+    out, err = capsys.readouterr()
+    line = one_line_error(err)
+    assert why in line and ("nothing" in line or "reference" in line), line
+    assert "gate" not in out
+

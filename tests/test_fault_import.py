@@ -63,6 +63,37 @@ def test_what_is_not_a_regular_file_is_refused_without_reading(kind, what, isola
     assert "not a file" in line or "not a regular file" in line
 
 
+# ---- text in another encoding (issue 35) ----
+
+DATA = Path(__file__).resolve().parent / "data"
+CAPTURES = {"harness": DATA / "board" / "freertos-mps2-an385.log",
+            "zephyr": DATA / "import" / "zephyr" / "latency_measure-kernel.txt",
+            "rt-tests": DATA / "import" / "rt-tests" / "cyclictest-h200.txt",
+            "lmbench": DATA / "import" / "lmbench" / "lat_syscall.txt",
+            "rtos-benchmark": DATA / "import" / "rtos-benchmark" /
+            "bench_all-freertos-mps2-an385.txt"}
+
+
+@pytest.mark.parametrize("kind", [*CAPTURES, "rtbench"])
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "utf-32"])
+def test_a_capture_in_another_encoding_is_read_or_named(kind, encoding, isolated, db, results,
+                                                        capsys):
+    """A Windows tool's capture: UTF-8 with a byte-order mark is read as
+    UTF-8; UTF-16 or UTF-32 is one line that names it (it was "no harness
+    session record", "begin record before the session record", "binary
+    data (NUL byte)", "not valid JSON"), nothing stored."""
+    text = results if kind == "rtbench" else CAPTURES[kind].read_text()
+    path = isolated / f"capture.{kind}"
+    path.write_bytes(text.encode(encoding))
+    args = ["import", str(path)] if kind == "rtbench" else ["import", kind, str(path)]
+    if encoding == "utf-8-sig":
+        assert main([*args, "--db", str(db)]) == 0, capsys.readouterr().err
+        return
+    line = _refused(args, db, capsys)
+    want = encoding.upper().replace("-LE", "LE")
+    assert f"{want} text, not UTF-8: convert it first (iconv -f {want} -t UTF-8)" in line, line
+
+
 # ---- results files: JSON that breaks parsers, figures that are not figures ----
 
 HOSTILE_JSON = {
@@ -119,6 +150,10 @@ def test_a_slightly_negative_harness_time_is_kept(isolated, db, results):
      "z.txt:1: cyclictest: min -5000 is negative"),
     ("rt-tests", '{"cmdline": "cyclictest", "thread": {"0": {"min": ' + "9" * 5000 + "}}}",
      "z.txt:1: not valid JSON"),
+    # issue 35: what the file says of its machine passes the contract too
+    ("rt-tests", '{"cmdline": "cyclictest", "sysinfo": {"release": "6.1\\ud800"}, "thread": '
+     '{"0": {"min": 5, "avg": 6, "max": 9}}}',
+     "z.txt:0: source.files[0].host.release: a lone surrogate (U+D800) is no Unicode"),
 ])
 def test_mangled_tool_output_names_its_line(kind, text, why, isolated, db, capsys):
     (isolated / "z.txt").write_text(text)

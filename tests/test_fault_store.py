@@ -92,6 +92,43 @@ def test_a_results_file_with_a_field_of_the_wrong_type_is_one_line(field, value,
     assert not (isolated / "r.db").exists()
 
 
+@pytest.mark.parametrize("where, value, why", [
+    # issue 35: stored, then `compare` raised TypeError, `show` and HTML crashed
+    (("host", "target"), ["a"], "host.target is a list, not text"),
+    (("host", "os"), ["Linux"], "host.os is a list, not text"),
+    (("host", "image_size"), "big", "host.image_size is the text 'big', not an object"),
+    (("host", "caches"), [{"level": 1, "size": "x"}],
+     "host.caches[0].size is the text 'x', not a count"),
+    (("host", "load_before"), [1, "x"], "host.load_before[1] is the text 'x', not a number"),
+    (("host", "cores_online"), -2, "host.cores_online is the number -2, not a count"),
+    # objects the readers index: all their fields, or none (show and HTML: KeyError)
+    (("host", "caches"), [{"type": "Data", "size": 4096}], "host.caches[0] lacks level"),
+    (("host", "image_size"), {"text": 5}, "host.image_size lacks data, bss"),
+    (("host", "labgrid"), {"place": "p"}, "host.labgrid lacks coordinator, acquired_by"),
+    (("host", "concurrent_harnesses"), [{"same_cpu": True}],
+     "host.concurrent_harnesses[0] lacks pid"),
+    # issue 35: a lone surrogate anywhere beside the records
+    (("run", "label"), "\ud800", "run.label: a lone surrogate (U+D800) is no Unicode"),
+    (("host", "hostname"), "h\udc00", "host.hostname: a lone surrogate (U+DC00)"),
+    (("session", "port"), "p\ud800", "session.port: a lone surrogate (U+D800)"),
+    (("not_measured",), [{"id": "x\ud800", "profile": "rt"}], "not_measured[0].id: a lone"),
+])
+def test_a_results_file_whose_run_or_host_is_no_run_or_host_is_one_line(where, value, why,
+                                                                         isolated, results,
+                                                                         capsys):
+    """The run's fields beside its records pass the contract too
+    (rtbench.store.contract.envelope_problem): typed, bounded, text."""
+    node = results
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    (isolated / "bad.json").write_text(json.dumps(results))
+    assert main(["import", "bad.json", "--db", "r.db"]) == 2
+    line = one_line_error(capsys.readouterr().err)
+    assert "bad.json" in line and why in line, line
+    assert not (isolated / "r.db").exists()
+
+
 # ---- reading another user's database ----
 
 def test_a_normal_user_reads_a_database_another_user_owns(normal_user, user_dir, capsys):
@@ -162,3 +199,38 @@ def test_one_bad_stored_run_breaks_no_listing_and_no_other_run(isolated, capsys)
     with sqlite3.connect(db) as conn:  # and the readers wrote nothing into it
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 3
+
+
+def test_a_run_stored_before_its_strings_and_host_were_checked_is_read(isolated, capsys):
+    """Issue 35: a lone surrogate stored by an earlier rtbench (`"\\ud800"`
+    in a JSON column), bytes that are no UTF-8 in a text column, host facts
+    of the wrong type: `runs` and `history` crashed for the whole database,
+    `show`, `compare` and `report` for the run. Now the run reads, the
+    surrogate as U+FFFD, the bad host fields left out and named."""
+    db = isolated / "r.db"
+    for i in range(2):
+        store(db, full_run(catalog.load().ids[:4], seed=i + 1, run_id=i + 1))
+    mid = catalog.load().ids[0]
+    with sqlite3.connect(db) as conn:
+        host = json.loads(conn.execute("SELECT host FROM runs WHERE id = 2").fetchone()[0])
+        host.update(hostname="h\ud800", target=["a"], os=["Linux"], image_size="big")
+        session = conn.execute("SELECT session FROM runs WHERE id = 2").fetchone()[0]
+        rec = json.loads(conn.execute("SELECT record FROM metrics WHERE run_id = 2 AND "
+                                      "metric_id = ?", (mid,)).fetchone()[0])
+        rec["note"] = "n\udc00 \u202e"
+        conn.execute("UPDATE runs SET host = ?, session = ?, label = CAST(X'6c61628f' AS TEXT) "
+                     "WHERE id = 2", (json.dumps(host), session.replace('"', '"\\ud800', 1)))
+        conn.execute("UPDATE metrics SET record = ? WHERE run_id = 2 AND metric_id = ?",
+                     (json.dumps(rec), mid))
+    for args in (["runs"], ["runs", "--format", "json"], ["show", "2"], ["history", mid],
+                 ["compare", "1", "2"], ["report", "2"], ["report", "2", "--format", "html"]):
+        rc = main([*args, "--db", str(db)])
+        out, err = capsys.readouterr()
+        assert rc in (0, 1) and "Traceback" not in err, (args, err)
+        assert "\ufffd" in out or args[0] in ("history", "compare"), args
+        assert not any(c in out for c in "\u202e\ud800\udc00"), args
+    with Store(db) as s:
+        run = s.get_run(2)
+    assert run.host["hostname"] == "h\ufffd" and "target" not in run.host
+    assert "host: target is a list, not text" in run.damaged
+

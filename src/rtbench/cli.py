@@ -44,6 +44,21 @@ def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
+def _percent(_ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """--threshold: finite (inf or nan: every change, or none, would count)."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite percentage", param=param)
+    return value
+
+
+def _text(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--label: text (an argument that is no UTF-8 arrives as lone surrogates)."""
+    why = contract.text_problem(value) if value else None
+    if why:
+        raise click.BadParameter(f"not UTF-8 text: {why}", param=param)
+    return value
+
+
 def _patterns(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and not [p for p in value.split(",") if p.strip()]:
         raise click.BadParameter("no pattern given (e.g. --only 'sem.*,msgq.*'); "
@@ -96,7 +111,7 @@ def cli() -> None:
               default=30.0, callback=_finite, show_default=True,
               help="Seconds a metric may run before it is killed (twice that on an "
                    "emulated board with the cycle model: QEMU runs its plugin).")
-@click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--label", default="", callback=_text, help="Free text stored with the run.")
 @click.option("--profile", "profile", default="rt", show_default=True,
               help="Comma-separated profiles, columns of one sheet: default (untuned: "
                    "SCHED_OTHER, unpinned, no mlock), rt (pinned, SCHED_FIFO, mlockall), "
@@ -345,6 +360,7 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
 @click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
               "(see `rtbench reference list`; any case).")
 @click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
+              callback=_percent,
               help="Percent change below which a statistic has not changed.")
 @click.option("--fail-on", "fail_on", metavar="STATS",
               help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower in any of "
@@ -371,8 +387,10 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     comparison sheet instead: a column per kernel, its configuration,
     Thread-Metric beside it. Every comparison ends with a `Summary:` line
     that accounts for every row (compared, unsupported, failed, unmatched);
-    on stderr too when the output is a file or not text. A limit in another
-    unit than the run's figures is an error (exit 2), never a pass."""
+    on stderr too when the output is a file or not text. A limit that would
+    check nothing (another unit than the run's figures, a statistic the run
+    does not have, no limit for its target) is an error (exit 2), never a
+    pass."""
     from rtbench.compare import command
 
     fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
@@ -482,7 +500,7 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
 
 @cli.command("import")
 @click.argument("args", nargs=-1, required=True, metavar="[KIND] FILE...")
-@click.option("--label", default="", help="Free text stored with the run.")
+@click.option("--label", default="", callback=_text, help="Free text stored with the run.")
 @click.option("--program", help="rt-tests: the program that wrote a summary that does not "
               "say (ptsematest, svsematest, 'svsematest -f', sigwaittest, pmqtest, cyclictest).")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")

@@ -15,7 +15,8 @@ from typing import Any
 
 from rtbench.compare import jsonable, kernelpage, kernels, views
 from rtbench.compare.peers import compare_peers
-from rtbench.compare.runs import LIMIT_STATS, compare_runs, load_limits, parse_limit
+from rtbench.compare.runs import (LIMIT_STATS, STAT_NAMES, compare_runs, load_limits,
+                                  parse_limit)
 from rtbench.compare.vendors import compare_reference
 from rtbench.errors import RtbenchError
 from rtbench.peers.linked import linked_runs
@@ -23,6 +24,7 @@ from rtbench.sheets.pages import Page
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import reference
 from rtbench.store.db import Store
+from rtbench.store.records import STATS
 
 
 @dataclass
@@ -62,6 +64,9 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
     sheet = reference.get(ref_name) if ref_name else None
     if sheet and len(runs) != 1:
         raise RtbenchError("--ref compares exactly one run with a reference sheet")
+    if sheet and wanted:  # the sheet's comparison checks no limit: a gate would pass unchecked
+        raise RtbenchError("limits are checked on runs, not beside a reference sheet: "
+                           "leave out --ref, or the limits")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
         if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
@@ -112,6 +117,7 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
     """Run against run (same kernel, same unit or not: the verdicts say)."""
     cmp = compare_runs(stored, cat, threshold, limits)
     _refuse_unit_mismatches(cmp)
+    _refuse_limits_that_check_nothing(cmp, limits)
     summary = views.summary_line(cmp, gate)
     data = jsonable.to_jsonable(cmp) | {"summary": summary, "fail_on": list(gate)}
     failing = cmp.regressions(gate) if gate else []
@@ -141,3 +147,44 @@ def _refuse_unit_mismatches(cmp) -> None:
                        f"measured {shown} in {c.unit_mismatch}: nothing would be checked; "
                        f"{fix} (a limits file keeps one target's limits under "
                        f"[target.{target}.limits])")
+
+
+def _refuse_limits_that_check_nothing(cmp, limits: list) -> None:
+    """As for a limit in another unit: a limit whose metrics in a run all
+    lack its statistic (an import whose source gave means only), or limits
+    that check nothing at all ("0 exceeded of 0 checked"), are one line,
+    exit 2, on every kind of run, never a gate that passes."""
+    if not limits:
+        return
+    if not cmp.limits:  # a limits file's sections all for other targets
+        run = cmp.runs[-1]
+        target = run.host.get("target") or "host"
+        raise RtbenchError(f"no limit applies to run {run.id} (target {target}): the limits "
+                           f"are all for other targets (a limits file keeps this one's under "
+                           f"[target.{target}.limits], every target's under [limits]); a "
+                           "gate that checks nothing does not pass")
+    groups: dict[tuple[int, int], list] = {}
+    for c in cmp.limits:
+        groups.setdefault((id(c.limit), id(c.run)), []).append(c)
+    for checks in groups.values():
+        lim, run = checks[0].limit, checks[0].run
+        absent = [c for c in checks if c.profile and c.why.startswith("no ")]
+        if absent and all(c.passed is None for c in checks):
+            ids = list(dict.fromkeys(c.id for c in absent))
+            shown = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+            given = sorted({s for r in run.metrics if r.get("id") in ids
+                            for s in r.get("stats_given") or ()}, key=STATS.index)
+            usable = [STAT_NAMES[s] for s in given if s in STAT_NAMES]
+            fix = (f"limit the {' or '.join(usable)} instead" if usable else
+                   "no statistic a limit checks (median, p99, p99.9, max) is there: leave "
+                   "these metrics out of its pattern")
+            raise RtbenchError(
+                f"limit {lim.text!r} is on the {STAT_NAMES[lim.stat]}, but run {run.id} gives "
+                f"none for {shown} (its source gave {', '.join(given) or 'no statistic'}): "
+                f"nothing would be checked; {fix}")
+    if not any(c.passed is not None for c in cmp.limits):
+        c = cmp.limits[0]
+        raise RtbenchError(f"the limits check nothing in run "
+                           f"{', '.join(dict.fromkeys(str(x.run.id) for x in cmp.limits))}: "
+                           f"{c.limit.text}: {c.why or 'nothing to check'}; a gate that "
+                           "checks nothing does not pass")

@@ -95,7 +95,11 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
         if values:
             source[key] = values[0]
     session = {"type": "session", "origin": "import", "source": source}
-    return Imported(kind, records, session, _host(kind, files), _started(files))
+    host = _host(kind, files)
+    why = contract.problem(session) or contract.host_problem(host)  # what the files say
+    if why:
+        raise ImportFormatError(str(paths[0]), 0, why)
+    return Imported(kind, records, session, host, _started(files))
 
 
 def _host(kind: str, files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -110,7 +114,7 @@ def _host(kind: str, files: list[dict[str, Any]]) -> dict[str, Any]:
         return host
     if kind == "rt-tests":
         sysinfo = next((f["host"] for f in files if f.get("host")), {})
-        host = {"os": sysinfo.get("sysname", "Linux")}
+        host = {"os": sysinfo["sysname"] if isinstance(sysinfo.get("sysname"), str) else "Linux"}
         for key, theirs in (("kernel_release", "release"), ("kernel_version", "version"),
                             ("machine", "machine"), ("hostname", "nodename")):
             if isinstance(sysinfo.get(theirs), str):

@@ -13,10 +13,12 @@ from typing import Any, Iterator
 
 from rtbench.errors import RtbenchError
 from rtbench.store.catalog import Catalog
+from rtbench.store import text
 from rtbench.store.records import STATS
 
 TICK_HZ = 1_000_000_000  # imported times are in ns: ticks at 1 GHz
 MAX_LINE = 65536  # characters; a longer line is not any tool's output
+UTF8_BOM = b"\xef\xbb\xbf"  # what a Windows tool may put first in a UTF-8 file
 
 
 class ImportFormatError(RtbenchError):
@@ -45,16 +47,29 @@ class Source:
             yield from _numbered(self.name, io.StringIO(self.text))
             return
         assert self.path is not None
-        try:
-            fh = open(self.path, encoding="utf-8", errors="replace", newline="\n")
-        except OSError as exc:
-            raise ImportFormatError(self.name, 0, f"cannot read: {exc.strerror or exc}") from exc
+        fh = self.open(newline="\n")
         with fh:
             try:
                 yield from _numbered(self.name, fh)
             except OSError as exc:
                 raise ImportFormatError(self.name, 0,
                                         f"cannot read: {exc.strerror or exc}") from exc
+
+    def open(self, newline: str | None) -> Any:
+        """The file as UTF-8 text (bytes that are not read as U+FFFD; a
+        UTF-8 byte-order mark skipped); a file in UTF-16 or UTF-32 (what
+        some Windows capture tools write) is an error that says so, not
+        text that looks like no tool's output."""
+        assert self.path is not None
+        try:
+            fh = open(self.path, encoding=text.ENCODING, errors="replace", newline=newline)
+            why = text.not_utf8(fh.buffer.peek(text.HEAD)[:text.HEAD])
+        except OSError as exc:
+            raise ImportFormatError(self.name, 0, f"cannot read: {exc.strerror or exc}") from exc
+        if why:
+            fh.close()
+            raise ImportFormatError(self.name, 0, why)
+        return fh
 
     def blocks(self, size: int = 1 << 20) -> Iterator[tuple[int, list[bytes]]]:
         """(number of the first line, lines as bytes without their "\n"), about
@@ -70,13 +85,18 @@ class Source:
                 raise ImportFormatError(self.name, 0,
                                         f"cannot read: {exc.strerror or exc}") from exc
         with fh:
-            n, rest = 0, b""
+            n, rest, first = 0, b"", True
             while True:
                 try:
                     data = fh.read(size)
                 except OSError as exc:
                     raise ImportFormatError(self.name, 0,
                                             f"cannot read: {exc.strerror or exc}") from exc
+                if first:  # the file's start: what its text is in
+                    why = text.not_utf8(data[:text.HEAD])
+                    if why:
+                        raise ImportFormatError(self.name, 0, why)
+                    data, first = data.removeprefix(UTF8_BOM), False
                 if not data:
                     if rest:
                         yield n + 1, [rest]
@@ -108,11 +128,12 @@ class Source:
         """The first characters of the source (for detecting its format)."""
         if self.text is not None:
             return self.text[:limit]
-        try:
-            with open(self.path, encoding="utf-8", errors="replace") as fh:
+        with self.open(newline=None) as fh:
+            try:
                 return fh.read(limit)
-        except OSError as exc:
-            raise ImportFormatError(self.name, 0, f"cannot read: {exc.strerror or exc}") from exc
+            except OSError as exc:
+                raise ImportFormatError(self.name, 0,
+                                        f"cannot read: {exc.strerror or exc}") from exc
 
 
 def _numbered(name: str, fh) -> Iterator[tuple[int, str]]:

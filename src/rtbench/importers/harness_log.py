@@ -19,6 +19,8 @@ Two kinds of trouble, told apart:
   type, NaN, a negative time, a figure beyond any, nesting, sizes; see
   rtbench.store.contract) is one error, `LOG:LINE: why`, and nothing of the
   log is stored: the board said something wrong, and none of it is trusted.
+  So is a log out of order (a metric that begins again, a result after
+  another metric began: two runs' outputs mixed; see _State).
 * **A lossy log** (the capture was cut, possibly mid-line; a line was
   damaged or lost on the way, so it is no JSON; a metric began and its
   result never came; the end record counts other metrics than arrived) is
@@ -29,7 +31,8 @@ Two kinds of trouble, told apart:
 The log is read twice, a line at a time (`read` checks it whole, holding
 one line and the ids seen; `HarnessLog.records` reads it again for the
 store), so memory does not grow with the log; a line longer than
-records.MAX_LINE is never held whole.
+records.MAX_LINE is never held whole; damaged lines are counted, the first
+few named (a line that does not end in `}` is damaged without parsing).
 """
 
 from __future__ import annotations
@@ -87,14 +90,31 @@ def read(src: Source) -> HarnessLog:
     return state.finish(src)
 
 
+# Damaged lines: counted, and the first few named (a capture of millions
+# of them must not hold a number for each).
+DAMAGED_SHOWN = 5
+
+
 @dataclass
 class _State:
+    """The log read in order. The harness prints `begin ID`, then ID's
+    result, then the next metric's `begin`: one metric at a time, each once.
+    A lossy capture drops or damages lines, never reorders them, so a
+    metric that begins again (after its result, or after another metric
+    began) or a result that comes after another metric began is no lossy
+    log: two runs' outputs mixed, or a board that restarted without its
+    session record. That is refused in one line, never stored as a metric
+    "whose result line is missing" beside the result itself."""
+
     name: str
     session: dict[str, Any] | None = None
     reported: set[str] = field(default_factory=set)
-    begun: dict[str, int] = field(default_factory=dict)  # begun, not reported: id -> line
-    lost: list[dict[str, Any]] = field(default_factory=list)
-    damaged: list[int] = field(default_factory=list)  # lines that were no record any more
+    current: str | None = None  # begun, its result not come yet
+    current_at: int = 0
+    lost: list[dict[str, Any]] = field(default_factory=list)  # failed records for lost metrics
+    lost_at: dict[str, int] = field(default_factory=dict)  # lost metric -> its begin line
+    damaged: int = 0  # lines that were no record any more
+    damaged_at: list[int] = field(default_factory=list)  # the first DAMAGED_SHOWN of them
     end: dict[str, Any] | None = None
     last: int = 0
 
@@ -105,7 +125,9 @@ class _State:
         self.last = n
         if isinstance(rec, str):  # a damaged line: lossy, not bad
             if self.session is not None:
-                self.damaged.append(n)
+                self.damaged += 1
+                if len(self.damaged_at) < DAMAGED_SHOWN:
+                    self.damaged_at.append(n)
             return
         kind = rec["type"]
         if kind == "registry":
@@ -128,51 +150,63 @@ class _State:
             self._metric(n, rec["id"])
 
     def _begin(self, n: int, mid: str) -> None:
-        for other, at in list(self.begun.items()):  # its result never came
-            self._lose(other, f"its result line is missing from the log (begun at line {at}, "
-                              f"the next metric began at line {n})")
+        name = contract.printable(mid)
         if mid in self.reported:
-            self.fail(n, f"metric {contract.printable(mid)} begins again after its result")
-        self.begun[mid] = n
+            self.fail(n, f"metric {name} begins again after its result")
+        began = self.current_at if mid == self.current else self.lost_at.get(mid)
+        if began is not None:
+            self.fail(n, f"metric {name} begins again (it began at line {began}): the log is "
+                         "out of order (two runs' outputs mixed, or the board restarted "
+                         "without its session record); import each run's part on its own")
+        if self.current is not None:  # its result never came
+            self._lose(f"its result line is missing from the log (begun at line "
+                       f"{self.current_at}, the next metric began at line {n})")
+        self.current, self.current_at = mid, n
 
     def _metric(self, n: int, mid: str) -> None:
+        name = contract.printable(mid)
         if mid in self.reported:
-            self.fail(n, f"metric {contract.printable(mid)} reported twice")
+            self.fail(n, f"metric {name} reported twice")
+        if mid in self.lost_at:
+            self.fail(n, f"metric {name} reported after another metric began (it began at "
+                         f"line {self.lost_at[mid]}): the log is out of order (two runs' "
+                         "outputs mixed?); import each run's part on its own")
         if len(self.reported) + len(self.lost) >= MAX_METRICS:
             self.fail(n, f"more than {MAX_METRICS} metric records: not one harness run")
-        for other, at in list(self.begun.items()):
-            if other != mid:
-                self._lose(other, f"its result line is missing from the log (begun at line "
-                                  f"{at}, metric {mid} reported at line {n})")
-        self.begun.pop(mid, None)
+        if self.current is not None and self.current != mid:
+            self._lose(f"its result line is missing from the log (begun at line "
+                       f"{self.current_at}, metric {name} reported at line {n})")
+        self.current = None
         self.reported.add(mid)
 
-    def _lose(self, mid: str, why: str) -> None:
-        self.begun.pop(mid, None)
-        if mid not in self.reported and all(r["id"] != mid for r in self.lost):
-            self.lost.append(records.failed_record(mid, why))
+    def _lose(self, why: str) -> None:
+        """The metric begun is lost: stored failed with `why`."""
+        assert self.current is not None
+        self.lost.append(records.failed_record(self.current, why))
+        self.lost_at[self.current] = self.current_at
+        self.current = None
 
     def finish(self, src: Source) -> HarnessLog:
         if self.session is None:
             self.fail(0, "no harness session record: not an rtbench harness log "
                          "(docs/records.md)")
-        for mid, at in list(self.begun.items()):
-            self._lose(mid, f"the log ends inside this metric (line {at}): the board stopped "
-                            "or the capture was cut")
+        if self.current is not None:
+            self._lose(f"the log ends inside this metric (line {self.current_at}): the board "
+                       "stopped or the capture was cut")
+        count = len(self.reported) + len(self.lost)  # apart: a metric is one or the other
         why = []
         if self.end is None:
             why.append("the log has no end record")
-        elif self.end.get("metrics") not in (None, len(self.reported) + len(self.lost)):
+        elif self.end.get("metrics") not in (None, count):
             why.append(f"its end record counts {self.end['metrics']} metrics, "
-                       f"{len(self.reported) + len(self.lost)} arrived")
+                       f"{count} arrived")
         if self.damaged:
-            lines = ", ".join(map(str, self.damaged[:5])) + (" …" if len(self.damaged) > 5
-                                                             else "")
-            why.append(f"{len(self.damaged)} damaged line(s) ({lines})")
+            lines = ", ".join(map(str, self.damaged_at))
+            more = " …" if self.damaged > len(self.damaged_at) else ""
+            why.append(f"{self.damaged} damaged line(s) ({lines}{more})")
         if self.lost:
             why.append(f"{len(self.lost)} metric(s) without their result")
-        return HarnessLog(src, self.session, len(self.reported) + len(self.lost),
-                          not why, self.lost, "; ".join(why))
+        return HarnessLog(src, self.session, count, not why, self.lost, "; ".join(why))
 
 
 def _records(src: Source) -> Iterator[tuple[int, dict[str, Any] | str]]:
@@ -185,8 +219,8 @@ def _records(src: Source) -> Iterator[tuple[int, dict[str, Any] | str]]:
             if m is None or not any(c in m.group() for c in ":."):
                 continue  # a diagnostic, a banner, noise on the line
             text = text[m.end():]
-        if not whole or "\x00" in text:
-            yield n, text[:80]
+        if not whole or "\x00" in text or not text.endswith("}"):
+            yield n, text[:80]  # cut, damaged or too long: no JSON object (no parse needed)
             continue
         try:
             rec = records.parse_line(text)
@@ -205,11 +239,8 @@ def _lines(src: Source) -> Iterator[tuple[int, str, bool]]:
     longer than records.MAX_LINE is given as its head, not whole, and the
     rest of it is skipped without being held."""
     limit = records.MAX_LINE
-    try:
-        fh = io.StringIO(src.text, newline=None) if src.text is not None else \
-            open(src.path, encoding="utf-8", errors="replace", newline=None)
-    except OSError as exc:
-        raise ImportFormatError(src.name, 0, f"cannot read: {exc.strerror or exc}") from exc
+    fh = io.StringIO(src.text, newline=None) if src.text is not None else \
+        src.open(newline=None)
     n = 0
     with fh:
         try:

@@ -31,6 +31,7 @@ from rtbench.store.catalog import Catalog
 from rtbench.store.db import DEFAULT_PROFILE, Run, Store, now_utc
 from rtbench.store.items import items
 from rtbench.store import contract, records
+from rtbench.store.text import ENCODING, HEAD, not_utf8
 from rtbench.store.records import MetricRecord, strict_json
 
 CSV_SCHEMA = 1
@@ -200,6 +201,9 @@ class ResultsFile:
                                    + f"; this rtbench reads versions 1 and {ENVELOPE_SCHEMA}")
         validate({**head, "metrics": []} if has_metrics else head, str(self.path))
         head.pop("metrics", None)
+        why = contract.envelope_problem(head)  # the run, its host facts, its session
+        if why:
+            raise ResultsFileError(f"{self.path}: {why}")
         self.head, self.count = head, count
         return head
 
@@ -322,7 +326,7 @@ class _Text:
     def __init__(self, path: Path):
         self.path = path
         self.fh = open(path, "rb")
-        self.dec = codecs.getincrementaldecoder("utf-8")()
+        self.dec = codecs.getincrementaldecoder(ENCODING)()  # a UTF-8 BOM skipped
         self.buf, self.pos, self.eof = "", 0, False
         self.line, self.col = 1, 1
 
@@ -331,8 +335,12 @@ class _Text:
         if self.eof:
             return False
         data = self.fh.read(want)
+        if self.fh.tell() == len(data):  # the file's start: UTF-16 is named as such
+            why = not_utf8(data[:HEAD])
+            if why:
+                raise ResultsFileError(f"cannot read {self.path}: {why}")
         try:
-            text = self.dec.decode(data, final=not data)
+            chars = self.dec.decode(data, final=not data)
         except UnicodeDecodeError as exc:
             raise ResultsFileError(f"cannot read {self.path}: not UTF-8 text ({exc.reason})") \
                 from None
@@ -341,7 +349,7 @@ class _Text:
         nl = self.buf.count("\n", 0, self.pos)
         self.line += nl
         self.col = (self.pos - self.buf.rfind("\n", 0, self.pos)) if nl else self.col + self.pos
-        self.buf = self.buf[self.pos:] + text
+        self.buf = self.buf[self.pos:] + chars
         self.pos = 0
         return True
 

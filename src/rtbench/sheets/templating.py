@@ -11,10 +11,17 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from rtbench.store import contract
 
+
+# What a reader obeys rather than shows (rtbench.store.contract.BIDI: the
+# bidirectional controls; the C0 and C1 controls, DEL, the line and
+# paragraph separators): a space, or nothing for the bidirectional ones.
+_INVISIBLE = {**{chr(c): " " for c in (*range(32), *range(127, 160))},
+              **{c: " " for c in contract.LINE_SEPARATORS}, **dict.fromkeys(contract.BIDI, "")}
 _MD_TEXT = str.maketrans({"\\": "\\\\", "&": "\\&", "<": "\\<", ">": "\\>", "[": "\\[",
-                         "]": "\\]", **{chr(c): " " for c in range(32)}, "\x7f": " "})
-_MD_SPAN = str.maketrans({**{chr(c): " " for c in range(32)}, "\x7f": " "})
+                         "]": "\\]", **_INVISIBLE})
+_MD_SPAN = str.maketrans(_INVISIBLE)
 
 
 def _mdtext(text: Any) -> str:
@@ -43,7 +50,7 @@ def _mdcode(text: Any) -> str:
     return str(text).translate(_MD_CODE).replace("|", "\\|")
 
 
-_MD_CODE = str.maketrans({"`": "'", **{chr(c): " " for c in range(32)}, "\x7f": " "})
+_MD_CODE = str.maketrans({"`": "'", **_INVISIBLE})
 
 
 @lru_cache(maxsize=None)

@@ -5,8 +5,9 @@
 * records.py: the harness's records and those of other sources
   (docs/records.md): parsing, checking, units; contract.py, the one check
   every record passes before it is stored, whatever carried it (types,
-  finite and plausible figures, bounded sizes and depth), and the removal
-  of control characters from stored strings.
+  finite and plausible figures, bounded sizes and depth, text that is
+  text) of every record and of a run's host facts; text.py, the removal of
+  what a terminal obeys from stored strings.
 * catalog.py, reference.py: what every metric id means (data/catalog) and
   the vendors' published sheets (data/reference).
 * stats.py: statistics on stored histograms (grouped samples, the

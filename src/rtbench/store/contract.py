@@ -6,7 +6,11 @@ A record passes when
 
 * its shape is bounded: JSON values only, at most MAX_DEPTH containers
   deep, MAX_TEXT characters a string, MAX_ITEMS items a list, MAX_KEYS keys
-  an object, every number finite and within ±MAX_NUMBER;
+  an object, every number finite and within ±MAX_NUMBER (an integer of any
+  length too: 10^400 is refused, never turned into a float that overflows);
+  every string (a field's name too) Unicode text: no lone surrogate
+  (`"\ud800"`), which no encoder writes and every terminal, file and
+  SQLite text column would refuse later;
 * each field has the JSON type its name has in the protocol
   (docs/records.md): the field tables below, and for the fields they do not
   name, the name's ending (`*_ticks`, `*_hz`, `*_s`, ... are numbers);
@@ -14,11 +18,17 @@ A record passes when
   the protocol does not require, so a field added or renamed later passes
   by its shape;
 * its figures are figures (records.figure_problem: finite, not negative
-  beyond the read cost, not beyond any plausible value), its histogram's
+  beyond the read cost, not beyond any plausible value, in order:
+  min <= p50 <= p90 <= p99 <= p999 <= max and min <= mean <= max, and
+  none without a sample: `n` 0 holds no statistic), its histogram's
   buckets are `[lo, hi, count]` and its blocks are objects of numbers;
 * a metric id is one line of printable text, and so is a record's
   `unranked` (why the row stays out of every ranking), of at most
   MAX_UNRANKED characters.
+
+A run's facts beside its records are held to the same rules: `host_problem`
+types every field of its host facts (HOST), `envelope_problem` a results
+file's run, host facts and session (RUN). Text is cleaned by store/text.py.
 
 `problem(rec)` says why not (None: it passes); `check(rec)` raises
 RecordError. The run path, the importers, the results-file reader and the
@@ -30,10 +40,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 from rtbench.errors import HarnessError
+from rtbench.store.text import (  # noqa: F401 (the store's terms for text, re-exported)
+    BIDI, LINE_SEPARATORS, SURROGATE, clean, has_controls, one_line, printable)
 
 STATUSES = ("ok", "unsupported", "failed")
 STATS = ("min", "max", "mean", "stddev", "p50", "p90", "p99", "p999")
@@ -102,6 +113,48 @@ _SESSION = {
 _OTHER = {"type": "text", "id": "text", "supported": "flag", "reason": "text",
           "metrics": "count"}
 FIELDS = {"metric": _METRIC, "session": _SESSION}
+
+# A run's host facts (`runs.host`, results.json's `host`): what the targets
+# write (targets/sysinfo.py on a PC; the board targets' describe(); a
+# serial log's session), what measure adds (profiles, load, tuning, the
+# machine during the run) and what the importers take from a tool's
+# output. Readers format, index and compare these: each field has its type
+# (a kind as above, `None | kind` where null is written for "not known"; an
+# object's named fields, those under "+" in every object that is not empty;
+# a list's items); a field not named is held to its shape only.
+_NUMBERS = ["number"]
+HOST: dict[str, Any] = {
+    "target": "text", "target_kind": "text", "board": "text", "cpu_model": "text",
+    "os": "text", "kernel_release": "text", "kernel_version": "text",
+    "kernel_profile": (None, "text"), "kernel_src": "text", "zephyr_modules": ["text"],
+    "machine": "text", "preemption": "text",
+    "preemption_model": {"model": "text", "how": "text", "dynamic": "flag"},
+    "timerlat": {"available": (None, "flag"), "why": "text"},
+    "clocksource": "text", "rt_throttling": "text", "hypervisor": "text",
+    "caches": [{"level": "count", "type": "text", "size": "count", "+": ("level", "size")}],
+    "isolated_cpus": {"isolated": (None, "text"), "nohz_full": (None, "text")},
+    "cores_online": "count", "load_before": (None, _NUMBERS), "load_after": (None, _NUMBERS),
+    "others_cpu_pct": "number", "steal_pct": "number", "load": "text",
+    "concurrent_harnesses": [{"pid": "count", "pinned": ["integer"], "same_cpu": "flag",
+                              "+": ("pid",)}],
+    "tuning": {"done": "flag", "why": "text", "rt_runtime": (None, "text"),
+               "irqs_moved": ["text"], "irqs_left": ["text"]},
+    "hostname": "text", "python": "text", "date": "text", "rtbench_version": "text",
+    "git_revision": "text", "harness_source_hash": "text", "profiles": ["text"],
+    "not_applicable": ["text"], "emulator": "text", "icount": "text", "cross_compiler": "text",
+    "image": "text", "runner_host": "text", "place": "text", "log": "text",
+    "image_size": {"text": "count", "data": "count", "bss": "count",
+                   "+": ("text", "data", "bss")},
+    "labgrid": {"place": "text", "coordinator": "text", "acquired_by": "text",
+                "+": ("place", "coordinator", "acquired_by")},
+}
+# The run of a results file (its `run` object), beside its records.
+RUN: dict[str, Any] = {
+    "id": "count", "uuid": "text", "label": "text", "status": "text", "started": "text",
+    "finished": (None, "text"), "argv": ["text"], "profiles": ["text"],
+    "imported_from": (None, "text"),
+}
+
 # Fields no table names: the name's ending says what it is.
 _SUFFIXES = (("_ticks", "number"), ("_hz", "number"), ("_ns", "number"), ("_ms", "number"),
              ("_s", "number"), ("_pct", "number"))
@@ -114,7 +167,24 @@ MAX_COUNT = 1e15  # samples, operations, bytes per sample, histogram bounds in t
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number within ±MAX_NUMBER. An integer is bounded before
+    anything makes a float of it: math.isfinite(10**400) raises
+    OverflowError (any integer of 309 digits or more)."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return -MAX_NUMBER <= v <= MAX_NUMBER
+    return isinstance(v, float) and math.isfinite(v)
+
+
+# The statistics in the order their values must keep (each at most the next),
+# and the mean between the extremes. Slack: the harness prints the mean to
+# three decimals (rounded), an importer converts each statistic on its own.
+ORDER = ("min", "p50", "p90", "p99", "p999", "max")
+
+
+def _above(a: float, b: float) -> bool:
+    return a > b + 1e-3 + 1e-9 * max(abs(a), abs(b))
 
 
 def read_cost(rec: dict[str, Any]) -> float:
@@ -148,7 +218,8 @@ def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
             continue
         v = rec[stat]
         if not _number(v):
-            return f"{stat} {_short(v)} is not a finite number"
+            big = isinstance(v, int) and not isinstance(v, bool)
+            return f"{stat} {_short(v)} is {'beyond any figure' if big else 'not a finite number'}"
         if v < (0.0 if stat == "stddev" else floor):
             return f"{stat} {_short(v)} is negative"
         if abs(v * 1e9 / hz if is_time else v) > MAX_FIGURE:
@@ -160,6 +231,15 @@ def figure_problem(rec: dict[str, Any], hist: bool = True) -> str | None:
             return f"{key} {_short(v)} is not a count"
     if rec.get("ops") == 0:
         return "ops 0: a sample times at least one operation"
+    given = [stat for stat in STATS if stat in rec]
+    if rec.get("n") == 0 and given:
+        return f"n 0 with statistics ({', '.join(given)}): a statistic needs a sample"
+    order = [stat for stat in ORDER if stat in rec]
+    for lo, hi in [*zip(order, order[1:]),
+                   *((("min", "mean"), ("mean", "max")) if "mean" in rec else ())]:
+        if lo in rec and hi in rec and _above(rec[lo], rec[hi]):
+            return (f"{lo} {_short(rec[lo])} is above {hi} {_short(rec[hi])}: "
+                    "statistics out of order")
     for lo, hi, count in (rec.get("hist") or {}).get("buckets") or () if hist else ():
         if not all(_number(x) and abs(x) <= MAX_COUNT for x in (lo, hi, count)):
             return f"histogram bucket {printable([lo, hi, count], 60)} out of range"
@@ -184,6 +264,64 @@ def problem(rec: Any) -> str | None:
     if why:
         return why
     return _metric_problem(rec) if kind == "metric" else None
+
+
+def host_problem(host: Any) -> str | None:
+    """Why `host` may not be stored as a run's host facts, or None: bounded
+    like a record (`shape_problem`), each field HOST names of its type."""
+    if not isinstance(host, dict):
+        return f"the host facts are an object, not {_kind(host)}"
+    why = shape_problem(host)
+    return f"host: {why}" if why else _spec_problem(host, HOST, "host")
+
+
+def envelope_problem(head: Any) -> str | None:
+    """Why the head of a results file (every key but its metrics: its run,
+    host facts, session, the metrics it did not measure) may not be
+    stored, or None: bounded, its strings text, the run's and the host's
+    fields of their types, the session a session record `problem` passes."""
+    why = shape_problem(head)
+    if why:
+        return why
+    why = _spec_problem(head.get("run"), RUN, "run") or (
+        host_problem(head["host"]) if head.get("host") is not None else None)
+    if why:
+        return why
+    session = head.get("session")
+    if isinstance(session, dict):
+        why = problem(session)
+        return f"session: {why}" if why else None
+    return None
+
+
+def _spec_problem(value: Any, spec: Any, where: str) -> str | None:
+    """`value` against a type spec: a kind (`_is`), `(None, spec)` (null or
+    that), a dict (an object: the fields it names, each of its spec, those
+    under "+" there unless it is empty) or a one-item list (a list of items
+    of that spec). Iterative."""
+    stack = [(value, spec, where)]
+    while stack:
+        v, sp, at = stack.pop()
+        if type(sp) is tuple:
+            if v is None:
+                continue
+            sp = sp[1]
+        if type(sp) is str:
+            if not _is(v, sp):
+                return f"{at} is {_kind(v)}, not {_WORDS[sp]}"
+        elif type(sp) is dict:
+            if type(v) is not dict:
+                return f"{at} is {_kind(v)}, not an object"
+            lacks = [k for k in sp.get("+", ()) if k not in v] if v else []
+            if lacks:
+                return f"{at} lacks {', '.join(lacks)}"
+            stack.extend((v[k], sub, f"{at}.{k}") for k, sub in sp.items()
+                         if k in v and k != "+")
+        else:
+            if type(v) is not list:
+                return f"{at} is {_kind(v)}, not a list"
+            stack.extend((item, sp[0], f"{at}[{i}]") for i, item in enumerate(v))
+    return None
 
 
 def read_problem(rec: Any) -> str | None:
@@ -211,46 +349,6 @@ def check(rec: Any) -> dict:
         named = isinstance(rid, str) and rid and rec.get("type", "metric") == "metric"
         raise RecordError(f"metric {printable(rid)}: {why}" if named else why)
     return rec
-
-
-# C0 controls but tab and newline, DEL and C1 controls: what a terminal
-# obeys (cursor moves, colours, a window title, clearing the screen).
-_CONTROLS = dict.fromkeys([*range(0, 9), *range(11, 32), 127, *range(128, 160)])
-_CONTROL_ESCAPED = re.compile(r"\\u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|\\[bfr]|\x7f")
-
-
-def clean(value: Any) -> Any:
-    """`value` (a JSON value) with the control characters of every string
-    removed, except tab and newline; the same object when it has none."""
-    if type(value) is str:
-        return value.translate(_CONTROLS) if not value.isprintable() else value
-    if type(value) is dict:
-        return {clean(k): clean(v) for k, v in value.items()}
-    if type(value) is list:
-        return [clean(v) for v in value]
-    return value
-
-
-def one_line(text: Any) -> str:
-    """Text from outside for a terminal's line: control characters (and
-    other characters that are not printable, such as a right-to-left
-    override) removed, line breaks and tabs as spaces."""
-    s = str(text)
-    return s if s.isprintable() else "".join(
-        " " if c in "\n\t" else c for c in s if c.isprintable() or c in "\n\t")
-
-
-def has_controls(json_text: str) -> bool:
-    """Whether a JSON text (as json.dumps wrote it) holds a string with a
-    control character `clean` removes: a quick test before walking it."""
-    return _CONTROL_ESCAPED.search(json_text) is not None
-
-
-def printable(text: Any, limit: int = 80) -> str:
-    """A string from outside as one line of plain text: control characters
-    shown as `?`, cut at `limit`."""
-    s = "".join(c if c.isprintable() else "?" for c in str(text)[:limit + 1])
-    return s if len(s) <= limit else s[:limit] + "…"
 
 
 # ---- the shape of any JSON value -------------------------------------------------
@@ -288,10 +386,24 @@ def shape_problem(value: Any, skip: tuple[str, ...] = ()) -> str | None:
                     continue
                 stack.append((item, path, depth + 1))
             elif t is not bool and item is not None and (
-                    t is str and len(item) > MAX_TEXT or t is not str and _scalar_problem(item)):
+                    t is str and (len(item) > MAX_TEXT or not item.isascii())
+                    or t is not str) and _scalar_problem(item):
                 return f"{_where(where, k)}: {_scalar_problem(item)}"
-            if type(k) is str and len(k) > MAX_ID:
-                return f"{where or 'the record'}: a field name longer than {MAX_ID} characters"
+            if type(k) is str and (len(k) > MAX_ID or not k.isascii()):
+                if len(k) > MAX_ID:
+                    return f"{where or 'the record'}: a field name longer than {MAX_ID} characters"
+                if text_problem(k):
+                    return f"{where or 'the record'}: a field name with {text_problem(k)}"
+    return None
+
+
+def text_problem(v: str) -> str | None:
+    if len(v) > MAX_TEXT:
+        return f"text longer than {MAX_TEXT} characters"
+    if not v.isascii():
+        bad = SURROGATE.search(v)
+        if bad:
+            return f"a lone surrogate (U+{ord(bad.group()):04X}) is no Unicode character"
     return None
 
 
@@ -300,7 +412,7 @@ def _scalar_problem(v: Any) -> str | None:
     if t is bool or v is None:
         return None
     if t is str:
-        return f"text longer than {MAX_TEXT} characters" if len(v) > MAX_TEXT else None
+        return text_problem(v)
     if t is int:
         return None if -MAX_NUMBER <= v <= MAX_NUMBER else f"{_short(v)} is beyond any figure"
     if t is float:
@@ -380,7 +492,10 @@ def _kind(value: Any) -> str:
 
 
 def _short(v: Any) -> str:
-    text = repr(v)
+    try:
+        text = repr(v)
+    except ValueError:  # an integer beyond Python's 4300 digits for text
+        return f"an integer of {v.bit_length()} bits"
     return text if len(text) <= 24 else text[:12] + "…" + text[-4:]
 
 
@@ -472,6 +587,17 @@ def stored_record(text: Any, metric_id: Any, damaged: list[str]) -> dict | None:
         damaged.append(f"{name}: {why}")
         return None
     return rec
+
+
+def stored_host(text: Any, damaged: list[str]) -> dict:
+    """A run's stored host facts readers can use: a field of the wrong type
+    (stored before they were typed, a database edited by hand) is left out
+    and named in `damaged`, the others kept."""
+    host = column(text, dict, "host", damaged) or {}
+    bad = [k for k in host if k in HOST and _spec_problem(host[k], HOST[k], k)]
+    for k in bad:
+        damaged.append(f"host: {_spec_problem(host.pop(k), HOST[k], k)}")
+    return host
 
 
 def stored_text(value: Any) -> str:

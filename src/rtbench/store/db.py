@@ -240,12 +240,12 @@ class Store:
         (what `rtbench run --profile` records), else the default one.
         """
         profiles = profiles or list((host or {}).get("profiles") or []) or [DEFAULT_PROFILE]
+        host_json = _host_column(host)
         with self._write():
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, status, label, argv, host) "
                 "VALUES (?, ?, 'running', ?, ?, ?)",
-                (uuid, started, contract.clean(label), contract.dumps(argv or []),
-                 contract.dumps(host or {})))
+                (uuid, started, contract.clean(label), contract.dumps(argv or []), host_json))
             run_id = cur.lastrowid
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "
@@ -261,9 +261,9 @@ class Store:
     def update_host(self, run_id: int, host: dict) -> None:
         """Replace the run's host facts (what is learnt only at its end: the
         load after it, other runs seen measuring)."""
+        host_json = _host_column(host)
         with self.conn:
-            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?",
-                              (contract.dumps(host), run_id))
+            self.conn.execute("UPDATE runs SET host = ? WHERE id = ?", (host_json, run_id))
 
     def add_metric(self, run_id: int, record: dict) -> None:
         """Store a metric record under its profile (`"profile"`, default "rt")."""
@@ -287,6 +287,7 @@ class Store:
         is already stored is refused (importing the same file twice).
         """
         r = env["run"]
+        host_json = _host_column(env.get("host"))
         with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
             dup = self.conn.execute("SELECT id FROM runs WHERE uuid = ?", (r["uuid"],)).fetchone()
@@ -295,10 +296,10 @@ class Store:
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (r["uuid"], r["started"], r.get("finished"), r["status"], r.get("label", ""),
-                 contract.dumps(r.get("argv", [])), contract.dumps(env.get("host") or {}),
+                (r["uuid"], r["started"], r.get("finished"), r["status"],
+                 contract.clean(r.get("label", "")), contract.dumps(r.get("argv", [])), host_json,
                  contract.dumps(env["session"]) if env.get("session") else None,
-                 source, imported_at))
+                 contract.clean(source), imported_at))
             run_id = cur.lastrowid
             for rec in env["metrics"] if metrics is None else metrics:
                 self._insert_metric(run_id, rec)
@@ -315,15 +316,17 @@ class Store:
                        session: dict | None = None, status: str = "complete") -> int:
         """Add a run made of records read from files (`rtbench import KIND`),
         in one transaction: all of it or nothing."""
+        host_json = _host_column(host)
         with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at, origin) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (uuid, started, imported_at, status, label, contract.dumps(argv or []),
-                 contract.dumps(host or {}), contract.dumps(session) if session else None,
-                 source, imported_at, origin))
+                (uuid, started, imported_at, status, contract.clean(label),
+                 contract.dumps(argv or []), host_json,
+                 contract.dumps(session) if session else None, contract.clean(source),
+                 imported_at, origin))
             run_id = cur.lastrowid
             for rec in records:
                 why = contract.problem(rec)  # whatever read them, the one check
@@ -419,7 +422,7 @@ class Store:
                   label=text(row["label"]),
                   argv=[a for a in contract.column(row["argv"], list, "argv", damaged) or []
                         if isinstance(a, str)],
-                  host=contract.column(row["host"], dict, "host", damaged) or {},
+                  host=contract.stored_host(row["host"], damaged),
                   session=records.upgrade(session) if session is not None else None,
                   imported_from=text(row["imported_from"]) or None,
                   imported_at=text(row["imported_at"]) or None,
@@ -439,6 +442,18 @@ class Store:
                     rec.setdefault("profile", m["profile"])
                     run.metrics.append(rec)
         return run
+
+
+def _host_column(host: dict | None) -> str:
+    """A run's host facts as stored: its strings cleaned (a path that is no
+    UTF-8 keeps its name, a lone surrogate made U+FFFD), every field of its
+    type (rtbench.store.contract.HOST) or a StoreError: whatever wrote
+    them, no reader meets a list where it formats a name."""
+    host = contract.clean(host or {})
+    why = contract.host_problem(host)
+    if why:
+        raise StoreError(f"run not stored: {why}")
+    return contract.dumps(host)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -464,6 +479,12 @@ def _exists(path: Path) -> bool:
     return True
 
 
+def _text(value: bytes) -> str:
+    """A text column as read: bytes that are no UTF-8 (a database edited by
+    hand) read as U+FFFD, never an error that stops every listing."""
+    return value.decode("utf-8", "replace")
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     existed = _exists(path)
     try:
@@ -471,7 +492,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"cannot open database {path}: {_why(exc)}") from exc
-    conn.row_factory = sqlite3.Row
+    conn.row_factory, conn.text_factory = sqlite3.Row, _text
     try:
         _check_version(conn)  # before anything writes to a newer database
         _wal(conn)
@@ -503,7 +524,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
         conn = None
         try:
             conn = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_TIMEOUT_S)
-            conn.row_factory = sqlite3.Row
+            conn.row_factory, conn.text_factory = sqlite3.Row, _text
             version = _check_version(conn)
             conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         except sqlite3.Error as exc:
