@@ -39,15 +39,10 @@ EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE  # stdout's reader went away (`| head`
 
 
 def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Seconds, or --threshold's percentage: finite (inf, nan: no verdict)."""
     if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
-    return value
-
-
-def _percent(_ctx: click.Context, param: click.Parameter, value: float) -> float:
-    """--threshold: finite (inf or nan: every change, or none, would count)."""
-    if not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a finite percentage", param=param)
+        what = "percentage" if param.name == "threshold" else "number of seconds"
+        raise click.BadParameter(f"{value} is not a finite {what}", param=param)
     return value
 
 
@@ -360,7 +355,7 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
 @click.option("--ref", "ref_name", help="Compare one run with this reference sheet "
               "(see `rtbench reference list`; any case).")
 @click.option("--threshold", type=click.FloatRange(0), default=5.0, show_default=True,
-              callback=_percent,
+              callback=_finite,
               help="Percent change below which a statistic has not changed.")
 @click.option("--fail-on", "fail_on", metavar="STATS",
               help=f"Exit {EXIT_REGRESSION} if a later run is significantly slower in any of "

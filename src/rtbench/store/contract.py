@@ -33,7 +33,8 @@ file's run, host facts and session (RUN). Text is cleaned by store/text.py.
 `problem(rec)` says why not (None: it passes); `check(rec)` raises
 RecordError. The run path, the importers, the results-file reader and the
 store's import calls all call these, so no path stores what another would
-refuse.
+refuse. The module stays whole: it is the one place that knows every
+stored field's type and bound, and split it would be two contracts.
 """
 
 from __future__ import annotations
