@@ -153,6 +153,15 @@ def test_every_ok_row_has_its_estimated_cycles(full):
         assert c["p50_lo"] <= c["p50"] <= c["p50_hi"], m["id"]
         assert sum(b[2] for b in c["hist"]["buckets"]) == c["n"], m["id"]
         assert c["min"] >= m["min"], m["id"]  # no instruction costs less than a cycle
+        w = c["window"]  # the median window's split, the audit's classes
+        assert w["kernel"] + w["api"] + w["ours"] == w["instructions"], (m["id"], w)
+        assert m["min"] <= w["instructions"] <= m["max"], (m["id"], w)
+        why = m.get("unranked", "")
+        if why.startswith("the kernel adds nothing"):
+            assert w["kernel"] == 0, (m["id"], w)
+        if why.startswith("built by rtbench's port from"):
+            assert why.endswith(f": {w['ours']} of its {w['instructions']} instructions "
+                                "are rtbench's"), (m["id"], why)
     # the rows computed from several intervals (the interrupt prologue and
     # epilogue, the kernel's masked regions): a few, never the headline rows
     assert len(unpaired) <= 8, unpaired

@@ -94,7 +94,8 @@ _METRIC = {
     "cycles.hz": "number", "cycles.n": "count",
     **{f"cycles.{k}": "number" for k in ("min", "max", "mean", "stddev", "p50", "p90", "p99",
                                           "p999", "p50_lo", "p50_hi")},
-    "cycles.hist": "object",
+    "cycles.hist": "object", "cycles.window": "object",
+    **{f"cycles.window.{k}": "count" for k in ("instructions", "kernel", "api", "ours")},
 }
 _SESSION = {
     "type": "text", "port": "text", "harness_version": "text", "compiler": "text",

@@ -77,7 +77,8 @@ SAMPLE = np.dtype([
     ("flags", "u1"), ("reserved", "<u2"),
 ])
 assert SAMPLE.itemsize == 44
-KEPT = ("instructions", "est", "lo", "hi", "flags")  # what a board run holds of each sample
+# what a board run holds of each sample
+KEPT = ("instructions", "est", "lo", "hi", "kernel", "api", "ours", "flags")
 # Record flags.
 UNFOUND, COMPUTED, UNPLACED, LATE, UNKNOWN_BRANCH, NEGATIVE = 1, 2, 4, 8, 16, 32
 NO_FIGURE = UNFOUND | UNPLACED | NEGATIVE
@@ -462,7 +463,33 @@ def summary(samples: np.ndarray, board: str) -> dict:
            "stddev": round(float(est.std(ddof=1)), 3) if len(est) > 1 else 0.0}
     out.update({k: _quantile(est, q) for k, q in QUANTILES.items()})
     out.update(p50_lo=_quantile(lo, 0.5), p50_hi=_quantile(hi, 0.5), hist=_hist(est))
+    out["window"] = median_window(samples)
     return out
+
+
+def median_window(samples: np.ndarray) -> dict:
+    """Whose instructions the median window holds (the sample at the
+    instructions' nearest-rank median): the kernel's, the kernel's API as an
+    application writes it (call shims, handlers in the kernel's convention)
+    and rtbench's, classed as the window audit classes them."""
+    k = max(int(np.ceil(0.5 * len(samples))) - 1, 0)
+    mid = samples[np.argsort(samples["instructions"], kind="stable")[k]]
+    return {key: int(mid[key]) for key in ("instructions", "kernel", "api", "ours")}
+
+
+# The harness's mark of a row its port builds from several kernel calls
+# (harness/core/record.c), which the model's split of the median window
+# completes with how much of it is rtbench's.
+PORT_BUILT = "built by rtbench's port from "
+
+
+def port_built_share(rec: dict) -> None:
+    """A port-built row's `unranked` with its share: "built by rtbench's
+    port from N kernel calls: M of its K instructions are rtbench's"."""
+    why, window = rec.get("unranked") or "", (rec.get("cycles") or {}).get("window")
+    if why.startswith(PORT_BUILT) and ":" not in why and window:
+        rec["unranked"] = (f"{why}: {window['ours']} of its {window['instructions']} "
+                           "instructions are rtbench's")
 
 
 # ---- on a board target's boots ----------------------------------------------------
@@ -517,6 +544,7 @@ class BoardCycles:
         why = unpaired(rec, samples)
         rec["cycles"] = {"status": "unpaired", "reason": why} if why else summary(samples,
                                                                                   self.board)
+        port_built_share(rec)
 
     def describe(self) -> str:
         return (f"{UNIT.format(core=core(self.board)[1])} (QEMU plugin "
