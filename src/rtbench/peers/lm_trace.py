@@ -42,6 +42,7 @@ from typing import Iterable
 from rtbench.peers.latency_measure import run_until
 from rtbench.peers.lm_causes import AGREE, LM_CODE
 from rtbench.targets import audit
+from rtbench.targets.trace import release_reader
 
 # The counter read every timestamp of latency_measure reaches (its
 # timing_timestamp_get() through z_impl_timing_timestamp_get, its heap rows
@@ -272,12 +273,7 @@ def trace(prog: Program, command: list[str], until: str, timeout: float = 900.0
         try:
             text, done = run_until(argv, until, timeout)
         finally:
-            if reader.is_alive():
-                try:
-                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass
-            reader.join(timeout=120)
+            release_reader(fifo, reader)
         if "error" in result:
             raise result["error"]  # type: ignore[misc]
         if not done:

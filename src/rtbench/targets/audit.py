@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtbench.targets import qemu, stamplog
-from rtbench.targets.trace import Span, spans, trace_events
+from rtbench.targets.trace import Span, release_reader, spans, trace_events
 
 OURS = ("harness", "port", "board")
 # The kernel's API as an application writes it: a shim (one call of a macro
@@ -441,12 +441,7 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
             proc.communicate()
             raise
         finally:
-            if reader.is_alive():  # QEMU never opened the FIFO: unblock the reader
-                try:
-                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass
-            reader.join(timeout=120)
+            release_reader(fifo, reader)
         if "error" in result:
             raise result["error"]  # type: ignore[misc]
         recs = [r for r in (records.parse_line(line) for line in out.splitlines()) if r]

@@ -8,6 +8,8 @@ recorded sample's window in a span.
 
 from __future__ import annotations
 
+import os
+import threading
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
@@ -91,3 +93,14 @@ def spans(events: Iterable[int], image: Any) -> Iterator[Span]:
         cur.pcs.append(pc)
     if cur is not None:
         yield cur
+
+
+def release_reader(fifo, reader: threading.Thread, timeout: float = 120.0) -> None:
+    """Join the thread reading the trace FIFO `fifo`, unblocking it first if
+    QEMU never opened the FIFO for writing (its open would wait for ever)."""
+    if reader.is_alive():
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+    reader.join(timeout=timeout)
