@@ -5,6 +5,7 @@ for batched rows). The harness's fault hook `slowone:ID:NS` makes exactly
 one call of the metric busy-wait NS ns, inside the timed call."""
 
 import json
+import subprocess
 
 import pytest
 
@@ -48,3 +49,35 @@ def test_a_batched_rows_tails_are_per_batch_and_said_so(slowed_run):
     assert figure_cell(m, "max").endswith(BATCH_MARK)
     assert not figure_cell(m, "p50").endswith(BATCH_MARK)
     assert f"per batch of {m.batch} calls" in batch_note(m)
+
+
+def _batch(real_exe, *args):
+    out = subprocess.run([str(real_exe), "--only", ID, "--samples", "200", "--no-rt", *args],
+                         capture_output=True, text=True, timeout=120)
+    recs = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    session = next(r for r in recs if r.get("type") == "session")
+    metric = next(r for r in recs if r.get("type") == "metric")
+    return session["ts"], metric
+
+
+def test_a_given_step_decides_the_batch_in_every_block(real_exe):
+    """A later block of an interleaved run takes the first block's clock step
+    (--step, issue: blocks of one metric batched alike): a step far coarser
+    than 2 ns batches, a step of one tick at the counter's rate does not,
+    whatever this block's own reads measured, and the session says which."""
+    ts, _m = _batch(real_exe)
+    assert ts["step"] >= ts["resolution"] >= 1
+    hz = ts["hz_measured"] or ts["hz_nominal"]
+    coarse = int(hz * 100e-9) + 1  # 100 ns in ticks
+    ts, m = _batch(real_exe, "--step", str(coarse))
+    assert ts["step"] == coarse and m["ops"] > 1 and m["batch"] == m["ops"]
+    if hz <= 5e8:  # one tick is 2 ns or more: the counter itself is coarse
+        return
+    ts, m = _batch(real_exe, "--step", "1")
+    assert ts["step"] == 1 and m["ops"] == 1
+
+
+def test_the_harness_refuses_a_step_that_is_no_number(real_exe):
+    out = subprocess.run([str(real_exe), "--step", "fine", "--list"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "--step needs a whole number" in out.stderr

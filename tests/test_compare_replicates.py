@@ -52,6 +52,10 @@ real_harness = pytest.mark.skipif(
     shutil.which("cmake") is None or shutil.which("cc") is None,
     reason="cmake and a C compiler are needed for the real harness")
 BLOCKS_WHY = re.compile(r"^\d+ vs \d+ blocks")
+# No change: within the threshold or one counter step ("same"), or a change
+# the blocks do not hold up ("not significant": the empty interval's median
+# moves by a few ticks with one read's spread, which the blocks see as noise).
+UNCHANGED = ("same", "not significant")
 
 
 # ---- synthetic runs in blocks ----
@@ -246,10 +250,12 @@ def test_identical_real_runs_pass_the_gate_where_the_host_does_not_decide(runs, 
     calibrated 50 µs busy-wait, the empty interval below the counter's
     resolution) are the same, and every verdict rests on the blocks (the
     context switch's own verdict follows the host: see the module's
-    docstring)."""
+    docstring). Every block of a metric times the same batch (the first
+    block's clock step, --step), so none is left out and every verdict has
+    its 20 blocks."""
     _code, data, text = _compare(runs, capsys, "1", "3")
     for mid in ("method.null", "method.busywait"):
-        assert _p50(data, mid)["verdict"] == "same", (mid, _p50(data, mid))
+        assert _p50(data, mid)["verdict"] in UNCHANGED, (mid, _p50(data, mid))
     for row in data["rows"]:
         assert row["cells"][1]["status"] == "ok", row
         p50 = row["cells"][1]["changes"]["p50"]
@@ -268,7 +274,7 @@ def test_an_injected_busy_wait_is_reported(runs, capsys):
     assert f"rtbench: regression: {SLOWED} [rt] run 2: median" in text.err
     # the metrics the hook does not touch are not reported
     for mid in ("method.null", "method.busywait"):
-        assert _p50(data, mid)["verdict"] == "same", (mid, _p50(data, mid))
+        assert _p50(data, mid)["verdict"] in UNCHANGED, (mid, _p50(data, mid))
         assert f"regression: {mid} " not in text.err
     # and the slowed run against the later plain run: faster
     _code, back, _text = _compare(runs, capsys, "2", "3")

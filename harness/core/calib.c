@@ -95,6 +95,8 @@ void rtb_calibrate(struct rtb_calib *c, struct rtb_hist *scratch, uint32_t pairs
     measure_overhead(c, scratch, pairs ? pairs : RTB_CALIB_PAIRS);
     if (resolution) /* known by construction (every reported step is one instruction) */
         c->resolution = resolution;
+    c->step = c->overhead_median - c->overhead_min > c->resolution
+                  ? c->overhead_median - c->overhead_min : c->resolution;
     if (hz_given) { /* measured by an earlier block of the same run */
         c->hz = (double)hz_given;
         c->hz_measured = true;

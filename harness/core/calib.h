@@ -29,6 +29,10 @@ struct rtb_calib {
                                  (an interrupt between two reads is not their cost) */
     uint64_t overhead;        /* what is subtracted from every sample: the mean, rounded */
     uint64_t resolution;      /* smallest non-zero step seen */
+    uint64_t step;            /* one step of the clock as a sample sees it: the resolution,
+                                 or the spread of one read (median - min), whichever is
+                                 larger; what rtb_batch decides on (--step: a run's first
+                                 block's, so every block of a metric batches alike) */
     uint32_t samples;         /* back-to-back pairs behind the figures above */
     double hz;                /* ticks per second used for every conversion */
     bool hz_measured;         /* hz came from the reference clock, not the nominal */

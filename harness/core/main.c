@@ -150,6 +150,13 @@ static int parse_one(struct opts *o, char *name, char *value)
         }
         return 2;
     }
+    if (rtb_streq(name, "--step")) {
+        if (!number64(value, &o->cfg.step)) {
+            rtb_diag(name, " needs a whole number of the reported unit, ", "1 or more");
+            return -1;
+        }
+        return 2;
+    }
     if ((rtb_streq(name, "--only") || rtb_streq(name, "--profile") ||
          rtb_streq(name, "--stamp-log")) && !value) {
         rtb_diag("missing value for '", name, "'");

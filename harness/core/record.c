@@ -64,6 +64,7 @@ void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *ca
     jw_u64("hz_nominal", info->ts_hz_nominal);
     jw_u64("hz_measured", cal->hz_measured ? (uint64_t)(cal->hz + 0.5) : 0);
     jw_u64("resolution", cal->resolution);
+    jw_u64("step", cal->step);
     jw_u64("overhead_min", cal->overhead_min);
     jw_u64("overhead_median", cal->overhead_median);
     jw_fix3("overhead_mean", cal->overhead_mean);

@@ -122,8 +122,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
     rtb_stamplog_begin();
     ctx->hz = cal->hz;
     ctx->overhead = cal->overhead;
-    ctx->step = cal->overhead_median - cal->overhead_min > cal->resolution
-                    ? cal->overhead_median - cal->overhead_min : cal->resolution;
+    ctx->step = cal->step;
     ctx->unit_is_time = rtb_unit_is_time(info->unit);
     if (why) {
         rtb_unsupported(ctx, why);
@@ -163,6 +162,8 @@ int rtb_run(const struct rtb_config *cfg)
     }
     rtb_ctx_policy(&policy);
     rtb_calibrate(&cal, hist, cfg->calib_pairs, info.ts_hz_nominal, info.resolution, cfg->hz);
+    if (cfg->step) /* an earlier block's: a block's noisy read must not change the batch */
+        cal.step = cfg->step;
     rtb_core_clock(&core, cfg->core_hz); /* after rtb_port_setup: on the benchmark CPU */
     rtb_record_session(cfg, &cal, &core, &info);
     unsigned done = 0;

@@ -61,6 +61,8 @@ struct rtb_config {
                                   run measured (0: measure it) */
     uint64_t core_hz;          /* --core-hz: the core clock an earlier block measured
                                   (0: measure it, where the port has an add chain) */
+    uint64_t step;             /* --step: the clock's step an earlier block measured, in
+                                  the reported unit (0: measure it); decides rtb_batch */
 };
 
 /* Exit statuses of rtb_main(). */

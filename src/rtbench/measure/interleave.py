@@ -38,7 +38,7 @@ class Interleaved:
     on_begin: Callable[[str], None] = lambda _id: None
     on_pass: Callable[[int, list[str]], None] = lambda _k, _ids: None  # (pass, its metrics)
     probe_cpu: int | None = None  # the benchmark CPU whose steal and interrupts are counted
-    pass_hz: bool = True  # later passes take the first's counter and core clocks (--hz, --core-hz)
+    pass_hz: bool = True  # later passes take the first's clocks (--hz, --core-hz, --step)
     acc: dict[str, blocks.Accumulator] = field(default_factory=dict)
     means: list[float] = field(default_factory=list)  # every pass's calibrated overhead mean
     passes: int = 0
@@ -90,6 +90,9 @@ class Interleaved:
             extra += ["--hz", str(int(hz))]
         if self.pass_hz and k > 0 and core_hz:  # the core clock too: 25 ms a block saved
             extra += ["--core-hz", str(int(core_hz))]
+        step = ts.get("step") if ts.get("unit") != "instructions" else None  # exact: never batched
+        if self.pass_hz and k > 0 and step:  # and its step: every block batches alike
+            extra += ["--step", str(int(step))]
         return replace(self.opts, ids=ids, samples=p.block_samples(k), warmup=p.block_warmup,
                        budget_ms=p.block_budget_ms, extra=extra)
 

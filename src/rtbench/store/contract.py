@@ -104,6 +104,7 @@ _SESSION = {
     "ts.source": "text", "ts.unit": "text", "ts.unit_detail": "text", "ts.ref_clock": "text",
     "ts.core_hz_method": "text", "ts.hz_measured": "number", "ts.hz_nominal": "number",
     "ts.core_hz": "number", "ts.overhead_pass_means": "list", "ts.resolution": "number",
+    "ts.step": "number",
     "ts.overhead": "number", "ts.overhead_min": "number", "ts.overhead_median": "number",
     "ts.overhead_mean": "number", "ts.overhead_samples": "count",
     "rt.realtime": "flag", "rt.mlock": "flag", "rt.policy": "text", "rt.reason": "text",
