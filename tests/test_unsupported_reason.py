@@ -18,3 +18,19 @@ def test_an_unsupported_call_keeps_the_ports_words(real_exe):
     assert rec["status"] == "unsupported"
     assert rec["reason"] == ("create high task: task_create: no other CPU allowed to place "
                              "the task on"), rec["reason"]
+
+
+def test_no_reason_is_cut(real_exe):
+    """Every row the port cannot measure carries the registry's whole reason
+    in its record (issue: a 197-character reason was cut at 159 bytes, mid-
+    sentence, in every sheet and export)."""
+    listed = subprocess.run([str(real_exe), "--list"], capture_output=True, text=True,
+                            timeout=60, check=True)
+    why = {r["id"]: r["reason"] for r in map(json.loads, listed.stdout.splitlines())
+           if r.get("type") == "registry" and not r["supported"]}
+    assert why and max(map(len, why.values())) > 160
+    out = subprocess.run([str(real_exe), "--only", ",".join(why), "--samples", "1", "--no-rt"],
+                         capture_output=True, text=True, timeout=120)
+    recs = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    got = {r["id"]: r["reason"] for r in recs if r.get("type") == "metric"}
+    assert got == why

@@ -17,7 +17,7 @@ struct rtb_ctx {
     bool budgeted;          /* a time budget applies (not on a count of instructions) */
     bool budget_exhausted;
     int status;
-    char reason[160];
+    char reason[512];  /* what + the port's words; a cut one ends in "…" */
     const char *note;
     const char *emulated;   /* how the measured service is emulated, "" if native */
     unsigned kernel_calls;  /* the emulation's kernel calls in a window (rtb_port_emulation_calls) */

@@ -5,6 +5,10 @@
 #include <stddef.h>
 
 bool rtb_streq(const char *a, const char *b);
-/* Append src to the NUL-terminated dst of capacity cap, truncating. */
-void rtb_strlcat(char *dst, const char *src, size_t cap);
+/* Append src to the NUL-terminated dst of capacity cap, truncating;
+ * false when src did not fit whole (the caller says so: rtb_mark_cut). */
+bool rtb_strlcat(char *dst, const char *src, size_t cap);
+/* End the NUL-terminated dst of capacity cap (>= 4) with "…" (U+2026), on a
+ * UTF-8 character boundary: a text that was cut says so. */
+void rtb_mark_cut(char *dst, size_t cap);
 #endif

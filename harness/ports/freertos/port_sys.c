@@ -5,6 +5,7 @@
 #include "rtb_board_port.h"
 
 #include "rtb_freertos.h"
+#include "strutil.h"
 #include "timers.h"
 
 #include "rtb_profile_facts.h" /* the kernel profile's settings, as compiled (generated) */
@@ -14,16 +15,14 @@ static char last_error[160];
 
 static void set_error(const char *a, const char *b)
 {
-    size_t n = 0;
-    for (const char *p = a; p && *p && n + 1 < sizeof last_error; p++)
-        last_error[n++] = *p;
+    last_error[0] = '\0';
+    bool whole = rtb_strlcat(last_error, a, sizeof last_error);
     if (b && *b) {
-        for (const char *p = ": "; *p && n + 1 < sizeof last_error; p++)
-            last_error[n++] = *p;
-        for (const char *p = b; *p && n + 1 < sizeof last_error; p++)
-            last_error[n++] = *p;
+        whole = rtb_strlcat(last_error, ": ", sizeof last_error) && whole;
+        whole = rtb_strlcat(last_error, b, sizeof last_error) && whole;
     }
-    last_error[n] = '\0';
+    if (!whole) /* never cut silently */
+        rtb_mark_cut(last_error, sizeof last_error);
 }
 
 int rtb_freertos_fail(const char *what, const char *why)

@@ -20,7 +20,7 @@ set(RTB_PORT_EXECUTABLE rtbench-harness)
 
 include(CTest)
 if(BUILD_TESTING)
-  foreach(t hist stats calib jsonw ts32 args port_services port_queues port_sync)
+  foreach(t hist stats calib jsonw ts32 args strutil port_services port_queues port_sync)
     add_executable(test_${t} tests/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE rtb_port rtb_core m)
     add_test(NAME ${t} COMMAND test_${t})

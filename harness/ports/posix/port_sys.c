@@ -1,5 +1,6 @@
 /* POSIX port: identity, capabilities, errors, clocks, output, set-up. */
 #include "posix_port.h"
+#include "strutil.h"
 #include <rtb/bench.h> /* RTB_PRIO_RUNNER: the runner is the main thread */
 #include <rtb/runner.h> /* rtb_registry_find */
 
@@ -63,13 +64,15 @@ void *rtb_port_shared(size_t size)
 
 int rtb_posix_fail(const char *what, int err)
 {
-    snprintf(last_error, ERROR_LEN, "%s: %s", what, strerror(err));
+    if (snprintf(last_error, ERROR_LEN, "%s: %s", what, strerror(err)) >= ERROR_LEN)
+        rtb_mark_cut(last_error, ERROR_LEN); /* never cut silently */
     return RTB_ERR;
 }
 
 int rtb_posix_unsupported(const char *what)
 {
-    snprintf(last_error, ERROR_LEN, "%s", what);
+    if (snprintf(last_error, ERROR_LEN, "%s", what) >= ERROR_LEN)
+        rtb_mark_cut(last_error, ERROR_LEN);
     return RTB_ENOTSUP;
 }
 

@@ -5,27 +5,23 @@
 #include "rtb_board_port.h"
 
 #include "rtb_threadx.h"
+#include "strutil.h"
 
 #include "rtb_profile_facts.h" /* the kernel profile's settings, as compiled (generated) */
 
 /* ---- errors --------------------------------------------------------------- */
 static char last_error[160];
 
-static void append(size_t *n, const char *s)
-{
-    for (; s && *s && *n + 1 < sizeof last_error; s++)
-        last_error[(*n)++] = *s;
-    last_error[*n] = '\0';
-}
-
 int rtb_threadx_fail(const char *what, const char *why)
 {
-    size_t n = 0;
-    append(&n, what);
+    last_error[0] = '\0';
+    bool whole = rtb_strlcat(last_error, what, sizeof last_error);
     if (why && *why) {
-        append(&n, ": ");
-        append(&n, why);
+        whole = rtb_strlcat(last_error, ": ", sizeof last_error) && whole;
+        whole = rtb_strlcat(last_error, why, sizeof last_error) && whole;
     }
+    if (!whole) /* never cut silently */
+        rtb_mark_cut(last_error, sizeof last_error);
     return RTB_ERR;
 }
 
