@@ -3,7 +3,8 @@ records' `cycles`, docs/records.md; docs/cycles.md): the data sheet
 (Markdown and HTML), the kernel comparison with its verdicts in both units
 and where they disagree, `compare` of runs, and the exports; each labelled
 with the model's own words, µs at the board's clock. Synthetic runs: the
-figures are chosen so that the two units disagree."""
+figures are chosen so that the two units disagree. `rtbench hist` prints
+the estimates' histogram after the instructions'."""
 
 import csv
 import io
@@ -150,3 +151,60 @@ def test_compare_of_runs_sets_the_cycles_beside_the_median():
     assert row.cells[0].cycles["p50"] == 300
     assert "100 instr · 300 [295, 320] est. cyc, 12.00 µs" in views._value(row.cells[0], 1.0)
     assert esc(LABEL) in text and esc("300 [295, 320] est. cyc") in text
+
+
+# ---- rtbench hist: the estimated cycles' histogram after the instructions' ----
+
+def test_hist_prints_the_estimated_cycles_after_the_instructions(capsys):
+    from rtbench.cli import main
+    from synth import store
+
+    run = board_runs()[0]
+    rec = next(m for m in run.metrics if m["id"] == "sched.yield.ctx.thread")
+    s = np.zeros(rec["n"], cycles.SAMPLE)  # 400 samples at 300 cycles, 100 at 340
+    s["est"], s["lo"], s["hi"] = 300, 280, 330
+    s["est"][:100], s["lo"][:100], s["hi"][:100] = 340, 320, 370
+    rec["cycles"] = cycles.summary(s, "mps2-an385")
+    store("r.db", run)
+    assert main(["hist", "sched.yield.ctx.thread", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    ins, est = out.split("\n\n")
+    assert ins.startswith("# rtbench hist sched.yield.ctx.thread, run 1 [rt]: 500 samples")
+    assert "# Median: 100 instr" in ins and "est. cycles" not in ins
+    lines = est.splitlines()
+    assert lines[0].startswith("# est. cycles of the same 500 samples")
+    assert lines[1] == f"# {LABEL}. µs at the board's 25 MHz."
+    rows = {int(x.split()[0]): int(x.split()[1]) for x in lines if not x.startswith("#")}
+    assert rows[300] == 400 and rows[340] == 100 and sum(rows.values()) == 500
+    assert "# Median: 300 [280, 330] est. cycles (12.00 µs)" in lines
+    assert "# Max: 340 est. cycles (13.60 µs)" in lines
+    assert "# Total: 000000500" in lines and "# Histogram Overflows: 000000000" in est
+    # --width and --buckets cut both: 20-cycle buckets, the 340s beyond the first one
+    assert main(["hist", "sched.yield.ctx.thread", "--db", "r.db", "--width", "20",
+                 "--buckets", "1"]) == 0
+    est = capsys.readouterr().out.split("\n\n")[1]
+    assert "# buckets of 20 est. cycles" in est and "# Histogram Overflows: 000000100" in est
+
+
+def test_hist_of_a_board_record_without_cycles_says_nothing_is_estimated(capsys):
+    from rtbench.cli import main
+    from synth import record, run as host_run, store
+
+    unpriced = board_runs(priced=False)[0]
+    unpaired = next(m for m in unpriced.metrics if m["id"] == "sem.give.no_waiter")
+    unpaired["cycles"] = {"status": "unpaired", "reason": "samples computed from several "
+                          "intervals"}
+    store("r.db", unpriced)
+    assert main(["hist", "sched.yield.ctx.thread", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert "\n\n" not in out and "# Median: 100 instr" in out
+    assert out.endswith("# No est. cycles: nothing is estimated for this record; the run was "
+                        "made without the cycle model (--no-cycles), or before rtbench had "
+                        "one\n")
+    assert main(["hist", "sem.give.no_waiter", "--db", "r.db"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "could not stand beside these: samples computed from several intervals\n")
+    # a host's run (a time): nothing of the model, not even its absence
+    store("r.db", host_run([record("sem.give.wake_ctx.thread", np.full(50, 6500))], run_id=2))
+    assert main(["hist", "sem.give.wake_ctx.thread", "2", "--db", "r.db"]) == 0
+    assert "est. cycles" not in capsys.readouterr().out
