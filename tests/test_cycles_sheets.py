@@ -208,3 +208,88 @@ def test_hist_of_a_board_record_without_cycles_says_nothing_is_estimated(capsys)
     store("r.db", host_run([record("sem.give.wake_ctx.thread", np.full(50, 6500))], run_id=2))
     assert main(["hist", "sem.give.wake_ctx.thread", "2", "--db", "r.db"]) == 0
     assert "est. cycles" not in capsys.readouterr().out
+
+
+# ---- compare --ref: the estimate beside a vendor's cycles, model against measurement ----
+
+def _ref(run, name: str):
+    from rtbench.compare import vendors
+    from rtbench.store import reference
+
+    return vendors.compare_reference(run, reference.get(name), CAT)
+
+
+def _cell(cmp, mid: str, key: str, column: str):
+    row = next(r for r in cmp.rows if r.id == mid and r.key == key)
+    return row, row.cells[cmp.columns.index(column)]
+
+
+def test_ref_sets_the_estimate_beside_a_vendors_cycles_with_the_ranges_ratio():
+    cmp = _ref(board_runs()[0], "dspbios")  # cycles, no clock stated; one path: our median
+    assert cmp.est_label == LABEL
+    row, cell = _cell(cmp, "sem.give.no_waiter", "Post a semaphore, no waiting task",
+                      "TMS320C28x (Large)")
+    assert (row.est.stat, row.est.cycles, row.est.lo, row.est.hi) == ("p50", 100, 95, 120)
+    assert cell.cycles == 52 and cell.time_ns is None
+    assert (cell.est_cycles.value, cell.est_cycles.lo, cell.est_cycles.hi) == \
+        pytest.approx((100 / 52, 95 / 52, 120 / 52))
+    assert cell.est_time is None  # no time of theirs to set µs beside
+    # the instructions beside their cycles: still no ratio of any kind
+    assert row.ours_count == 50 and cell.ratio_cycles is None and cell.ratio_time is None
+    md = pages.render(views.ref_comparison(cmp), "md")
+    line = next(x for x in md.splitlines() if x.startswith("| sem.give.no_waiter"))
+    assert "| 50 instr | 50 | 100 \\[95, 120\\] (4.000 µs) |" in line
+    assert "52 cycles (clock not stated); model ÷ measured ×1.92 \\[1.83, 2.31\\] cyc" in line
+    assert line.count("×") == line.count("model ÷ measured ×")  # no ratio of instructions
+    assert "our est. cycles \\[lo, hi\\] (a model)" in md and esc(LABEL) in md
+    assert "Model against measurement" in md
+
+
+def test_ref_pairs_the_estimates_statistic_and_converts_at_each_clock():
+    run = board_runs()[0]
+    amx = _ref(run, "amx")  # averages in µs at 25 MHz: our estimate's mean
+    row, cell = _cell(amx, "sched.yield.ctx.thread",
+                      "Task switch / instruction and data caches enabled", "MC68EC040 @ 25 MHz")
+    assert (row.est.stat, row.est.cycles, row.est.lo, row.est.hi) == ("mean", 300, 295, 320)
+    assert cell.cycles == pytest.approx(340)  # 13.6 µs at their 25 MHz
+    assert cell.est_cycles.value == pytest.approx(300 / 340)
+    # our 300 cycles at the board's 25 MHz are 12 µs: beside their 13.6 µs
+    assert (cell.est_time.value, cell.est_time.lo, cell.est_time.hi) == \
+        pytest.approx((12 / 13.6, 11.8 / 13.6, 12.8 / 13.6))
+    vx = _ref(run, "vxworks")  # µs at 600 MHz, statistic not stated: our median
+    row, cell = _cell(vx, "sem.give.no_waiter", "semGive / No tasks in queue / Binary",
+                      "kernel / Default Build")
+    assert cell.cycles == pytest.approx(0.23 * 600)
+    assert cell.est_cycles.value == pytest.approx(100 / 138)
+    assert cell.est_time.value == pytest.approx(4.0 / 0.23)  # the two clocks' difference too
+    text = pages.render(views.ref_comparison(vx), "md")
+    assert "model ÷ measured ×0.72 \\[0.69, 0.87\\] cyc, ×17.39 \\[16.52, 20.87\\] time" in text
+
+
+def test_ref_gives_the_estimate_no_ratio_where_the_instructions_would_not_have_one():
+    run = board_runs()[0]
+    give = next(m for m in run.metrics if m["id"] == "sem.give.no_waiter")
+    give["unranked"] = "the kernel adds nothing: no kernel instruction runs in the window"
+    for m in run.metrics:  # a record stored before the mean's range was: no range to show
+        if m["id"] == "sched.yield.ctx.thread":
+            m["cycles"] = {k: v for k, v in m["cycles"].items()
+                           if k not in ("mean_lo", "mean_hi")}
+    cmp = _ref(run, "dspbios")
+    row, cell = _cell(cmp, "sem.give.no_waiter", "Post a semaphore, no waiting task",
+                      "TMS320C28x (Large)")
+    assert row.est.cycles == 100 and cell.est_cycles is None  # shown, never ranked
+    amx = _ref(run, "amx")
+    row, cell = _cell(amx, "sched.yield.ctx.thread",
+                      "Task switch / instruction and data caches enabled", "MC68EC040 @ 25 MHz")
+    assert (row.est.lo, cell.est_cycles.lo) == (None, None)
+    md = pages.render(views.ref_comparison(amx), "md")
+    assert "300 (12.00 µs; no model range stored)" in md and "model ÷ measured ×0.88 cyc" in md
+
+
+def test_ref_of_a_run_without_the_model_says_nothing_of_it():
+    cmp = _ref(board_runs(priced=False)[0], "dspbios")
+    assert not cmp.est_label and all(r.est is None for r in cmp.rows)
+    assert all(c.est_cycles is None and c.est_time is None for r in cmp.rows for c in r.cells
+               if c)
+    md = pages.render(views.ref_comparison(cmp), "md")
+    assert "est. cycles" not in md and "model ÷ measured" not in md and "×" not in md
