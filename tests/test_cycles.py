@@ -450,6 +450,8 @@ def test_a_records_cycles_are_the_estimates_statistics():
     assert (c["min"], c["p50"], c["p90"], c["p99"], c["p999"], c["max"]) == \
         (1, 500, 900, 990, 999, 1000)  # nearest rank
     assert (c["p50_lo"], c["p50_hi"], c["mean"]) == (499, 505, 500.5)
+    # the mean's and the max's model ranges: the samples' bounds' means and maxima
+    assert (c["mean_lo"], c["mean_hi"], c["max_lo"], c["max_hi"]) == (499.5, 505.5, 999, 1005)
     buckets = c["hist"]["buckets"]
     assert len(buckets) <= cycles.HIST_BUCKETS and sum(b[2] for b in buckets) == 1000
     assert buckets[0][0] == 1 and buckets[-1][1] > 1000

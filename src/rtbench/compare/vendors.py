@@ -5,7 +5,9 @@ figure, both normalised to cycles at each side's own clock where that is
 known, with the ratio ours / theirs. Like with like: the statistic of ours
 is the one the sheet published (reference.STATISTICS: a worst case beside
 our max, an average beside our mean), and a count of instructions stands
-beside their cycles without a ratio (a path length is not a speed). A row
+beside their cycles without a ratio (a path length is not a speed); a board
+run's estimated cycles of the same samples stand beside theirs with a ratio
+marked model against measurement (estref.py). A row
 whose record says `unranked` (docs/records.md: the kernel adds nothing, the
 tick's phase, rtbench's own instructions) stands beside theirs without a
 ratio either, and says why. Rows either side lacks are listed, the
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rtbench.compare import coverage
+from rtbench.compare import coverage, estref
 from rtbench.sheets import system
 from rtbench.sheets.configuration import core_clock_phrase
 from rtbench.store import reference
@@ -37,6 +39,8 @@ class Published:
     mb_s: float | None = None  # a published bandwidth (MB/s)
     ratio_cycles: float | None = None  # our cycles / theirs, each at its own clock
     ratio_time: float | None = None  # our time / theirs
+    est_cycles: estref.Ratio | None = None  # our estimated cycles / their cycles (a model's)
+    est_time: estref.Ratio | None = None  # the estimate at the board's clock / their time
 
 
 @dataclass
@@ -58,6 +62,7 @@ class RefRow:
     ours_unit: str = ""
     their_stat: str = "unstated"  # what the published figure is (reference.STATISTICS)
     unranked: str = ""  # the record's `unranked`: why ours takes no ratio against theirs
+    est: estref.Estimate | None = None  # a board's estimated cycles of the statistic ours is
 
 
 @dataclass
@@ -75,6 +80,7 @@ class RefComparison:
     our_unit_detail: str = ""
     our_core_hz: float = 0.0  # the core clock ours_cycles are at (0: they are counter ticks)
     cycles_note: str = ""  # what our cycles are, in words for the output
+    est_label: str = ""  # the cycle model's label, when a row carries its estimate
 
 
 def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> RefComparison:
@@ -111,7 +117,8 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                          f"{session.hz / 1e6:.3f} MHz" if session.hz else "unknown",
                          session.unit, session.ts.get("counter_unit_detail")
                          or session.ts.get("unit_detail", ""), session.core_cycles_hz,
-                         _cycles_note(session))
+                         _cycles_note(session),
+                         next((r.est.label for r in rows if r.est), ""))
 
 
 def _cycles_note(session: Session) -> str:
@@ -155,9 +162,11 @@ def _ok_row(it, profile: str, key: str, rec: dict, m: MetricRecord, core_hz: flo
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], ours_stat="",
                       their_stat=theirs)
     mb_s = system.mb_per_s(rec, stat)
-    if m.is_count:  # instructions (an emulator): beside their cycles, never as a time
+    if m.is_count:  # instructions (an emulator): beside their cycles, never as a time;
+        # the model's estimate of the same samples beside them, when it priced them
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], None, stat,
-                      ours_count=m.count(stat), ours_unit=m.unit, their_stat=theirs)
+                      ours_count=m.count(stat), ours_unit=m.unit, their_stat=theirs,
+                      est=estref.estimate(rec, stat))
     if not m.is_time:  # a figure in its own unit (e.g. MB/s from a program)
         return RefRow(it.id, it.title, profile, key, "ok", "", None, None, [], mb_s, stat,
                       their_stat=theirs)
@@ -221,7 +230,12 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
         c.ratio_cycles = row.ours_cycles / c.cycles
     if c.time_ns and row.ours_ns is not None:
         c.ratio_time = row.ours_ns / c.time_ns
-    # a count of instructions beside their cycles: side by side, no ratio
+    # a count of instructions beside their cycles: side by side, no ratio; the
+    # model's estimate of the same samples: a ratio, model against measurement
+    if row.est and c.cycles:
+        c.est_cycles = estref.cycles_ratio(row.est, c.cycles)
+    if row.est and c.time_ns:
+        c.est_time = estref.time_ratio(row.est, c.time_ns)
     return c
 
 

@@ -6,6 +6,7 @@ Markdown or HTML by the same blocks as every other page.
 
 from __future__ import annotations
 
+from rtbench.compare import estref
 from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison
 from rtbench.peers import lm_causes
 from rtbench.peers.lm_causes import AGREE
@@ -289,8 +290,9 @@ def _figure(cell) -> str:
         ratios.append(f"×{cell.ratio_cycles:.2f} cyc")
     if cell.ratio_time is not None:
         ratios.append(f"×{cell.ratio_time:.2f} time")
+    est = estref.ratios(cell.est_cycles, cell.est_time)  # a board's estimate: a model's
     text = printed + (f" ({', '.join(extra)})" if extra else "")
-    return text + (" → " + ", ".join(ratios) if ratios else "")
+    return text + (" → " + ", ".join(ratios) if ratios else "") + (f"; {est}" if est else "")
 
 
 def _ours(r) -> str:
@@ -340,6 +342,8 @@ def ref_comparison(cmp: RefComparison) -> Page:
                f"({s.clock_note}), converted to cycles at the sheet's stated clock, or left "
                "in its own unit where the sheet states no clock. Each column is one set-up "
                "the sheet published.")
+        if cmp.est_label:
+            page.p(estref.paragraph(cmp.est_label, s.clock_note))
     elif cmp.our_core_hz:
         page.p(f"Ours: the run's samples, and beside their cycles our time in "
                f"cycles of the core's clock ({cmp.cycles_note}; the benchmark counter ticks "
@@ -364,13 +368,15 @@ def ref_comparison(cmp: RefComparison) -> Page:
         count = cmp.our_unit == "instructions"
         ours_head = ("our instructions" if count else
                      "our core cycles" if cmp.our_core_hz else "our ticks")
+        est = [estref.HEADER] if cmp.est_label else []  # a model's, beside the count
         headers = ["metric", "profile", "published row", "statistic (ours ~ theirs)", "ours",
-                   ours_head, *cmp.columns]
+                   ours_head, *est, *cmp.columns]
         rows = [[r.id, r.profile, r.key, _paired(r), _ours(r),
                  (f"{r.ours_count:.0f}" if r.ours_count is not None else "—") if count else
                  ("—" if r.ours_cycles is None else f"{r.ours_cycles:.0f}"),
+                 *([estref.figure(r.est)] if est else []),
                  *[_figure(c) for c in r.cells]] for r in cmp.rows]
-        page.table(Table(headers, rows, "llllrr" + "l" * len(cmp.columns)))
+        page.table(Table(headers, rows, "llllrr" + "r" * len(est) + "l" * len(cmp.columns)))
         unranked = [f"{r.id} [{r.profile}] beside “{r.key}”: {r.unranked}" for r in cmp.rows
                     if r.ours_status == "ok" and r.unranked]
         if unranked:

@@ -51,5 +51,10 @@ def label(records: Iterable[dict | None]) -> str:
     for rec in records:
         c = of(rec)
         if c:
-            return f"{c['label']}. µs at the board's {c['hz'] / 1e6:g} MHz."
+            return said(c)
     return ""
+
+
+def said(c: dict[str, Any]) -> str:
+    """One record's estimate in the model's words, and the clock µs are at."""
+    return f"{c['label']}. µs at the board's {c['hz'] / 1e6:g} MHz."

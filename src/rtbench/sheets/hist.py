@@ -6,6 +6,11 @@ summary lines after it, and the samples beyond the last bucket counted as
 The buckets are re-cut from the stored log-linear histogram (each stored
 bucket's samples at its midpoint, ≤ 0.4 % off); a cyclictest import keeps
 its own overflow count, said on its own line.
+
+An emulated board's record also holds the same samples in estimated cycles
+(its `cycles`, docs/cycles.md): their histogram follows the instructions'
+in the same layout, under the model's own label, never in their place; a
+board record without them says that nothing is estimated, and why.
 """
 
 from __future__ import annotations
@@ -17,18 +22,21 @@ from pathlib import Path
 import numpy as np
 
 from rtbench.errors import RtbenchError
+from rtbench.sheets import estcycles
 from rtbench.sheets.plots import UNIT_SHORT
 from rtbench.sheets.units import fmt_scaled, time_scale
 from rtbench.store.catalog import did_you_mean
 from rtbench.store.db import Store
 from rtbench.store.records import MetricRecord
-from rtbench.store.stats import grouped
+from rtbench.store.stats import Grouped, grouped
 
 MIN_WIDTH_NS = 1e-3  # a bucket of a time: no finer than the ps a figure in ns is rounded to
 MAX_WIDTH = 1e15  # in the run's unit: rtbench stores no figure beyond it (records.MAX_FIGURE)
 BUCKETS = 100  # buckets before the overflow line, by default (cyclictest -h 100 at 1 µs)
 BAR = 40
 _TIME_UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+SUMMARY = (("Min", "min"), ("Median", "p50"), ("Avg", "mean"), ("P99", "p99"), ("Max", "max"))
+EST_UNIT = "est. cycles"  # the model's unit (docs/records.md `cycles.unit`)
 
 
 @dataclass
@@ -90,18 +98,38 @@ def make(rec: dict, width: float | None = None, buckets: int = BUCKETS,
     if g is None:
         raise RtbenchError(f"{rec['id']}: no histogram stored (the source gave "
                            f"{', '.join(m.stats_given) or 'no statistic'})")
-    lo, p99 = float(g.values[0]), m.value("p99") or float(g.values[-1])
-    width = width or nice_width(max(p99 - lo, 1.0 if m.is_count else 1e-9))
-    if m.is_count:
+    unit, div = _display_unit(m, m.value("p50") or float(g.values[0]))
+    return _cut(g, m.value("p99"), m.is_count, width, buckets, unit, div,
+                int((rec.get("hist") or {}).get("overflow") or 0))
+
+
+def make_est(c: dict, width: float | None = None, buckets: int = BUCKETS) -> Histogram:
+    """The estimated cycles' histogram (a record's `cycles`): its stored
+    buckets (one per value up to the model's bucket count, exact), re-cut
+    as the instructions' are. Its samples are the record's, so an overflow
+    beyond its buckets cannot happen (the model's `hist.overflow` is 0)."""
+    b = np.asarray(c["hist"]["buckets"], dtype=float).reshape(-1, 3)
+    values = (b[:, 0] + b[:, 1] - 1) / 2 + float(c["hist"].get("offset", 0))
+    order = np.argsort(values, kind="stable")
+    g = Grouped(values[order], b[order, 2], EST_UNIT)
+    return _cut(g, float(c["p99"]), True, width, buckets, EST_UNIT, 1.0, 0)
+
+
+def _cut(g: Grouped, p99: float | None, whole: bool, width: float | None, buckets: int,
+         unit: str, div: float, source_overflow: int) -> Histogram:
+    """Buckets of `width` (default: a 1-2-5 step that puts the p99 within 30
+    of them; a count's at least 1 and whole) from the first sample on."""
+    lo, p99 = float(g.values[0]), p99 or float(g.values[-1])
+    width = width or nice_width(max(p99 - lo, 1.0 if whole else 1e-9))
+    if whole:
         width = max(1.0, round(width))
     start = math.floor(lo / width) * width
     idx = np.floor((g.values - start) / width).astype(np.int64)
     inside = (idx >= 0) & (idx < buckets)
     counts = np.bincount(idx[inside], weights=g.counts[inside], minlength=buckets)
-    unit, div = _display_unit(m, m.value("p50") or lo)
     return Histogram(unit, div, width, start, [int(c) for c in counts],
                      int(g.counts[idx >= buckets].sum()), int(g.counts[idx < 0].sum()),
-                     int((rec.get("hist") or {}).get("overflow") or 0))
+                     source_overflow)
 
 
 def _display_unit(m: MetricRecord, typical: float) -> tuple[str, float]:
@@ -116,6 +144,41 @@ def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
     bucket (from the first to the last non-empty, or all with `all_rows`),
     then the summary with the overflow count."""
     m = MetricRecord(rec)
+    summary = []
+    for label, stat in SUMMARY:
+        v = m.value(stat)
+        name = f"{label} Latencies" if m.is_time else label
+        summary.append(f"# {name}: " + ("—" if v is None else f"{fmt_scaled(v, h.div)} {h.unit}"))
+    return _layout(h, [f"# {title}"], summary, all_rows)
+
+
+def render_est(c: dict, h: Histogram, all_rows: bool = False) -> str:
+    """The estimated cycles of the same samples in the same layout, under
+    the model's label: the median with the model's range of it, and µs at
+    the board's clock (estcycles)."""
+    head = [f"# {EST_UNIT} of the same {c['n']} samples, sample by sample (rtbench's cycle "
+            "model, docs/cycles.md)", f"# {estcycles.said(c)}"]
+    summary = []
+    for label, stat in SUMMARY:
+        v = f"{c[stat]:,}" if stat != "mean" else f"{c[stat]:,.1f}"
+        if stat == "p50":
+            v = estcycles.median(c)
+        summary.append(f"# {label}: {v} {EST_UNIT} ({estcycles.us(c, stat)} µs)")
+    return _layout(h, head, summary, all_rows)
+
+
+def no_est(rec: dict) -> str:
+    """Why a board record (instructions) has no estimated cycles, on one line."""
+    c = rec.get("cycles")
+    if isinstance(c, dict) and c.get("status") == "unpaired":
+        why = ("the cycle model's samples could not stand beside these: "
+               + str(c.get("reason") or "no reason given"))
+    else:
+        why = "the run was made without the cycle model (--no-cycles), or before rtbench had one"
+    return f"# No {EST_UNIT}: nothing is estimated for this record; {why}\n"
+
+
+def _layout(h: Histogram, head: list[str], summary: list[str], all_rows: bool) -> str:
     nonzero = [i for i, c in enumerate(h.counts) if c]
     first, last = (0, len(h.counts) - 1) if all_rows or not nonzero else (nonzero[0], nonzero[-1])
     top = max(h.counts) or 1
@@ -124,7 +187,7 @@ def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
         x = v / h.div
         return f"{x:g}" if float(x).is_integer() else f"{x:.4g}"
 
-    lines = [f"# {title}",
+    lines = [*head,
              f"# buckets of {fmt(h.width)} {h.unit}, each line its lower bound and its sample "
              "count; re-cut from the stored histogram",
              "# Histogram"]
@@ -134,11 +197,7 @@ def render(rec: dict, h: Histogram, title: str, all_rows: bool = False) -> str:
         lines.append(f"{fmt(h.start + i * h.width):>9} {c:09d}  {bar}")
     total = sum(h.counts) + h.overflow + h.underflow
     lines.append(f"# Total: {total:09d}")
-    for label, stat in (("Min", "min"), ("Median", "p50"), ("Avg", "mean"), ("P99", "p99"),
-                        ("Max", "max")):
-        v = m.value(stat)
-        name = f"{label} Latencies" if m.is_time else label
-        lines.append(f"# {name}: " + ("—" if v is None else f"{fmt_scaled(v, h.div)} {h.unit}"))
+    lines += summary
     if h.underflow:
         lines.append(f"# Histogram Underflows: {h.underflow:09d} (below {fmt(h.start)} {h.unit})")
     lines.append(f"# Histogram Overflows: {h.overflow:09d} (at or above {fmt(h.limit)} "
@@ -165,7 +224,11 @@ def of_run(db: Path | None, metric: str, run: str, profile: str | None, width: s
     m = MetricRecord(rec)
     if not m.ok:
         raise RtbenchError(f"{metric} in run {stored.id}: {m.status}: {m.reason}")
-    h = make(rec, parse_width(width, m.base_unit), buckets)
+    w = parse_width(width, m.base_unit)
+    h = make(rec, w, buckets)
     title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
              f"{m.n} samples")
-    return render(rec, h, title, all_rows)
+    text = render(rec, h, title, all_rows)
+    if m.cycles:  # the same --width and --buckets: both are counts
+        return text + "\n" + render_est(m.cycles, make_est(m.cycles, w, buckets), all_rows)
+    return text + no_est(rec) if m.is_count else text

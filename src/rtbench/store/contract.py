@@ -93,7 +93,8 @@ _METRIC = {
     "cycles.unit": "text", "cycles.label": "text", "cycles.core": "text",
     "cycles.hz": "number", "cycles.n": "count",
     **{f"cycles.{k}": "number" for k in ("min", "max", "mean", "stddev", "p50", "p90", "p99",
-                                          "p999", "p50_lo", "p50_hi")},
+                                          "p999", "p50_lo", "p50_hi", "mean_lo", "mean_hi",
+                                          "max_lo", "max_hi")},
     "cycles.hist": "object", "cycles.window": "object",
     **{f"cycles.window.{k}": "count" for k in ("instructions", "kernel", "api", "ours")},
 }

@@ -451,8 +451,10 @@ def unpaired(rec: dict, samples: np.ndarray) -> str:
 def summary(samples: np.ndarray, board: str) -> dict:
     """The `cycles` object of a record (docs/records.md) from its samples'
     estimates: the estimate's statistics, exact, and the model's range of
-    the median (the medians of the samples' lo and hi: as lo <= cycles <=
-    hi holds for every sample, it holds for the medians)."""
+    the median, the mean and the max (the medians, means and maxima of the
+    samples' lo and hi: as lo <= cycles <= hi holds for every sample, it
+    holds for each of them; `compare --ref` sets the one a vendor
+    published beside theirs)."""
     est = np.sort(samples["est"].astype(np.int64))
     lo = np.sort(samples["lo"].astype(np.int64))
     hi = np.sort(samples["hi"].astype(np.int64))
@@ -462,7 +464,9 @@ def summary(samples: np.ndarray, board: str) -> dict:
            "mean": round(float(est.mean()), 3),
            "stddev": round(float(est.std(ddof=1)), 3) if len(est) > 1 else 0.0}
     out.update({k: _quantile(est, q) for k, q in QUANTILES.items()})
-    out.update(p50_lo=_quantile(lo, 0.5), p50_hi=_quantile(hi, 0.5), hist=_hist(est))
+    out.update(p50_lo=_quantile(lo, 0.5), p50_hi=_quantile(hi, 0.5),
+               mean_lo=round(float(lo.mean()), 3), mean_hi=round(float(hi.mean()), 3),
+               max_lo=int(lo[-1]), max_hi=int(hi[-1]), hist=_hist(est))
     out["window"] = median_window(samples)
     return out
 
