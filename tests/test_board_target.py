@@ -365,6 +365,35 @@ def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, caps
     assert {r["ours_stat"] for r in rows if r["ours_status"] == "ok"} == {"mean"}
 
 
+def test_a_real_run_sets_its_estimated_cycles_beside_a_vendors_and_in_hist(board, isolated,
+                                                                           full, capsys):
+    """The cycle model's estimate of a real run reaches `compare --ref` (a
+    vendor that prints cycles: model ÷ measured, its range's ratio beside
+    it; instructions keep no ratio) and `hist` (the same samples in est.
+    cycles after the instructions)."""
+    from rtbench.compare import estref
+    from rtbench.store.db import Store
+
+    with Store(isolated / "r.db") as store:
+        store.import_run(full[0], "test", "now")
+    assert main(["compare", "latest", "--ref", "dspbios", "--db", "r.db", "--format", "json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["rows"]
+               if r["id"] == "irq.handler_to_task")
+    est, cell = row["est"], row["cells"][0]
+    assert est["stat"] == "p50" and est["lo"] <= est["cycles"] <= est["hi"]
+    assert est["label"].startswith("est. cycles") and cell["ratio_cycles"] is None  # instr.
+    r = cell["est_cycles"]  # model ÷ measured, and the model's range of it
+    assert r["value"] == pytest.approx(est["cycles"] / cell["cycles"])
+    assert r["lo"] == pytest.approx(est["lo"] / cell["cycles"])
+    assert main(["compare", "latest", "--ref", "dspbios", "--db", "r.db"]) == 0
+    assert estref.MARK in capsys.readouterr().out
+    assert main(["hist", "irq.handler_to_task", "--db", "r.db"]) == 0
+    ins, est = capsys.readouterr().out.split("\n\n")[:2]
+    assert "est. cycles" not in ins and est.startswith("# est. cycles of the same")
+    c = next(m for m in full[0]["metrics"] if m["id"] == "irq.handler_to_task")["cycles"]
+    assert f"# Median: {c['p50']:g} [{c['p50_lo']:g}, {c['p50_hi']:g}] est. cycles" in est, est
+
+
 def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
     """Instructions beside times: the kernel sheet puts them side by side,
     never a ratio or a verdict."""
