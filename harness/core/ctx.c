@@ -31,6 +31,7 @@ void rtb_ctx_reset(struct rtb_ctx *c, const struct rtb_metric *m, uint32_t sampl
     rtb_stats_reset(&c->stats);
     rtb_hist_reset(h);
     c->elapsed = 0;
+    c->observed = 0;
     c->canary = 0;
     c->started = rtb_port_ts();
     c->budgeted = budget_ticks != 0;
@@ -159,6 +160,11 @@ void rtb_fail(struct rtb_ctx *c, const char *what)
 void rtb_unsupported(struct rtb_ctx *c, const char *why)
 {
     set_reason(c, RTB_STATUS_UNSUPPORTED, why, 0);
+}
+
+void rtb_observed_over(struct rtb_ctx *c, uint64_t ticks)
+{
+    c->observed = ticks;
 }
 
 void rtb_note(struct rtb_ctx *c, const char *note)

@@ -34,6 +34,7 @@ struct rtb_ctx {
     bool unit_is_time;      /* the reported unit is a time (ticks, cycles) */
     rtb_ticks_t started;    /* the metric's start (its budget's origin) */
     uint64_t elapsed;       /* its whole run, set-up included, in counter ticks */
+    uint64_t observed;      /* rtb_observed_over: the samples' own window (0: elapsed's) */
     uint64_t canary;        /* the canary's median net cost around it (0: no canary) */
     bool cold;              /* evict caches before every sample (the cold profile) */
     bool cold_failed;       /* the port could not evict: said once in the note */

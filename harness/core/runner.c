@@ -132,7 +132,7 @@ static void run_one(const struct rtb_metric *m, const struct rtb_config *cfg,
             rtb_fail(ctx, "no samples taken");
     }
     rtb_port_alloc(RTB_ALLOC_STATIC);
-    ctx->elapsed = rtb_port_ts() - ctx->started;
+    ctx->elapsed = ctx->observed ? ctx->observed : rtb_port_ts() - ctx->started;
     if (!why)
         time_canary(canary, &canaries, cal->overhead);
     ctx->canary = median_small(canary, canaries);

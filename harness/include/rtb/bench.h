@@ -72,6 +72,10 @@ void rtb_add(struct rtb_ctx *ctx, rtb_stamp_t t0, rtb_stamp_t t1);
  * event whose every instant is stamped once, several rows reading it: the
  * POSIX port's xsig.c): each extra read's calibrated cost is subtracted. */
 void rtb_add_extra(struct rtb_ctx *ctx, rtb_stamp_t t0, rtb_stamp_t t1, unsigned extra);
+/* The samples were observed over `ticks` counter ticks, not over the time
+ * this metric ran: a row that replays events another row recorded (xsig.c)
+ * states the window the events happened in (the record's elapsed_ticks). */
+void rtb_observed_over(struct rtb_ctx *ctx, uint64_t ticks);
 /* One sample of one prepared call (rtb/kcall.h): stamp, call, stamp; the
  * call's RTB_* result, read after the window. The sample is added when the
  * result is `expect` (RTB_OK; RTB_EWOULDBLOCK for a call timed failing). */

@@ -199,8 +199,11 @@ static void row(struct rtb_ctx *ctx, enum kind kind, enum stamp from, enum stamp
 {
     if (cache.kind == (int)kind && !cache.overflow) {
         rtb_note(ctx, "the same events as the row of its kind measured just before it");
-        for (unsigned i = 0; i < cache.count && rtb_want(ctx); i++)
+        unsigned i = 0;
+        for (; i < cache.count && rtb_want(ctx); i++)
             rtb_add_extra(ctx, cache.ev[i].t[from], cache.ev[i].t[to], extra(kind, from, to));
+        if (i) /* the window the replayed events happened in, not the replay's */
+            rtb_observed_over(ctx, cache.ev[i - 1].t[to] - cache.ev[0].t[from]);
         return;
     }
     if (!cache.ev) {
