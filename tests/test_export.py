@@ -68,10 +68,12 @@ def test_csv_one_row_per_metric_and_profile(cat):
     assert len(rows) == 3 * 2 + 1
     first = rows[0]
     rec = r.metrics[0]
-    assert first["schema_version"] == "1" and first["metric_id"] == cat.ids[0]
+    assert first["schema_version"] == "2" and first["metric_id"] == cat.ids[0]
     assert first["profile"] == "rt" and first["status"] == "ok"
     assert float(first["p50_ns"]) == pytest.approx(rec["p50"] * 1e9 / rec["tick_hz"], abs=1e-3)
-    assert float(first["p50_cycles"]) == rec["p50"]
+    # counter ticks, named for what they are (schema 1 called them cycles)
+    assert float(first["p50_ticks"]) == rec["p50"] and first["unit"] == "ticks"
+    assert not any(c.endswith("_cycles") for c in export.CSV_COLUMNS)
     assert rows[-1]["status"] == "not_measured" and rows[-1]["p50_ns"] == ""
 
 
@@ -123,7 +125,7 @@ def test_an_unranked_row_keeps_its_reason_in_every_export(cat, isolated):
     rows = {row["metric_id"]: row for row in csv.DictReader(io.StringIO(export.to_csv(r, cat)))}
     assert rows["timer.expiry.to_routine"]["unranked"] == why
     assert rows["sem.give.no_waiter"]["unranked"] == ""
-    assert list(export.CSV_COLUMNS)[-9] == "unranked"  # the estimated cycles after it
+    assert list(export.CSV_COLUMNS)[-12] == "unranked"  # the estimated cycles, p90… after it
     (isolated / "res.json").write_text(json.dumps(data))
     assert main(["import", "res.json", "--db", "b.db"]) == 0
     with Store(isolated / "b.db") as b:
@@ -133,3 +135,15 @@ def test_an_unranked_row_keeps_its_reason_in_every_export(cat, isolated):
     (isolated / "bad.json").write_text(json.dumps(data))
     with pytest.raises(export.ResultsFileError, match="unranked"):
         export.load_results(isolated / "bad.json")
+
+
+def test_a_figure_that_is_no_time_keeps_its_high_percentiles_in_the_csv(cat):
+    """A board's instructions (a count, not a time) have their p90 … p99.9 in
+    the CSV as the sheet shows them (schema 1 had min, p50, mean, max only)."""
+    r = full_run(cat.ids[:1])
+    rec = r.metrics[0]
+    rec.update(unit="instructions", tick_hz=0, min=10, p50=12, p90=14, p99=20, p999=31,
+               max=40, mean=12.5)
+    row = next(csv.DictReader(io.StringIO(export.to_csv(r, cat))))
+    assert row["unit"] == "instructions" and row["p50_ns"] == "" and row["p50_ticks"] == ""
+    assert [row[f"{s}_value"] for s in ("p90", "p99", "p999", "max")] == ["14", "20", "31", "40"]

@@ -286,11 +286,19 @@ EXIT_REGRESSION = 1
 
 def _pick_format(fmt: str | None, output: Path | None, allowed: tuple[str, ...],
                  default: str) -> str:
-    """--format, else the output file's suffix, else the default."""
+    """--format, else the output file's suffix, else the default. A suffix
+    naming a format this command does not write (-o sheet.pdf) is refused:
+    never Markdown in a file called .pdf."""
     if fmt:
         return fmt
-    guessed = SUFFIXES.get(output.suffix.lower()) if output else None
-    return guessed if guessed in allowed else default
+    if output is None or not output.suffix:
+        return default
+    guessed = SUFFIXES.get(output.suffix.lower())
+    if guessed not in allowed:
+        known = " ".join(sorted(k for k, v in SUFFIXES.items() if v in allowed))
+        raise click.UsageError(f"-o {output.name}: this command writes {', '.join(allowed)}; "
+                               f"name the file {known}, or give --format")
+    return guessed
 
 
 def _emit(text: str, output: Path | None) -> None:

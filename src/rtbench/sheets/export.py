@@ -34,12 +34,15 @@ from rtbench.store import contract, records
 from rtbench.store.text import ENCODING, HEAD, not_utf8
 from rtbench.store.records import MetricRecord, strict_json
 
-CSV_SCHEMA = 1
+# 2: the counter's figures are `*_ticks` (schema 1 called them `*_cycles`,
+# though they are counter ticks, cycles only where `unit` says so) and a
+# figure that is not a time has every percentile (`p90_value` … `p999_value`).
+CSV_SCHEMA = 2
 CSV_COLUMNS = (
     "schema_version", "run_id", "run_uuid", "run_label", "metric_id", "profile", "service",
     "title", "status", "reason", "n", "tick_hz", "min_ns", "p50_ns", "p90_ns", "p99_ns",
-    "p999_ns", "max_ns", "mean_ns", "stddev_ns", "min_cycles", "p50_cycles", "p99_cycles",
-    "max_cycles", "realtime", "note",
+    "p999_ns", "max_ns", "mean_ns", "stddev_ns", "min_ticks", "p50_ticks", "p99_ticks",
+    "max_ticks", "realtime", "note",
     # records from other sources (docs/records.md): empty for the harness's
     "origin", "stats_given", "unit", "min_value", "p50_value", "mean_value", "max_value",
     # why the row is kept out of every ranking (docs/records.md), "" when ranked
@@ -47,9 +50,13 @@ CSV_COLUMNS = (
     # an emulated board's estimated cycles (docs/records.md `cycles`), empty elsewhere
     "est_cycles_min", "est_cycles_p50", "est_cycles_p50_lo", "est_cycles_p50_hi",
     "est_cycles_p99", "est_cycles_max", "est_us_p50", "est_cycles_model",
+    # schema 2: a figure that is not a time, its high percentiles (after the above:
+    # a reader by header names is unaffected)
+    "p90_value", "p99_value", "p999_value",
 )
 _NS_STATS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
-_CYCLE_STATS = ("min", "p50", "p99", "max")
+_TICK_STATS = ("min", "p50", "p99", "max")
+_VALUE_STATS = ("min", "p50", "p90", "p99", "p999", "mean", "max")
 ENVELOPE_SCHEMA = 3  # docs/results-schema.json
 
 
@@ -114,7 +121,7 @@ def _csv_figures(rec: dict) -> dict[str, Any]:
     # An absent statistic stays an empty cell: never computed from the others.
     if not m.is_time:
         row["unit"] = m.unit
-        for stat in ("min", "p50", "mean", "max"):
+        for stat in _VALUE_STATS:
             if m.has(stat):
                 row[f"{stat}_value"] = _num(rec[stat])
         return row
@@ -122,9 +129,10 @@ def _csv_figures(rec: dict) -> dict[str, Any]:
     for stat in _NS_STATS:
         if m.has(stat):
             row[f"{stat}_ns"] = f"{m.ns(stat):.3f}"
-    if not m.origin:  # an imported time's ticks are ns, not anybody's cycles
-        for stat in _CYCLE_STATS:
-            row[f"{stat}_cycles"] = _num(rec[stat])
+    if not m.origin:  # an imported time's ticks are ns, not a counter's
+        row["unit"] = m.unit  # "ticks", or "cycles" where the counter is the core's
+        for stat in _TICK_STATS:
+            row[f"{stat}_ticks"] = _num(rec[stat])
     return row
 
 
