@@ -10,7 +10,6 @@ Every error is one line, `rtbench: error: ...`, exit code 2 for bad input
 
 from __future__ import annotations
 
-import io
 import math
 import signal
 import sqlite3
@@ -24,11 +23,11 @@ import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.measure.run import RunRequest, execute, parse_profiles
 from rtbench.process import lifetime
-from rtbench.sheets import datasheet, files
+from rtbench.sheets import datasheet
+from rtbench.sheets import output as sink
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import contract
 from rtbench.store.db import Store
-from rtbench.store.records import strict_json
 
 DEFAULTS = {"samples": 10000, "warmup": 100, "budget_ms": 2000}
 QUICK = {"samples": 1000, "warmup": 50, "budget_ms": 500}
@@ -279,58 +278,7 @@ def show_command(run: str, db: Path | None) -> int:
 
 # ---- reports and comparisons (docs/reports.md) ----
 
-SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".csv": "csv",
-            ".json": "json", ".txt": "text"}
 EXIT_REGRESSION = 1
-
-
-def _pick_format(fmt: str | None, output: Path | None, allowed: tuple[str, ...],
-                 default: str) -> str:
-    """--format, else the output file's suffix, else the default. A suffix
-    naming a format this command does not write (-o sheet.pdf) is refused:
-    never Markdown in a file called .pdf."""
-    if fmt:
-        return fmt
-    if output is None or not output.suffix:
-        return default
-    guessed = SUFFIXES.get(output.suffix.lower())
-    if guessed not in allowed:
-        known = " ".join(sorted(k for k, v in SUFFIXES.items() if v in allowed))
-        raise click.UsageError(f"-o {output.name}: this command writes {', '.join(allowed)}; "
-                               f"name the file {known}, or give --format")
-    return guessed
-
-
-def _emit(text: str, output: Path | None) -> None:
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    if not output.name or output.is_dir():
-        raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
-                                                     if output.name else "no file name"))
-    try:
-        files.atomic_write(output, text)
-    except OSError as exc:
-        raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
-
-
-def _emit_page(page, fmt: str, output: Path | None, data=None) -> None:
-    from rtbench.sheets import pages
-
-    if fmt == "json":
-        _emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
-    elif fmt == "text":
-        buf = io.StringIO()
-        console = Console(file=buf if output else None, highlight=False)
-        if output or not console.is_terminal:
-            console.width = max(console.width, 160)  # files and pipes: wide tables
-        pages.print_rich(page, console)
-        if output:
-            _emit(buf.getvalue(), output)
-    else:
-        _emit(pages.render(page, fmt), output)
-
 
 def _output_options(formats: tuple[str, ...]):
     def wrap(f):
@@ -349,12 +297,12 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
     """Render the data sheet of a stored RUN (an id or `latest`)."""
     from rtbench.sheets import export
 
-    fmt = _pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
+    fmt = sink.pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
     with Store(db, create=False) as store:
         stored = store.get_run(run)
     render = {"md": datasheet.render_markdown, "html": datasheet.render_html,
               "csv": export.to_csv, "json": export.to_json}[fmt]
-    _emit(render(stored, catalog_mod.load()), output)
+    sink.emit(render(stored, catalog_mod.load()), output)
     return 0
 
 
@@ -396,13 +344,13 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     pass."""
     from rtbench.compare import command
 
-    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     gate = command.fail_on(fail_on, fail_on_regression)
     out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db)
     if out.text is not None:
-        _emit(out.text, output)
+        sink.emit(out.text, output)
     else:
-        _emit_page(out.page, fmt, output, out.data)
+        sink.emit_page(out.page, fmt, output, out.data)
     for line in out.problems:
         click.echo(line, err=True)
     if out.summary and (output is not None or fmt != "text"):
@@ -419,9 +367,9 @@ def history_command(metric: str, profile: str | None, fmt: str | None, output: P
     """Show METRIC (a metric id) across the stored runs."""
     from rtbench.sheets import views
 
-    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     page, data = views.history_from(db, metric, profile, fmt == "html")
-    _emit_page(page, fmt, output, data)
+    sink.emit_page(page, fmt, output, data)
     return 0
 
 
@@ -451,9 +399,9 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
     """List the stored runs with their label and environment."""
     from rtbench.sheets import views
 
-    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     page, data = views.runs_from(db)
-    _emit_page(page, fmt, output, data)
+    sink.emit_page(page, fmt, output, data)
     return 0
 
 
@@ -492,12 +440,12 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
     than its budget or the trace's count differs from the harness's."""
     from rtbench.measure import audit as audit_cmd
 
-    fmt = _pick_format(fmt, output, ("text", "md", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "json"), "text")
     only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
     page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
                                                timeout, zephyr_modules, userspace, kernel_profile)
     page.p(audit_cmd.problems_text(problems))
-    _emit_page(page, fmt, output, {"rows": rows, "problems": problems})
+    sink.emit_page(page, fmt, output, {"rows": rows, "problems": problems})
     return 1 if problems else 0
 
 
@@ -560,9 +508,9 @@ def reference_list_command(fmt: str | None, output: Path | None) -> int:
     """Show the shipped reference sheets."""
     from rtbench.sheets import views
 
-    fmt = _pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     page, data = views.reference_list()
-    _emit_page(page, fmt, output, data)
+    sink.emit_page(page, fmt, output, data)
     return 0
 
 

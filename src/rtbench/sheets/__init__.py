@@ -12,7 +12,8 @@
   layout), units.py (one unit per column), templating.py (Jinja2 and its
   filters), export.py (CSV and JSON, and reading results.json back),
   files.py (every output file: a regular file only, written through an
-  exclusively created temporary file).
+  exclusively created temporary file), output.py (where a command's page
+  goes: stdout or `-o FILE`, in the format its suffix names).
 * templates/ and schema/ (the results file's JSON Schema) are package data.
 
 Reads the store only: a sheet of a run is the same whoever measured it

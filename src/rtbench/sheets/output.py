@@ -1,0 +1,65 @@
+"""Where a command's page goes: stdout, or `-o FILE` in the format the
+file's suffix names (or --format); one place for every command (cli.py)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from rtbench.errors import RtbenchError
+from rtbench.sheets import files
+from rtbench.store.records import strict_json
+
+SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".csv": "csv",
+            ".json": "json", ".txt": "text"}
+
+
+def pick_format(fmt: str | None, output: Path | None, allowed: tuple[str, ...],
+                default: str) -> str:
+    """--format, else the output file's suffix, else the default. A suffix
+    naming a format this command does not write (-o sheet.pdf) is refused:
+    never Markdown in a file called .pdf."""
+    if fmt:
+        return fmt
+    if output is None or not output.suffix:
+        return default
+    guessed = SUFFIXES.get(output.suffix.lower())
+    if guessed not in allowed:
+        known = " ".join(sorted(k for k, v in SUFFIXES.items() if v in allowed))
+        raise click.UsageError(f"-o {output.name}: this command writes {', '.join(allowed)}; "
+                               f"name the file {known}, or give --format")
+    return guessed
+
+
+def emit(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if not output.name or output.is_dir():
+        raise RtbenchError(f"-o {str(output)!r}: " + ("a directory; give a file name"
+                                                     if output.name else "no file name"))
+    try:
+        files.atomic_write(output, text)
+    except OSError as exc:
+        raise RtbenchError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
+
+
+def emit_page(page, fmt: str, output: Path | None, data=None) -> None:
+    from rtbench.sheets import pages
+
+    if fmt == "json":
+        emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
+    elif fmt == "text":
+        buf = io.StringIO()
+        console = Console(file=buf if output else None, highlight=False)
+        if output or not console.is_terminal:
+            console.width = max(console.width, 160)  # files and pipes: wide tables
+        pages.print_rich(page, console)
+        if output:
+            emit(buf.getvalue(), output)
+    else:
+        emit(pages.render(page, fmt), output)
