@@ -89,7 +89,8 @@ def _results(db, isolated, **change):
 
 BAD = {
     "unknown run": (["report", "9"], "no run 9"),
-    "run not a number": (["report", "abc"], "integer id or 'latest'"),
+    "run not a number": (["report", "abc"],
+                         "an integer id, 'latest', 'latest~N' or 'label:TEXT'"),
     "compare unknown run": (["compare", "1", "7"], "no run 7"),
     "compare one run": (["compare", "1"], "needs two runs or more"),
     "unknown reference": (["compare", "1", "--ref", "vxwork"],

@@ -160,7 +160,8 @@ def test_a_run_id_is_ascii_digits(ref, command, isolated, capsys):
     args = {"show": ["show", ref], "report": ["report", ref],
             "hist": ["hist", "method.null", ref]}[command]
     assert main([*args, "--db", "r.db"]) == 2
-    assert "run must be an integer id or 'latest'" in one_line_error(capsys.readouterr().err)
+    assert ("run must be an integer id, 'latest', 'latest~N' or 'label:TEXT'"
+            in one_line_error(capsys.readouterr().err))
 
 
 @pytest.mark.parametrize("threshold", ["inf", "nan", "1e400"])

@@ -262,7 +262,7 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 @click.argument("run")
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
 def show_command(run: str, db: Path | None) -> int:
-    """Print the data sheet of a stored RUN (an id or `latest`)."""
+    """Print the data sheet of a stored RUN (an id, `latest`, `latest~N` or `label:TEXT`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
     text = datasheet.render_markdown(stored, catalog_mod.load())
@@ -294,12 +294,14 @@ def _output_options(formats: tuple[str, ...]):
 @click.argument("run")
 @_output_options(("md", "html", "csv", "json"))
 def report_command(run: str, fmt: str | None, output: Path | None, db: Path | None) -> int:
-    """Render the data sheet of a stored RUN (an id or `latest`)."""
+    """Render the data sheet of a stored RUN (an id, `latest`, `latest~N` or `label:TEXT`)."""
     from rtbench.sheets import export
 
     fmt = sink.pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
     with Store(db, create=False) as store:
         stored = store.get_run(run)
+    if stored.picked:
+        click.echo(stored.picked, err=True)
     render = {"md": datasheet.render_markdown, "html": datasheet.render_html,
               "csv": export.to_csv, "json": export.to_json}[fmt]
     sink.emit(render(stored, catalog_mod.load()), output)
@@ -329,7 +331,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
                     fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
                     limits_file: Path | None, fmt: str | None, output: Path | None,
                     db: Path | None) -> int:
-    """Put RUNS side by side (median, p99, p99.9 and max of each metric,
+    """Put RUNS (each an id, `latest`, `latest~N` or `label:TEXT`) side by
+    side (median, p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
     beside the peers measured with it (rt-tests, rtos-benchmark: a run of
@@ -347,6 +350,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     gate = command.fail_on(fail_on, fail_on_regression)
     out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db)
+    for line in out.notes:
+        click.echo(line, err=True)
     if out.text is not None:
         sink.emit(out.text, output)
     else:

@@ -40,6 +40,7 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     summary: str | None = None
     failed: bool = False
+    notes: list[str] = field(default_factory=list)  # what `latest` landed on (store.runref)
 
 
 def fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
@@ -56,7 +57,17 @@ def fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
 def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
             gate: tuple[str, ...], limits: tuple[str, ...], limits_file: Path | None, fmt: str,
             db: Path | None) -> Outcome:
-    """The comparison RUNS get (ids or `latest`), in format `fmt`."""
+    """The comparison RUNS get (store.runref names), in format `fmt`; a
+    `latest` that landed on an import or an unfinished run says so."""
+    picked: list[str] = []
+    out = _compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db, picked)
+    out.notes = picked
+    return out
+
+
+def _compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
+             gate: tuple[str, ...], limits: tuple[str, ...], limits_file: Path | None, fmt: str,
+             db: Path | None, picked: list[str]) -> Outcome:
     cat = catalog_mod.load()
     wanted = [parse_limit(t, catalog=cat) for t in limits]
     if limits_file is not None:
@@ -69,6 +80,7 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
                            "leave out --ref, or the limits")
     with Store(db, create=False) as store:
         stored = [store.get_run(r) for r in runs]
+        picked += [r.picked for r in stored if r.picked]
         if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
             # `rtbench run --with-peers && rtbench compare latest`: latest is the
             # peers' run, stored last; compare the run they were measured beside

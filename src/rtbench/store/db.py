@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import os
 import sqlite3
 import stat
@@ -30,6 +29,7 @@ import platformdirs
 from rtbench.errors import RtbenchError
 from rtbench.store import contract
 from rtbench.store import records
+from rtbench.store import runref
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 
@@ -136,6 +136,7 @@ class Run:
     origin_kind: str | None = None  # the runs.origin column (see _v4); None: measured here
     linked_to: int | None = None  # the run this one belongs with (peers beside a run)
     damaged: list[str] = field(default_factory=list)  # what of the stored row could not be read
+    picked: str | None = None  # a positional name (latest) landed on an import or unfinished run
 
     @property
     def origin(self) -> str:
@@ -351,21 +352,29 @@ class Store:
             self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     def get_run(self, ref: int | str) -> Run:
-        """A run by integer id or "latest"; StoreError if there is none."""
-        if str(ref) == "latest":
-            row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        """A run by its name (store.runref: an id, latest, latest~N,
+        label:TEXT); StoreError if there is none. A positional name that
+        lands on an import or an unfinished run sets the run's `picked`."""
+        try:
+            name = runref.parse(ref)
+        except runref.RunRefError as exc:
+            raise StoreError(str(exc)) from None
+        if name.kind == "latest":
+            row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?",
+                                    (name.value,)).fetchone()
+        elif name.kind == "label":
+            row = self.conn.execute("SELECT * FROM runs WHERE label = ? ORDER BY id DESC "
+                                    "LIMIT 1", (name.value,)).fetchone()
         else:
-            # ASCII digits only: int() would also take " 1 ", "1_0", "+1" and "٣"
-            if not (isinstance(ref, int) and not isinstance(ref, bool)
-                    or isinstance(ref, str) and ref.isascii() and ref.isdigit()):
-                raise StoreError(f"run must be an integer id or 'latest', not "
-                                 f"{contract.printable(ref, 40)!r}")
-            run_id = int(ref)
-            row = None if not 0 < run_id < 2**63 else self.conn.execute(  # SQLite's INTEGER
-                "SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = None if not 0 < name.value < 2**63 else self.conn.execute(  # SQLite's INTEGER
+                "SELECT * FROM runs WHERE id = ?", (name.value,)).fetchone()
         if row is None:
-            raise StoreError(f"no run {ref} in {self.path}")
-        return self._load(row)
+            what = (f"labelled {contract.printable(name.value, 60)!r}" if name.kind == "label"
+                    else str(name))
+            raise StoreError(f"no run {what} in {self.path}")
+        run = self._load(row)
+        run.picked = runref.note(name, run.id, run.origin, run.status)
+        return run
 
     def list_runs(self) -> list[Run]:
         rows = self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()

@@ -1,0 +1,64 @@
+"""How a command names a stored run: its integer id, `latest` (the newest
+stored run), `latest~N` (N runs before it), or `label:TEXT` (the newest run
+stored with that label: a baseline named once, `run --label baseline`, and
+found again by name). A name picked by position (`latest`, `latest~N`) that
+lands on a run not measured whole here says so (`note`): a gate must not
+compare against an import or an interrupted run without a word."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rtbench.store import contract
+
+_LATEST = re.compile(r"latest(?:~([0-9]{1,9}))?")
+USAGE = "an integer id, 'latest', 'latest~N' or 'label:TEXT'"
+
+
+class RunRefError(ValueError):
+    """Not a run name (the caller words it as one line)."""
+
+
+@dataclass(frozen=True)
+class RunRef:
+    kind: str        # "id", "latest" (value: runs back from the newest) or "label"
+    value: Any
+
+    def __str__(self) -> str:
+        if self.kind == "latest":
+            return "latest" + (f"~{self.value}" if self.value else "")
+        return f"label:{self.value}" if self.kind == "label" else str(self.value)
+
+
+def parse(ref: int | str) -> RunRef:
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return RunRef("id", ref)
+    if not isinstance(ref, str):
+        raise RunRefError(f"run must be {USAGE}, not {contract.printable(ref, 40)!r}")
+    m = _LATEST.fullmatch(ref)
+    if m:
+        return RunRef("latest", int(m.group(1) or 0))
+    if ref.startswith("label:") and ref[6:]:
+        return RunRef("label", ref[6:])
+    # ASCII digits only: int() would also take " 1 ", "1_0", "+1" and "٣"
+    if ref.isascii() and ref.isdigit():
+        return RunRef("id", int(ref))
+    raise RunRefError(f"run must be {USAGE}, not {contract.printable(ref, 40)!r}")
+
+
+def note(ref: RunRef, run_id: int, origin: str, status: str) -> str | None:
+    """What a positional name landed on, where it is not a whole run measured
+    here (an import, peers, an interrupted or incomplete run)."""
+    if ref.kind != "latest":
+        return None
+    what = []
+    if origin != "measured":
+        what.append("imported" if origin not in ("peer",) else "a peer tool's run")
+    if status != "complete":
+        what.append(status)
+    if not what:
+        return None
+    return (f"note: {ref} is run {run_id}, {' and '.join(what)}; name a run by its id "
+            "or label:TEXT to be sure which")
