@@ -46,7 +46,7 @@ import pytest
 from rtbench import compare
 from rtbench.cli import main
 from rtbench.store import catalog
-from synth import blocked_record, run, store
+from synth import blocked_record, record, run, store
 
 real_harness = pytest.mark.skipif(
     shutil.which("cmake") is None or shutil.which("cc") is None,
@@ -111,6 +111,41 @@ def test_identical_blocked_runs_pass_the_gate(isolated, capsys):
     out, err = capsys.readouterr()
     assert "regression" not in err
     assert "median no change" in out.splitlines()[-1] or "gate (p50): pass" in out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_readmes_gate_passes_identical_blocked_runs(isolated, capsys, seed):
+    """`compare A B --fail-on p50,p99,max` (README): the max is judged on the
+    blocks' maxima, a test like the others; two runs of one set-up whose
+    single worst samples differ by up to ×10 pass (issue: 38 "regressions",
+    every one a one-sample max with no test)."""
+    store(isolated / "r.db", _blocked_run(1, seed))
+    store(isolated / "r.db", _blocked_run(2, 100 + seed))
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "p50,p99,max"]) == 0
+    assert "rtbench: regression" not in capsys.readouterr().err
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
+    for row in json.loads(capsys.readouterr().out)["rows"]:
+        mx = row["cells"][1]["changes"]["max"]
+        assert mx["p_value"] is not None, mx  # tested on the blocks, whatever the verdict
+
+
+def test_the_readmes_gate_fails_a_slower_run_and_names_an_untested_max(isolated, capsys):
+    """The same gate on a 20 % slow-down fails on its tested statistics; runs
+    without blocks have a max of one sample each: a slower max there is
+    said ("not gated (no test)") and fails nothing."""
+    store(isolated / "r.db", _blocked_run(1, 1))
+    store(isolated / "r.db", _blocked_run(2, 2, slow={"sched.yield.ctx.thread": 1.2}))
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "p50,p99,max"]) == 1
+    assert ("rtbench: regression: sched.yield.ctx.thread [rt] run 2: median"
+            in capsys.readouterr().err)
+    body = np.full(5000, 4000)
+    for rid, worst in ((3, 8000), (4, 80000)):  # one sample each: ×10 in the max
+        store(isolated / "r.db", run([record("sched.yield.ctx.thread",
+                                             np.append(body, worst))], run_id=rid))
+    assert main(["compare", "3", "4", "--db", "r.db", "--fail-on", "p50,p99,max"]) == 0
+    err = capsys.readouterr().err
+    assert "rtbench: not gated (no test): sched.yield.ctx.thread [rt] run 4: max" in err
+    assert "rtbench: regression" not in err
 
 
 def test_a_twenty_percent_slowdown_is_reported(cat, isolated, capsys):

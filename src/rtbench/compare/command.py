@@ -135,6 +135,9 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
     failing = cmp.regressions(gate) if gate else []
     problems = ["rtbench: regression: " + views.regression_line(
         row, cmp.runs[i], cmp.runs[0], row.cells[i], stat) for row, i, stat in failing]
+    problems += ["rtbench: not gated (no test): " + views.regression_line(
+        row, cmp.runs[i], cmp.runs[0], row.cells[i], stat)
+        for row, i, stat in (cmp.untested(gate) if gate else [])]
     problems += [f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
                  f"{c.run.id}: " + (c.why or views.limit_value(c)) for c in cmp.limit_failures]
     return Outcome(views.run_comparison(cmp, gate, fmt == "html"), data, None, problems, summary,

@@ -8,14 +8,15 @@ function (VERDICTS). A change counts only if it is beyond the threshold and
 the counter's resolution, and, where a test exists for the statistic,
 significant. The tests rest on replicates, as pyperf's rest on worker
 processes: a run is measured in interleaved blocks (rtbench.store.blocks), and
-the median, p99 and p99.9 are judged by a Mann–Whitney U test of the two
-runs' block figures (a block's median, p99, p99.9), leaving out the blocks
+the median, p99, p99.9 and max are judged by a Mann–Whitney U test of the
+two runs' block figures (a block's median, p99, p99.9, max), leaving out the blocks
 the canary marks as slow-host while each run keeps enough others. Thousands
 of samples of one run are not independent replicates on a shared host (one
 host episode moves them all), which made a rank test over samples report
 two identical runs as 25 % apart with p < 1e-300. Runs without blocks (a
 board's single block, runs of older rtbench) fall back to the tests over
-samples, and say so; a max is one sample, so no test. "same" is never said
+samples, and say so; their max is one sample, so no test (and no gate
+fails on it: RunComparison.regressions). "same" is never said
 of a statistic that moved beyond the threshold: that is "slower", "faster"
 or "not significant". Absolute limits (`irq.response<=100us`) check a run
 against a budget. Whether the runs measured under the same conditions is
@@ -125,6 +126,11 @@ class StatChange:
     why: str = ""
 
 
+def _gated(cell: "Cell", stat: str) -> bool:
+    """Whether a slower verdict can fail a gate: tested, or an exact count."""
+    return cell.changes[stat].p_value is not None or cell.unit != "ns"
+
+
 @dataclass
 class RunComparison:
     runs: list[Run]
@@ -138,7 +144,17 @@ class RunComparison:
 
     def regressions(self, stats: tuple[str, ...] = ("p50",)) -> list[tuple[Row, int, str]]:
         """(row, index of the run, statistic) of every significant slow-down
-        in `stats`."""
+        in `stats`: a test's verdict, or an exact count's (an emulated
+        board's instructions: the same on every run, so any change is one).
+        A time's slow-down no test backs (one sample each) fails no gate:
+        `untested` lists them."""
+        return [(r, i, st) for r, i, st in self._slower(stats) if _gated(r.cells[i], st)]
+
+    def untested(self, stats: tuple[str, ...] = ("p50",)) -> list[tuple[Row, int, str]]:
+        """The slow-downs in `stats` a gate does not fail on: no test backs them."""
+        return [(r, i, st) for r, i, st in self._slower(stats) if not _gated(r.cells[i], st)]
+
+    def _slower(self, stats: tuple[str, ...]) -> list[tuple[Row, int, str]]:
         return [(r, i, st) for r in self.rows for i, c in enumerate(r.cells) for st in stats
                 if st in c.changes and c.changes[st].verdict == "slower"]
 
@@ -215,7 +231,7 @@ def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[
             slow, kept = len(kept) - len(fast), fast
     time = 1e9 / float(rec["tick_hz"]) if m.is_time else 1.0
     return ({st: [b[st] * time / m.divisor(st) for b in kept if st in b]
-             for st in ("p50", "p99", "p999")}, slow)
+             for st in ("p50", "p99", "p999", "max")}, slow)
 
 
 def _cell(rec: Any, baseline: float | None = None) -> Cell:
@@ -343,11 +359,14 @@ def verdict_percentile(j: Judge, stat: str, q: float) -> StatChange:
 
 
 def verdict_max(j: Judge) -> StatChange:
-    """The max is one sample of each run: threshold and resolution only."""
+    """The max: Mann–Whitney U on the two runs' block maxima (each block's
+    worst sample: a replicate of the max); runs without blocks have one
+    sample each, judged on threshold and resolution only, with no test (so
+    no gate fails on it: RunComparison.regressions)."""
     out = j.change("max")
     if out.value is None or out.base is None:
         return out
-    return j.settle(out, False)
+    return j.settle(out, replicate_test(j, "max", out))
 
 
 VERDICTS = {"p50": verdict_median,

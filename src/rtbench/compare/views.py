@@ -231,7 +231,9 @@ def summary_line(cmp: RunComparison, gate: tuple[str, ...] = ()) -> str:
     if gate or cmp.limits:
         failing = len(cmp.regressions(gate)) + len(cmp.limit_failures)
         what = ",".join(gate) + (" + limits" if cmp.limits else "") if gate else "limits"
-        parts.append(f"gate ({what}): " + (f"FAIL ({failing})" if failing else "pass"))
+        untested = len(cmp.untested(gate)) if gate else 0
+        parts.append(f"gate ({what}): " + (f"FAIL ({failing})" if failing else "pass")
+                     + (f", {untested} slower without a test, not gated" if untested else ""))
     return "Summary: " + " · ".join(parts)
 
 
