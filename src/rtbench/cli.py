@@ -326,11 +326,13 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
 @click.option("--limits", "limits_file", type=click.Path(path_type=Path),
               help="A TOML file of limits, [limits] and per target [target.NAME.limits] "
                    "(docs/reports.md).")
+@click.option("--junit", "junit_file", type=click.Path(path_type=Path),
+              help="Also write the verdicts as a JUnit XML report to FILE (for CI).")
 @_output_options(("text", "md", "html", "json"))
 def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
                     fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
-                    limits_file: Path | None, fmt: str | None, output: Path | None,
-                    db: Path | None) -> int:
+                    limits_file: Path | None, junit_file: Path | None, fmt: str | None,
+                    output: Path | None, db: Path | None) -> int:
     """Put RUNS (each an id, `latest`, `latest~N` or `label:TEXT`) side by
     side (median, p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
@@ -349,13 +351,16 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 
     fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
     gate = command.fail_on(fail_on, fail_on_regression)
-    out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db)
+    out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db,
+                          junit=junit_file is not None)
     for line in out.notes:
         click.echo(line, err=True)
     if out.text is not None:
         sink.emit(out.text, output)
     else:
         sink.emit_page(out.page, fmt, output, out.data)
+    if junit_file is not None:
+        sink.emit(out.junit or "", junit_file)
     for line in out.problems:
         click.echo(line, err=True)
     if out.summary and (output is not None or fmt != "text"):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench.compare import jsonable, kernelpage, kernels, views
+from rtbench.compare import jsonable, junit, kernelpage, kernels, views
 from rtbench.compare.peers import compare_peers
 from rtbench.compare.runs import (LIMIT_STATS, STAT_NAMES, compare_runs, load_limits,
                                   parse_limit)
@@ -41,6 +41,7 @@ class Outcome:
     summary: str | None = None
     failed: bool = False
     notes: list[str] = field(default_factory=list)  # what `latest` landed on (store.runref)
+    junit: str | None = None  # the verdicts as JUnit XML (run against run, limits)
 
 
 def fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
@@ -56,12 +57,16 @@ def fail_on(text: str | None, fail_on_regression: bool) -> tuple[str, ...]:
 
 def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
             gate: tuple[str, ...], limits: tuple[str, ...], limits_file: Path | None, fmt: str,
-            db: Path | None) -> Outcome:
+            db: Path | None, junit: bool = False) -> Outcome:
     """The comparison RUNS get (store.runref names), in format `fmt`; a
-    `latest` that landed on an import or an unfinished run says so."""
+    `latest` that landed on an import or an unfinished run says so; with
+    `junit`, its verdicts as JUnit XML too (a comparison with verdicts only)."""
     picked: list[str] = []
     out = _compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db, picked)
     out.notes = picked
+    if junit and out.junit is None:
+        raise RtbenchError("--junit reports verdicts: compare runs of one kernel, or a run "
+                           "with limits (not --ref, kernels side by side or peers)")
     return out
 
 
@@ -141,7 +146,7 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
     problems += [f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
                  f"{c.run.id}: " + (c.why or views.limit_value(c)) for c in cmp.limit_failures]
     return Outcome(views.run_comparison(cmp, gate, fmt == "html"), data, None, problems, summary,
-                   bool(failing or cmp.limit_failures))
+                   bool(failing or cmp.limit_failures), junit=junit.render(cmp, gate))
 
 
 def _refuse_unit_mismatches(cmp) -> None:
