@@ -118,7 +118,7 @@ def test_a_limit_in_another_unit_than_the_run_is_an_error(isolated, capsys, limi
     assert main(["compare", "1", "--db", "r.db", "--limit", limit]) == 2
     captured = capsys.readouterr()
     assert "gate" not in captured.out and captured.err.count("\n") == 1
-    assert "is in ns, but run 1 measured" in captured.err and "in instructions" in captured.err
+    assert "is a time, but run 1 measured" in captured.err and "in instructions" in captured.err
     assert "'sem.*<=300instructions'" in captured.err
     # in the run's unit it is checked
     assert main(["compare", "1", "--db", "r.db", "--limit", "sem.*<=100000instructions"]) == 0
@@ -134,6 +134,27 @@ def test_a_limits_file_for_every_target_in_time_fails_on_a_board_run(isolated, c
     f.write_text('[target.host.limits]\n"sem.*" = "p99 <= 5us"\n'
                  '[target.mps2-an385.limits]\n"sem.*" = "p99 <= 100000 instructions"\n')
     assert main(["compare", "1", "--db", "r.db", "--limits", str(f)]) == 0
+
+
+def test_the_documented_limits_file_holds_a_hosts_times_and_a_boards_instructions(
+        isolated, capsys):
+    """docs/reports.md's example: [limits] in µs for every run measured in
+    time, [target.mps2-an385.limits] in instructions: one file for both
+    (issue: it exited 2 on the very board it names)."""
+    synth.store(isolated / "r.db", synth.board_run([WAKE], "freertos"))
+    synth.store(isolated / "r.db", _host_run(2, 6500))
+    f = isolated / "limits.toml"
+    f.write_text('[limits]\n"sem.*" = "p99 <= 5us"\n'
+                 '[target.mps2-an385.limits]\n"sem.*" = "p99 <= 100000 instructions"\n')
+    for rid in ("1", "2"):
+        capsys.readouterr()
+        assert main(["compare", rid, "--db", "r.db", "--limits", str(f)]) == 0
+        assert "limits: 0 exceeded of " in capsys.readouterr().out
+    f.write_text('[limits]\n"sem.*" = "p99 <= 5us"\n'
+                 '[target.mps2-an385.limits]\n"sem.*" = "p99 <= 10 instructions"\n')
+    assert main(["compare", "1", "--db", "r.db", "--limits", str(f)]) == 1
+    assert ("rtbench: limit exceeded: sem.*:p99<= 10 instructions: sem.give.wake_ctx.thread"
+            in capsys.readouterr().err)
 
 
 # ---- every comparison ends with its Summary line ----

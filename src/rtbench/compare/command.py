@@ -163,8 +163,11 @@ def _refuse_unit_mismatches(cmp) -> None:
            "ns": "write the limit as a time, e.g. 'sem.*<=5us'"}.get(
         c.unit_mismatch, f"narrow its pattern to the metrics measured in {c.limit.unit}")
     target = c.run.host.get("target") or "host"
-    raise RtbenchError(f"limit {c.limit.text!r} is in {c.limit.unit}, but run {c.run.id} "
-                       f"measured {shown} in {c.unit_mismatch}: nothing would be checked; "
+    # a limit in µs is a time, whatever unit rtbench keeps it in (ns)
+    is_ = "is a time" if c.limit.unit == "ns" else f"is in {c.limit.unit}"
+    as_ = "as times" if c.unit_mismatch == "ns" else f"in {c.unit_mismatch}"
+    raise RtbenchError(f"limit {c.limit.text!r} {is_}, but run {c.run.id} measured {shown} "
+                       f"{as_}: nothing would be checked; "
                        f"{fix} (a limits file keeps one target's limits under "
                        f"[target.{target}.limits])")
 

@@ -25,7 +25,7 @@ conditions.py's, said above the verdicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import fnmatch
 import math
 import re
@@ -451,6 +451,7 @@ class Limit:
     unit: str  # "ns" or "instructions"
     text: str  # as written
     target: str = ""  # a limits file's [target.NAME] section: only runs on that target
+    general: bool = False  # a limits file's [limits]: every run measured in its unit
 
     def holds(self, value: float) -> bool:
         return value <= self.bound if self.op == "<=" else value < self.bound
@@ -494,8 +495,10 @@ def parse_limit(text: str, target: str = "", catalog: Catalog | None = None) -> 
 
 
 def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
-    """A limits file (TOML): `[limits]` for every run, `[target.NAME.limits]`
-    for runs on one target (host, mps2-an385, ...); each key a metric glob,
+    """A limits file (TOML): `[limits]` for every run measured in the
+    limit's unit (a time limit on the host's runs, one in instructions on a
+    board's: one file for both), `[target.NAME.limits]` for runs on one
+    target (host, mps2-an385, ...); each key a metric glob,
     each value one limit or a list of them without the metric:
     `"irq.response" = ["p99 <= 50us", "max <= 100us"]`."""
     data = _limits_data(path)
@@ -520,7 +523,8 @@ def load_limits(path, catalog: Catalog | None = None) -> list[Limit]:
                 m = re.match(r"\s*([\w.]+)\s*(<=|<)(.*)$", spec)
                 text = (f"{metric}:{m[1]}{m[2]}{m[3]}" if m and m[1].lower() in LIMIT_STATS
                         else f"{metric}{spec}")
-                out.append(parse_limit(text, target, catalog))
+                lim = parse_limit(text, target, catalog)
+                out.append(replace(lim, general=not target))
     return out
 
 
@@ -558,7 +562,7 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
     target = run.host.get("target") or "host"
     if lim.target and lim.target != target:
         return []
-    out = []
+    out, other = [], ""
     for rec in run.metrics:
         if not fnmatch.fnmatchcase(rec["id"], lim.pattern):
             continue
@@ -569,6 +573,9 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
             check.passed, check.why = False, f"failed: {m.reason}"
         elif not m.ok:
             check.why = f"{m.status}: {m.reason}"
+        elif m.base_unit != lim.unit and lim.general:
+            other = m.base_unit  # [limits] holds every target's: a board's instructions,
+            continue             # a host's times; each checks the runs in its unit
         elif m.base_unit != lim.unit:
             check.why = f"the limit is in {lim.unit}, the run in {m.base_unit}: not checked"
             check.unit_mismatch = m.base_unit
@@ -578,8 +585,10 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
             check.value, check.passed = value, lim.holds(value)
         out.append(check)
     if not out:
-        out.append(LimitCheck(lim, run, lim.pattern, "", None, None,
-                              f"no metric of run {run.id} matches"))
+        why = (f"[limits] applies to runs measured in {lim.unit}; run {run.id} measured "
+               f"in {other}: write its limits under [target.{target}.limits]" if other
+               else f"no metric of run {run.id} matches")
+        out.append(LimitCheck(lim, run, lim.pattern, "", None, None, why))
     return out
 
 
