@@ -81,3 +81,19 @@ def test_the_harness_refuses_a_step_that_is_no_number(real_exe):
     out = subprocess.run([str(real_exe), "--step", "fine", "--list"], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "--step needs a whole number" in out.stderr
+
+
+@pytest.mark.parametrize("step", ["1", "1000"])
+def test_the_one_slow_call_lands_in_a_quick_block_batched_or_not(real_exe, step):
+    """The test hook's one slow call falls in a --quick block's timed samples
+    whether the row is timed one call a sample (--step 1) or in batches
+    (--step 1000): it was past the end of an unbatched block, so a machine
+    with a fine counter measured no slow call at all."""
+    out = subprocess.run([str(real_exe), "--only", ID, "--samples", "167", "--warmup", "9",
+                          "--no-rt", "--step", step, "--fault", f"slowone:{ID}:{SLOW_NS}"],
+                         capture_output=True, text=True, timeout=120)
+    rec = next(json.loads(line) for line in out.stdout.splitlines()
+               if line.startswith('{"type":"metric"'))
+    m = MetricRecord(rec)
+    assert m.ok and (m.batch > 1) == (step == "1000")
+    assert m.value("max") >= 0.9 * SLOW_NS

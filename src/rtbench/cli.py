@@ -103,8 +103,8 @@ def cli() -> None:
 @click.option("--no-rt", is_flag=True, help="Do not ask for SCHED_FIFO / mlockall.")
 @click.option("--timeout", type=click.FloatRange(0, MAX_TIMEOUT_S, min_open=True),
               default=30.0, callback=_finite, show_default=True,
-              help="Seconds a metric may run before it is killed (twice that on an "
-                   "emulated board with the cycle model: QEMU runs its plugin).")
+              help="Seconds a metric may run before it is killed (on an emulated board "
+                   "seconds of QEMU's CPU time, twice that with the cycle model).")
 @click.option("--label", default="", callback=_text, help="Free text stored with the run.")
 @click.option("--profile", "profile", default="rt", show_default=True,
               help="Comma-separated profiles, columns of one sheet: default (untuned: "

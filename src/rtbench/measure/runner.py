@@ -155,9 +155,10 @@ class Runner:
         # Outside a metric (start-up calibration, between metrics) the harness
         # gets at least 30 s even when --timeout is short.
         idle = max(self.timeout, IDLE_LIMIT)
-        deadline = time.monotonic() + idle
+        clock = stream.inst.progress_s  # wall time, or an emulator's CPU time (Instance)
+        deadline = clock() + idle
         while True:
-            line = stream.get(deadline)
+            line = _next_line(stream, clock, deadline)
             if line is None:
                 return current, arrived, True
             if line is _EOF:
@@ -182,7 +183,7 @@ class Runner:
                     current, arrived = None, arrived + 1
                     self._deliver(rec)
             self._state = (current, arrived)
-            deadline = time.monotonic() + (self.timeout if current else idle)
+            deadline = clock() + (self.timeout if current else idle)
 
     def _check_expected(self, rec: Record, ids: list[str], session_seen: bool,
                         current: str | None) -> None:
@@ -232,6 +233,22 @@ def _stop(inst: Instance, kill: bool) -> int:
     return inst.kill()
 
 
+def _next_line(stream: "_Stream", clock: Callable[[], float], deadline: float):
+    """The stream's next line, _EOF, or None once `clock` (the instance's
+    progress_s) passes `deadline`; the clock is read at least every POLL_S of
+    wall time while no line comes."""
+    while True:
+        left = deadline - clock()
+        if left <= 0:
+            return None
+        line = stream.get(time.monotonic() + min(left, POLL_S))
+        if line is not None:
+            return line
+
+
+POLL_S = 1.0
+
+
 class _Stream:
     """stdout lines through a queue (so reads can time out); stderr kept,
     and the diagnostics among stdout's lines (a board has one console).
@@ -251,6 +268,7 @@ class _Stream:
         self._diag: collections.deque[str] = collections.deque(maxlen=5)
         self._stop = threading.Event()
         self.eof = False
+        self.inst = inst
         self._threads = [
             threading.Thread(target=self._read_out, args=(inst.stdout,), daemon=True),
             threading.Thread(target=self._read_err, args=(inst.stderr,), daemon=True)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import time
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -39,6 +40,13 @@ class Instance:
     def describe_exit(self, rc: int) -> str:
         """Words for an exit status that ended a metric early."""
         return describe_exit(rc)
+
+    def progress_s(self) -> float:
+        """The clock the runner's watchdog waits by, in seconds: wall time
+        here; an emulator's own CPU time on an emulated board
+        (QemuInstance), whose figures never depend on the host's load, so
+        neither may whether a metric is killed."""
+        return time.monotonic()
 
 
 def describe_exit(rc: int) -> str:
