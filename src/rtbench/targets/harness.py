@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 import platformdirs
 
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.process import lifetime
+from rtbench.process import lifetime, owned
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
@@ -57,6 +57,19 @@ def _locked(lock, what: str) -> None:
     except BlockingIOError:
         _announce(f"waiting for another rtbench building the same {what}")
         fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+@contextlib.contextmanager
+def _cache_lock(cache: Path, builddir: Path, what: str) -> Iterator[None]:
+    """Hold the lock of `builddir` in the build cache `cache`: the cache,
+    the lock and the build folder must be this user's alone before
+    anything in them is run or built (rtbench.process.owned; one line,
+    exit 2, for another's)."""
+    owned.make_dir(cache, what)
+    with owned.open_lock(cache / f"{builddir.name}.lock", what) as lock:
+        _locked(lock, what)
+        owned.check_dir(builddir, what)
+        yield
 
 
 def source_dir() -> Path:
@@ -128,14 +141,8 @@ def build(src: Path | None = None) -> Path:
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"harness-{source_hash(src)}"
     exe = builddir / EXE_NAME
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{builddir.name}.lock", "w")
-    except OSError as exc:
-        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     # Two rtbench processes starting at once must not build into one dir.
-    with lock:
-        _locked(lock, "harness")
+    with _cache_lock(cache, builddir, "harness"):
         if not (exe.is_file() and (builddir / BUILT).is_file()):
             if shutil.which("cmake") is None:
                 raise HarnessError("cmake not found on PATH (needed to build the harness)")
@@ -167,7 +174,7 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
     and the log. Every step runs in a session of its own, watched by
     rtbench's guard: make, the compiler and cc1 die with rtbench, however it
     dies (rtbench.process.lifetime)."""
-    builddir.mkdir(parents=True, exist_ok=True)
+    builddir.mkdir(parents=True, exist_ok=True, mode=0o755)  # ours alone (owned.py)
     log_path = builddir / "build.log"
     with open(log_path, "a" if append else "w") as log, lifetime.guarded():
         for cmd in steps:
@@ -332,13 +339,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
     builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
         raise HarnessError(f"cmake not found on PATH (needed to build the {what})")
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{builddir.name}.lock", "w")
-    except OSError as exc:
-        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
-    with lock:
-        _locked(lock, what)
+    with _cache_lock(cache, builddir, what):
         if not all((builddir / image).is_file() for image in images):
             whose = (f"rtbench's {opts['RTB_PORT']} port" if "RTB_PORT" in opts
                      else f"the {what}")
