@@ -21,7 +21,6 @@ under QEMU.
 from __future__ import annotations
 
 import shlex
-import shutil
 from pathlib import Path
 
 from rich.console import Console
@@ -29,6 +28,7 @@ from rich.markup import escape
 
 from rtbench.errors import RtbenchError
 from rtbench.peers import programs
+from rtbench.sheets import files
 from rtbench.store import catalog as catalog_mod
 from rtbench.targets import harness, kernels, qemu
 
@@ -94,14 +94,17 @@ def build(req, console: Console) -> int:
     with harness.announcing(say):
         elf = harness.build_zephyr_image(kernel, req.board, defs)
     out.mkdir(parents=True, exist_ok=True)
+    # The folder may be another user's (a shared /tmp): what was planted in
+    # it during the build (a link to a file of root's) is refused, never
+    # followed: every file through the safe writer (sheets.files).
     written = []
     for name in IMAGES:
         if (elf.parent / name).is_file():
-            shutil.copyfile(elf.parent / name, out / name)
+            files.atomic_write(out / name, (elf.parent / name).read_bytes())
             written.append(name)
     glue = req.board_glue and req.board in MPS2
-    (out / "FLASH.md").write_text(flash_notes(req.board, elf.parent.parent, out, written, ids,
-                                              args, glue), encoding="utf-8")
+    files.atomic_write(out / "FLASH.md", flash_notes(req.board, elf.parent.parent, out, written,
+                                                     ids, args, glue))
     say(f"built rtbench's Zephyr image for {req.board} ({len(ids)} metrics built in): "
         f"{', '.join(str(out / n) for n in written)}")
     say(f"how to flash it, capture its console and import the log: {out / 'FLASH.md'}")
