@@ -30,9 +30,11 @@ from rtbench.errors import RtbenchError
 from rtbench.peers import programs
 from rtbench.sheets import files
 from rtbench.store import catalog as catalog_mod
+from rtbench.store.text import read_input
 from rtbench.targets import harness, kernels, qemu
 
 IMAGES = ("zephyr.elf", "zephyr.hex", "zephyr.bin")  # what Zephyr's build leaves, when it does
+BOARD_FILE_LIMIT = 1 << 20  # bytes: a board.yml is a few hundred
 MPS2 = {"mps2/an385": "mps2-an385", "mps2/an386": "mps2-an386"}  # QEMU machines of rtbench's
 
 
@@ -46,12 +48,20 @@ def board_names(src: Path) -> set[str]:
                            "environment: pip install 'rtbench[zephyr]'") from None
     names: set[str] = set()
     for path in sorted(src.glob("boards/**/board.yml")):
+        # read bounded and only if regular (a FIFO there waited for ever)
+        data = read_input(path, "the Zephyr tree's board file", BOARD_FILE_LIMIT)
         try:
-            doc = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
-        except yaml.YAMLError:
-            continue
+            doc = yaml.safe_load(data.decode("utf-8", errors="replace"))
+        except (yaml.YAMLError, RecursionError):
+            continue  # not a board file Zephyr's build would take either
+        doc = doc if isinstance(doc, dict) else {}
         entries = doc.get("boards") or [doc.get("board") or {}]
-        names.update(e["name"] for e in entries if isinstance(e, dict) and "name" in e)
+        for e in entries if isinstance(entries, list) else [entries]:
+            if isinstance(e, dict) and "name" in e:
+                if not isinstance(e["name"], str):
+                    raise RtbenchError(f"{path}: a board's name is {type(e['name']).__name__}, "
+                                       "not text (Zephyr's board.yml schema: name: a string)")
+                names.add(e["name"])
     return names
 
 
