@@ -20,6 +20,7 @@ from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
 from rtbench.measure.interleave import Interleaved
+from rtbench.measure.kept import KeptStore
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
@@ -181,7 +182,7 @@ def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list
             created.make(req.out, "--out directory")
         else:
             created.make(outdir.DEFAULT_PARENT, "results directory")
-        store = Store(req.db)
+        store = KeptStore(Store(req.db))  # the run in memory too: kept if the database is damaged
         host = target.describe()
         host["harness_source_hash"] = target.source_hash()
         if not_applicable:  # catalogue entries this target has no code for
