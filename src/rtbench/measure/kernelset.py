@@ -119,7 +119,7 @@ def child_argv(req, kernel: str, out: Path, profile: str) -> list[str]:
 def run_kernels(req, console: Console) -> int:
     """Measure every kernel in every profile at once, then print their
     kernel comparison per profile and the profiles side by side. The exit
-    code is the worst of the runs' (130 if interrupted)."""
+    code is the worst of the runs' (128 + the signal if interrupted)."""
     kernels, kernel_profiles = check(req)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = req.out or outdir.DEFAULT_PARENT / f"{stamp}-{req.target}-kernels"
@@ -144,9 +144,7 @@ def run_kernels(req, console: Console) -> int:
     console.print(f"{len(pairs)} runs measured in {elapsed:.0f} s (builds included)",
                   soft_wrap=True, highlight=False)
     compare_all(req.db, kernel_profiles, kernels, runs, out, console)
-    if any(c == farm.EXIT_INTERRUPTED for c in codes.values()):
-        return farm.EXIT_INTERRUPTED
-    return max(codes.values())
+    return farm.interrupted_code(codes)
 
 
 def compare_all(db: Path | None, kernel_profiles: list[str], kernels: list[str],
