@@ -282,3 +282,28 @@ def test_a_kernel_trees_file_that_is_no_file_is_one_line(kernel, what, command, 
     assert ("not a regular file" in line or "larger than" in line or "not text" in line), line
     assert not any((isolated / name).exists() for name in ("r.db", "o", "a.json", "img"))
     left.check()
+
+
+# ---- the shoot-out's checks, in the parent (issue 35, smaller) ----
+
+def test_the_shootout_checks_its_options_and_tools_before_any_kernel_runs(
+        isolated, tmp_path, monkeypatch, capsys):
+    """`--budget-ms` above `--timeout` was refused by each child in turn,
+    then "3 kernels measured"; a missing Zephyr package failed after two
+    kernels had run. Both are one line from the parent now, nothing run."""
+    from rtbench.targets import harness
+
+    args = ["run", "--target", "mps2-an385", "--kernel", "freertos,threadx", "--quick",
+            "--db", "r.db"]
+    assert main([*args, "--budget-ms", "5000", "--timeout", "2"]) == 2
+    assert "must be longer than the per-metric budget" in capsys.readouterr().err
+    f_src, _ = _tree(tmp_path / "f", "freertos", "ok")
+    z_src, mods = _tree(tmp_path / "z", "zephyr", "ok")
+    monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(f_src))
+    monkeypatch.setenv("RTBENCH_ZEPHYR_SRC", str(z_src))
+    monkeypatch.setitem(harness.ZEPHYR_PYTHON, "rtbench_no_such_module", "no-such-package")
+    assert main(["run", "--target", "mps2-an385", "--kernel", "freertos,zephyr", "--quick",
+                 "--zephyr-modules", str(mods), "--db", "r.db"]) == 2
+    err = capsys.readouterr().err
+    assert "Python packages no-such-package" in err and len(err.strip().splitlines()) == 1, err
+    assert not (isolated / "r.db").exists() and not (isolated / "rtbench-results").exists()

@@ -233,3 +233,22 @@ def test_a_build_cache_that_is_not_the_users_alone_is_refused(how, isolated, tmp
         with pytest.raises(NotOwnedError):
             cycles.build()
     left.check()
+
+
+@pytest.mark.parametrize("output, says", [
+    # CMake's own error: its text is on the indented lines after the heading
+    ("CMake Error at CMakeLists.txt:12 (message):\\n  FREERTOS_KERNEL_PATH has no portable/GCC"
+     "\\n\\n\\n-- Configuring incomplete, errors occurred!",
+     "CMake Error at CMakeLists.txt:12 (message): FREERTOS_KERNEL_PATH has no portable/GCC"),
+    # a full disk, said by a tool that does not call it an error
+    ("Linking C executable rtbench-harness\\nx.c:1: warning: error-prone\\n"
+     "/usr/bin/ld: final link failed: No space left on device",
+     "No space left on device"),
+])
+def test_a_failing_build_says_why_in_its_line(output, says, tmp_path):
+    """Build failures left out the reason: CMake's message text was dropped
+    (only `CMake Error at …` kept), "No space left on device" was only in
+    build.log (issue 35, smaller)."""
+    with pytest.raises(HarnessError) as exc:
+        harness._run_steps(tmp_path, [["sh", "-c", f"printf '{output}\\n'; exit 1"]], "image")
+    assert says in str(exc.value), str(exc.value)

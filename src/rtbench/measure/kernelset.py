@@ -72,12 +72,15 @@ def check(req) -> tuple[list[str], list[str]]:
                            f"{req.kernel} does not list")
     if req.harness is not None:
         raise RtbenchError("--harness is for the host target")
-    from rtbench.targets import kernels as kernels_mod
+    req.check_budget()  # else refused by every child, after the others had run
+    from rtbench.targets import harness, kernels as kernels_mod
 
-    for k in kernels:  # each one's sources (and Zephyr's modules) now, before any child
+    for k in kernels:  # each one's sources (and Zephyr's modules, tools) now, before any child
         zephyr = k == "zephyr"
         kernels_mod.get(k, req.kernel_src, req.zephyr_modules if zephyr else None,
                         req.userspace and zephyr)
+        if zephyr:
+            harness.check_zephyr_tools(req.userspace)
     return kernels, kernel_profiles
 
 

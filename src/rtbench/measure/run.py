@@ -93,6 +93,13 @@ class RunRequest:
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
     cycles: bool = True          # an emulated board's estimated cycles (--no-cycles: off)
 
+    def check_budget(self) -> None:
+        """The watchdog must outlast a metric's budget: a metric may
+        legitimately run for its whole budget."""
+        if self.timeout <= self.budget_ms / 1000:
+            raise RtbenchError(f"--timeout ({self.timeout:g} s) must be longer than the "
+                               f"per-metric budget (--budget-ms {self.budget_ms})")
+
     def plan(self, target: Target) -> blocks.Plan:
         """How each metric's samples are cut into interleaved blocks: many
         on the host (its figures move with the host's episodes), one on a
@@ -249,10 +256,7 @@ def _check_target_options(req: RunRequest, target: Target) -> None:
 
 
 def _check_numbers(req: RunRequest, target: Target) -> None:
-    if req.timeout <= req.budget_ms / 1000:
-        # A metric may legitimately run for its whole budget.
-        raise RtbenchError(f"--timeout ({req.timeout:g} s) must be longer than the "
-                           f"per-metric budget (--budget-ms {req.budget_ms})")
+    req.check_budget()
     if target.supports_cpu and req.cpu is not None and req.cpu not in os.sched_getaffinity(0):
         allowed = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
         raise RtbenchError(f"--cpu {req.cpu} is not a CPU this process may use ({allowed})")

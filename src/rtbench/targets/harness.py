@@ -186,10 +186,33 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                 log.flush()
                 with open(log_path, errors="replace") as fh:
                     fh.seek(began)
-                    first = next((ln.strip() for ln in fh if "error" in ln.lower()), "")
+                    first = _reason(fh)
                 raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
                                    + (f": {first[:200]}" if first else "")
                                    + f"; see {log_path}")
+
+
+FULL = "No space left on device"  # a full disk, whichever tool met it (ld, cc1, ninja)
+
+
+def _reason(lines) -> str:
+    """Why a build step failed, from its output: a full disk wherever it is
+    said; else the first line naming an error, and for CMake's own
+    (`CMake Error at FILE:LINE (message):`) the message's text, on the
+    indented lines after it."""
+    first, text = "", []
+    for ln in lines:
+        if FULL in ln:
+            return ln.strip()
+        if first and not text and not ln.strip():
+            continue
+        if first.startswith("CMake Error") and ln.startswith(" ") and ln.strip():
+            text.append(ln.strip())
+        elif first.startswith("CMake Error") and text:
+            break  # the message ended
+        elif not first and "error" in ln.lower():
+            first = ln.strip()
+    return " ".join([first, *text])
 
 
 def _step(cmd: list[str], log, env: dict[str, str] | None = None) -> int:
@@ -287,15 +310,13 @@ def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
     return image
 
 
-def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
-                     what: str) -> Path:
-    """Build the Zephyr application `app` (rtbench's port, or one of the
-    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
-    by rtbench's harness sources and the options; its zephyr.elf."""
+def check_zephyr_tools(userspace: bool) -> None:
+    """What Zephyr's build needs besides CMake and the compiler (its tools,
+    its Python packages): one line naming the fix for a missing one, before
+    anything is built (a shoot-out asks before any kernel runs)."""
     import importlib.util
-    import sys
 
-    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if kernel.userspace else {})}
+    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if userspace else {})}
     missing = [pkg for tool, pkg in tools.items() if shutil.which(tool) is None]
     if missing:
         raise RtbenchError(f"Zephyr's build needs {', '.join(missing)}: install "
@@ -305,6 +326,16 @@ def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict
         raise RtbenchError(f"Zephyr's build needs the Python packages {', '.join(absent)} in "
                            f"rtbench's environment: pip install 'rtbench[zephyr]' (or "
                            f"{' '.join(absent)})")
+
+
+def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
+                     what: str) -> Path:
+    """Build the Zephyr application `app` (rtbench's port, or one of the
+    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
+    by rtbench's harness sources and the options; its zephyr.elf."""
+    import sys
+
+    check_zephyr_tools(kernel.userspace)
     cc = shutil.which("arm-none-eabi-gcc")
     if cc is None:
         raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
