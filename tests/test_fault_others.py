@@ -252,3 +252,19 @@ def test_a_failing_build_says_why_in_its_line(output, says, tmp_path):
     with pytest.raises(HarnessError) as exc:
         harness._run_steps(tmp_path, [["sh", "-c", f"printf '{output}\\n'; exit 1"]], "image")
     assert says in str(exc.value), str(exc.value)
+
+
+def test_a_cache_made_under_a_umask_of_002_is_the_users_alone(isolated, tmp_path, monkeypatch):
+    """The check must not refuse what rtbench made itself: a user whose
+    umask is 002 (a user private group) gets its cache and the folders
+    above it made writable by nobody else."""
+    from rtbench.process import owned
+
+    cache = tmp_path / "home" / ".cache" / "rtbench"
+    old = os.umask(0o002)
+    try:
+        owned.make_dir(cache, "harness")
+    finally:
+        os.umask(old)
+    for p in (cache, cache.parent, cache.parent.parent):
+        assert not p.stat().st_mode & 0o022, oct(p.stat().st_mode)

@@ -68,9 +68,16 @@ def check_dir(path: Path, what: str) -> None:
 
 def make_dir(path: Path, what: str) -> None:
     """Create `path` (and parents) for this user alone where missing, then
-    check_dir it."""
+    check_dir it. Each folder is made with its mode given (the parents 0700,
+    as the XDG spec asks of ~/.cache), never the umask's alone: a umask of
+    002 would make them group-writable, and then refused."""
+    missing = [p for p in (path, *path.parents) if not os.path.lexists(p)]
     try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o755)
+        for p in reversed(missing):
+            try:
+                p.mkdir(mode=0o755 if p == path else 0o700)
+            except FileExistsError:
+                pass  # made meanwhile (another rtbench): checked below like any other
     except OSError as exc:
         raise NotOwnedError(f"cannot use the build cache {path}: {exc.strerror or exc}") from exc
     check_dir(path, what)
