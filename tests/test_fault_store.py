@@ -87,6 +87,32 @@ def test_a_database_damaged_during_a_run_keeps_the_results(how, fake, isolated, 
     left.check()
 
 
+def test_a_database_that_fails_its_writes_mid_run_loses_nothing(isolated):
+    """When the database starts failing its writes (damaged pages SQLite
+    reads back, an I/O error), the run's copy in memory goes on alone: every
+    record after the failure is still in the run the sheet is written from,
+    and the run ends saying why the database holds it no more."""
+    from rtbench.measure.kept import KeptStore
+    from rtbench.store.db import StoreError
+
+    kept = KeptStore(Store(isolated / "r.db"))
+    run_id = kept.create_run("u-1", "2026-01-01T00:00:00Z", ["method.null", "sem.give.no_waiter"])
+    rec = {"type": "metric", "id": "method.null", "status": "unsupported", "reason": "x"}
+    kept.add_metric(run_id, rec)
+
+    def broken(*_args):
+        raise StoreError("cannot write database r.db: database disk image is malformed")
+
+    kept.store.add_metric = kept.store.finish_run = broken
+    kept.add_metric(run_id, {**rec, "id": "sem.give.no_waiter"})
+    kept.finish_run(run_id, "complete", "2026-01-01T00:01:00Z")
+    run = kept.get_run(run_id)
+    assert run.status == "complete" and {m["id"] for m in run.metrics} == {
+        "method.null", "sem.give.no_waiter"}
+    assert "disk image is malformed" in kept.vanished()
+    kept.close()
+
+
 # ---- results files ----
 
 def test_a_board_runs_results_file_imports_back(isolated, capsys):
