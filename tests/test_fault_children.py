@@ -165,3 +165,42 @@ def test_a_child_rtbench_had_not_registered_yet_still_goes_with_it(tmp_path, lef
                           text=True, timeout=60)
     assert proc.returncode == -signal.SIGKILL and "started" in proc.stdout, proc.stderr
     left.check()  # both sleeps: ended by the guard, found by the token
+
+
+# ---- the window audit (issue 35, 5 and 13) ----
+
+def _audit(isolated: Path, left: Leftovers, board_cache: Path, *more: str):
+    return spawn(["audit", "--target", "mps2-an385", "--kernel", "freertos", "--samples", "200",
+                  "--only", "*", "-o", "a.json", *more], isolated,
+                 {**left.env(), "XDG_CACHE_HOME": str(board_cache),
+                  "RTBENCH_FREERTOS_SRC": str(freertos_src())})
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_signal_during_the_audit_leaves_no_qemu_and_no_directory(sig, board_cache, isolated,
+                                                                   left):
+    """The audit's QEMU, single-stepping the image at full speed, was started
+    with a plain Popen in a TemporaryDirectory: a SIGKILL of rtbench left
+    it running (at 100 % CPU) and the rtbench-audit-* folder behind. Now
+    both go through the guard; SIGTERM ends the audit with 143."""
+    _board_or_skip()
+    r = _audit(isolated, left, board_cache)
+    wait_for("the traced QEMU", lambda: any(left.tmpdir.glob("rtbench-audit-*")) and any(
+        "qemu-system-arm" in p for p in marked_processes(left.token)), proc=r.proc)
+    r.signal(sig)
+    rc, _out, err = r.finish()
+    assert rc == (-9 if sig == signal.SIGKILL else 143), err
+    assert "Traceback" not in err
+    left.check()
+    assert not (isolated / "a.json").exists()
+
+
+def test_an_audit_that_outlives_its_timeout_is_one_line(board_cache, isolated, left):
+    """`audit --timeout N` expiring printed a 39-line traceback (the whole
+    catalogue, 200 samples each, is minutes of trace: never within 1 s)."""
+    from faults import one_line_error
+
+    _board_or_skip()
+    rc, _out, err = _audit(isolated, left, board_cache, "--timeout", "1").finish()
+    assert rc == 1 and "did not end within 1 s" in one_line_error(err), err
+    left.check()

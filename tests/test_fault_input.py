@@ -220,3 +220,90 @@ def test_a_label_with_html_and_newlines_stays_text(fake, isolated):
     # Markdown escapes, which read as the text raw and rendered; no HTML entities
     assert "\\<script\\>alert(1)\\</script\\> # not a heading" in line
     assert "&lt;" not in sheet
+
+
+# ---- files of a kernel tree (issue 35, 7) ----
+
+def _tree(root: Path, kernel: str, what: str) -> tuple[Path, Path]:
+    """A kernel tree whose version file (Zephyr's VERSION, FreeRTOS's
+    include/task.h) or board.yml is `what`; and Zephyr modules beside it."""
+    src, mods = root / kernel, root / "modules"
+    (mods / "cmsis" / "zephyr").mkdir(parents=True)
+    (mods / "cmsis" / "zephyr" / "module.yml").write_text("name: cmsis\n")
+    marker, version = (("include/zephyr/kernel.h", "VERSION") if kernel == "zephyr"
+                       else ("include/FreeRTOS.h", "include/task.h"))
+    (src / marker).parent.mkdir(parents=True)
+    (src / marker).write_text("")
+    (src / version).parent.mkdir(parents=True, exist_ok=True)
+    board = src / "boards" / "arm" / "mps2" / "board.yml"
+    board.parent.mkdir(parents=True)
+    board.write_text("board:\n  name: mps2\n")
+    path = board if what.startswith("board.yml") else src / version
+    if what.endswith("fifo"):
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    elif what.endswith("zero"):
+        path.unlink(missing_ok=True)
+        path.symlink_to("/dev/zero")
+    elif what.endswith("dir"):
+        path.unlink(missing_ok=True)
+        path.mkdir()
+    elif what.endswith("huge"):
+        with open(path, "wb") as fh:
+            fh.truncate(64 << 20)  # sparse: no disk used
+    elif what == "board.yml name-list":
+        board.write_text("board:\n  name: [mps2, x]\n")
+    return src, mods
+
+
+@pytest.mark.parametrize("kernel, what, command", [
+    ("zephyr", "fifo", "run"), ("zephyr", "zero", "run"), ("zephyr", "dir", "run"),
+    ("zephyr", "huge", "run"), ("zephyr", "fifo", "audit"), ("freertos", "fifo", "run"),
+    ("freertos", "zero", "audit"), ("zephyr", "board.yml fifo", "board"),
+    ("zephyr", "board.yml zero", "board"), ("zephyr", "board.yml name-list", "board")])
+def test_a_kernel_trees_file_that_is_no_file_is_one_line(kernel, what, command, isolated,
+                                                         tmp_path):
+    """A FIFO as Zephyr's VERSION, FreeRTOS's include/task.h or a board.yml
+    hung `run`, `audit` and the kernel's detection; VERSION -> /dev/zero
+    read until memory ran out; a board.yml whose name is a list was a
+    traceback. Now each is one line, exit 2, nothing stored."""
+    src, mods = _tree(tmp_path, kernel, what)
+    more = ["--kernel-src", str(src)] + (["--zephyr-modules", str(mods)] if kernel == "zephyr"
+                                         else [])
+    args = {"run": ["run", "--target", "mps2-an385", "--kernel", kernel, "--quick",
+                    "--db", "r.db", "--out", "o"],
+            "audit": ["audit", "--target", "mps2-an385", "--kernel", kernel, "-o", "a.json"],
+            "board": ["run", "--kernel", "zephyr", "--board", "mps2/an385", "--quick",
+                      "--out", "img"]}[command]
+    left = _leftovers(tmp_path)
+    rc, _out, err = spawn([*args, *more], isolated, left.env()).finish(timeout=60)
+    line = one_line_error(err)
+    assert rc == 2, err
+    assert ("not a regular file" in line or "larger than" in line or "not text" in line), line
+    assert not any((isolated / name).exists() for name in ("r.db", "o", "a.json", "img"))
+    left.check()
+
+
+# ---- the shoot-out's checks, in the parent (issue 35, smaller) ----
+
+def test_the_shootout_checks_its_options_and_tools_before_any_kernel_runs(
+        isolated, tmp_path, monkeypatch, capsys):
+    """`--budget-ms` above `--timeout` was refused by each child in turn,
+    then "3 kernels measured"; a missing Zephyr package failed after two
+    kernels had run. Both are one line from the parent now, nothing run."""
+    from rtbench.targets import harness
+
+    args = ["run", "--target", "mps2-an385", "--kernel", "freertos,threadx", "--quick",
+            "--db", "r.db"]
+    assert main([*args, "--budget-ms", "5000", "--timeout", "2"]) == 2
+    assert "must be longer than the per-metric budget" in capsys.readouterr().err
+    f_src, _ = _tree(tmp_path / "f", "freertos", "ok")
+    z_src, mods = _tree(tmp_path / "z", "zephyr", "ok")
+    monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(f_src))
+    monkeypatch.setenv("RTBENCH_ZEPHYR_SRC", str(z_src))
+    monkeypatch.setitem(harness.ZEPHYR_PYTHON, "rtbench_no_such_module", "no-such-package")
+    assert main(["run", "--target", "mps2-an385", "--kernel", "freertos,zephyr", "--quick",
+                 "--zephyr-modules", str(mods), "--db", "r.db"]) == 2
+    err = capsys.readouterr().err
+    assert "Python packages no-such-package" in err and len(err.strip().splitlines()) == 1, err
+    assert not (isolated / "r.db").exists() and not (isolated / "rtbench-results").exists()

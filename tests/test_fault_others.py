@@ -162,3 +162,109 @@ def test_a_failing_build_reports_its_own_error(tmp_path):
     with pytest.raises(HarnessError) as exc:
         harness._run_steps(tmp_path, [step("the second")], "image", append=True)
     assert "error: the second" in str(exc.value) and "the first" not in str(exc.value)
+
+
+# ---- a build cache that is not the user's alone (issue 35, 2) ----
+
+_PLANT = "#!/bin/sh\necho pwned > {mark}\n"
+
+
+def _plant_harness(cache: Path, mark: Path) -> Path:
+    """Another user's 'build' of the harness where rtbench will look for it:
+    its executable, the mark of a whole build and its lock."""
+    builddir = cache / "rtbench" / harness.built_exe().parent.name
+    builddir.mkdir(parents=True)
+    exe = builddir / harness.EXE_NAME
+    exe.write_text(_PLANT.format(mark=mark))
+    exe.chmod(0o755)
+    (builddir / harness.BUILT).write_text("")
+    (cache / "rtbench" / f"{builddir.name}.lock").write_text("")
+    return builddir
+
+
+def _others(path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    os.chown(path, 65534, 65534)  # nobody
+
+
+@pytest.mark.parametrize("how", ["cache-of-another", "builddir-of-another", "builddir-writable",
+                                 "cache-writable", "lock-of-another", "lock-a-link",
+                                 "parent-of-another"])
+def test_a_build_cache_that_is_not_the_users_alone_is_refused(how, isolated, tmp_path, left,
+                                                               monkeypatch):
+    """A harness 'built' by someone else in a cache named as rtbench names
+    it (the hash is predictable) was run, as root: the cache, its build
+    folders, their locks and the folders above must be the user's and
+    writable by no one else, or the run is one line, exit 2, and runs nothing."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    mark = tmp_path / "PWNED"
+    builddir = _plant_harness(tmp_path / "cache", mark)
+    lock = builddir.parent / f"{builddir.name}.lock"
+    if how == "cache-of-another":
+        _others(builddir.parent)
+    elif how == "builddir-of-another":
+        _others(builddir)
+    elif how == "builddir-writable":
+        builddir.chmod(0o777)
+    elif how == "cache-writable":
+        builddir.parent.chmod(0o777)
+    elif how == "lock-of-another":
+        _others(lock)
+    elif how == "lock-a-link":
+        lock.unlink()
+        lock.symlink_to(tmp_path / "victim")
+    else:
+        _others(tmp_path / "cache")
+    rc, out, err = spawn(["run", "--quick", "--no-programs", "--only", "sem.give.no_waiter",
+                          "--db", "r.db", "--out", "o"], isolated,
+                         {**left.env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}).finish()
+    line = one_line_error(err)
+    assert rc == 2 and ("rtbench does not build or run" in line or "cannot use the lock" in line), err
+    assert not mark.exists() and not (tmp_path / "victim").exists()
+    assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
+    # the images, the peers and the cycle model's plugin are built through the same check
+    from rtbench.process.owned import NotOwnedError
+    from rtbench.targets import cycles
+
+    if how in ("cache-of-another", "cache-writable", "parent-of-another"):
+        with pytest.raises(NotOwnedError):
+            harness.build_image("freertos", "mps2-an385", {}, "rtbench-freertos.elf")
+        with pytest.raises(NotOwnedError):
+            cycles.build()
+    left.check()
+
+
+@pytest.mark.parametrize("output, says", [
+    # CMake's own error: its text is on the indented lines after the heading
+    ("CMake Error at CMakeLists.txt:12 (message):\\n  FREERTOS_KERNEL_PATH has no portable/GCC"
+     "\\n\\n\\n-- Configuring incomplete, errors occurred!",
+     "CMake Error at CMakeLists.txt:12 (message): FREERTOS_KERNEL_PATH has no portable/GCC"),
+    # a full disk, said by a tool that does not call it an error
+    ("Linking C executable rtbench-harness\\nx.c:1: warning: error-prone\\n"
+     "/usr/bin/ld: final link failed: No space left on device",
+     "No space left on device"),
+])
+def test_a_failing_build_says_why_in_its_line(output, says, tmp_path):
+    """Build failures left out the reason: CMake's message text was dropped
+    (only `CMake Error at …` kept), "No space left on device" was only in
+    build.log (issue 35, smaller)."""
+    with pytest.raises(HarnessError) as exc:
+        harness._run_steps(tmp_path, [["sh", "-c", f"printf '{output}\\n'; exit 1"]], "image")
+    assert says in str(exc.value), str(exc.value)
+
+
+def test_a_cache_made_under_a_umask_of_002_is_the_users_alone(isolated, tmp_path, monkeypatch):
+    """The check must not refuse what rtbench made itself: a user whose
+    umask is 002 (a user private group) gets its cache and the folders
+    above it made writable by nobody else."""
+    from rtbench.process import owned
+
+    cache = tmp_path / "home" / ".cache" / "rtbench"
+    old = os.umask(0o002)
+    try:
+        owned.make_dir(cache, "harness")
+    finally:
+        os.umask(old)
+    for p in (cache, cache.parent, cache.parent.parent):
+        assert not p.stat().st_mode & 0o022, oct(p.stat().st_mode)

@@ -103,3 +103,58 @@ def test_an_existing_output_keeps_its_mode(db, isolated):
     out.chmod(0o640)
     assert main(["report", "1", "--db", str(db), "-o", str(out)]) == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o640 and out.read_text() != "old\n"
+
+
+@pytest.mark.parametrize("name", ["FLASH.md", "zephyr.elf", "zephyr.bin"])
+def test_a_link_planted_in_a_board_images_folder_during_the_build_is_never_followed(
+        name, isolated, tmp_path, monkeypatch):
+    """`run --kernel zephyr --board NAME --out DIR` checks DIR, builds for a
+    minute, then wrote the images (shutil.copyfile) and FLASH.md following
+    the links another user planted in DIR meanwhile (issue 35, 1): root
+    overwrote the file they pointed to. Now every file goes through the safe
+    writer: a link there is one line, and what it points to is left alone."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from rtbench.errors import RtbenchError
+    from rtbench.measure import zephyr_board
+
+    out, victim = isolated / "img", tmp_path / "victim"
+    victim.write_text("root's own\n")
+    built = tmp_path / "build" / "zephyr"
+    built.mkdir(parents=True)
+
+    def build_image(kernel, board, defs):  # the build's minute, in which the link appears
+        for image in zephyr_board.IMAGES:
+            (built / image).write_bytes(b"\x7fELF image")
+        out.mkdir(exist_ok=True)
+        (out / name).symlink_to(victim)
+        return built / "zephyr.elf"
+
+    monkeypatch.setattr(zephyr_board.kernels, "get", lambda *a: SimpleNamespace(src=tmp_path))
+    monkeypatch.setattr(zephyr_board, "check_board", lambda kernel, board: None)
+    monkeypatch.setattr(zephyr_board.harness, "build_zephyr_image", build_image)
+    req = SimpleNamespace(kernel_src=None, zephyr_modules=None, userspace=False,
+                          kernel_profile=None, board="mps2/an385", board_glue=True,
+                          patterns=["sem.give.no_waiter"], samples=10, warmup=1, budget_ms=100,
+                          out=out)
+    with pytest.raises(RtbenchError, match="is a symbolic link"):
+        zephyr_board.build(req, Console(file=open(os.devnull, "w")))
+    assert victim.read_text() == "root's own\n" and (out / name).is_symlink()
+
+
+def test_a_link_planted_at_the_out_folders_probe_is_never_followed(isolated, tmp_path):
+    """The check that --out is writable wrote `.rtbench-probe-<pid>` (a name
+    anyone can guess) following a link planted there: now it is made
+    exclusively, and a link there is one line."""
+    from rtbench.errors import RtbenchError
+    from rtbench.measure.outdir import CreatedDirs
+
+    out, victim = isolated / "o", tmp_path / "victim"
+    out.mkdir()
+    victim.write_text("root's own\n")
+    (out / f".rtbench-probe-{os.getpid()}").symlink_to(victim)
+    with pytest.raises(RtbenchError, match="cannot write"):
+        CreatedDirs().make(out, "--out")
+    assert victim.read_text() == "root's own\n"

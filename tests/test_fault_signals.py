@@ -266,3 +266,62 @@ def test_sigkill_while_the_database_is_written_keeps_it_whole(isolated, left):
     assert conn.execute("SELECT COUNT(*) FROM metrics WHERE run_id = 1 AND record IS NULL"
                         ).fetchone()[0] == 0
     left.check()
+
+
+# ---- the shoot-out's children (issue 35, 6) ----
+
+# The shoot-out's parent (kernelset.run_kernels: farm.run_children) over
+# host runs with the fake harness, as a background job of a script starts
+# it: SIGINT ignored, inherited by the children.
+_SHOOTOUT = r"""
+import json, sys
+from rich.console import Console
+from rtbench.measure import farm
+from rtbench.process import lifetime
+SOME = "method.*,sem.*,mutex.*"
+argvs = {k: ["run", "--quick", "--no-programs", "--only", SOME, "--db", k + ".db",
+             "--out", k] for k in ("a", "b", "c")}
+with lifetime.signals_as_interrupts():
+    codes = farm.run_children(argvs, Console(file=sys.stderr))
+print(json.dumps({"codes": codes, "exit": farm.interrupted_code(codes)}))
+"""
+
+
+def test_sigterm_to_the_shootout_reaches_its_children(isolated, left):
+    """SIGTERM to the parent of `run --kernel a,b,c` with SIGINT ignored:
+    the children were told with SIGINT (ignored) 15 s later, measured on,
+    were SIGKILLed after 45 s, their runs left `running`, no sheet, exit
+    130. Now they are told at once with SIGTERM: the run measuring is
+    stored incomplete with its sheet, those waiting for the CPU store
+    nothing, 143 all round."""
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _SHOOTOUT], cwd=isolated,
+                            env={**os.environ, **_env(left, FAKE_HARNESS_DELAY="0.2"),
+                                 "PYTHONPATH": str(Path(harness.__file__).parents[2])},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        # the children take turns on the benchmark CPU: one measures, the
+        # others wait for its lock
+        wait_for("a child's record", lambda: any(stored(isolated / f"{k}.db") for k in "abc"),
+                 proc=proc)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["exit"] == 143 and set(got["codes"].values()) == {143}, got
+    measured = [k for k in "abc" if (isolated / f"{k}.db").exists()
+                and intact(isolated / f"{k}.db")]
+    assert measured
+    for k in measured:  # the one measuring: kept incomplete, with its sheet
+        assert intact(isolated / f"{k}.db") == [(1, "incomplete")]
+        env = json.loads((isolated / k / "results.json").read_text())
+        assert env["run"]["status"] == "incomplete" and env["metrics"]
+    for k in set("abc") - set(measured):  # waiting for the CPU: nothing stored
+        assert not (isolated / k / "results.json").exists()
+    left.check()

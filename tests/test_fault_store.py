@@ -29,15 +29,21 @@ LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.
 
 # ---- a database that vanishes during a run ----
 
-@pytest.mark.parametrize("how", ["deleted", "replaced"])
-def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake, isolated,
-                                                                       tmp_path):
+def _a_run_that_has_stored(isolated: Path, tmp_path: Path):
+    """A run into r.db (out: o) that has stored a record and measures on."""
     left = Leftovers(tmp_path / "tmp")
     left.tmpdir.mkdir()
     db = isolated / "r.db"
     r = spawn(["run", "--quick", "--no-programs", "--only", "method.*,sem.*", "--db", "r.db",
                "--out", "o"], isolated, {**left.env(), "FAKE_HARNESS_DELAY": "0.1"})
     wait_for("a stored record", lambda: stored(db), proc=r.proc)
+    return left, db, r
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake, isolated,
+                                                                       tmp_path):
+    left, db, r = _a_run_that_has_stored(isolated, tmp_path)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     if how == "replaced":
@@ -54,6 +60,57 @@ def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake
     with Store(isolated / "back.db") as s:
         assert len(s.get_run(1).metrics) == len(env["metrics"])
     left.check()
+
+
+@pytest.mark.parametrize("how", ["header", "pages"])
+def test_a_database_damaged_during_a_run_keeps_the_results(how, fake, isolated, tmp_path):
+    """A database damaged while a run writes into it (its header or its
+    pages overwritten) lost the measurement: exit 2, no results.json, no
+    sheet. Now the run goes on measuring, its records kept beside the
+    database, and ends as a deleted database does: exit 1, one line naming
+    why, the results file written and importable."""
+    left, db, r = _a_run_that_has_stored(isolated, tmp_path)
+    # what a stray dd or a failing disk does: the file and its log overwritten
+    # (the log alone would be written back over the file at the end)
+    for path in (db, Path(f"{db}-wal")):
+        with open(path, "r+b") as fh:
+            fh.seek(0 if how == "header" else 4096)
+            fh.write(b"\xde\xad" * (max(path.stat().st_size, 8192) // 2))
+    rc, out, err = r.finish()
+    line = one_line_error(err)
+    assert rc == 1 and "run 1 is in no database" in line and "o/results.json" in line, err
+    env = json.loads((isolated / "o" / "results.json").read_text())
+    assert env["run"]["id"] == 1 and env["run"]["status"] in ("complete", "failed")
+    assert {m["id"] for m in env["metrics"] if m["status"] == "ok"}
+    assert (isolated / "o" / "datasheet.md").is_file()
+    assert main(["import", "o/results.json", "--db", "back.db"]) == 0
+    left.check()
+
+
+def test_a_database_that_fails_its_writes_mid_run_loses_nothing(isolated):
+    """When the database starts failing its writes (damaged pages SQLite
+    reads back, an I/O error), the run's copy in memory goes on alone: every
+    record after the failure is still in the run the sheet is written from,
+    and the run ends saying why the database holds it no more."""
+    from rtbench.measure.kept import KeptStore
+    from rtbench.store.db import StoreError
+
+    kept = KeptStore(Store(isolated / "r.db"))
+    run_id = kept.create_run("u-1", "2026-01-01T00:00:00Z", ["method.null", "sem.give.no_waiter"])
+    rec = {"type": "metric", "id": "method.null", "status": "unsupported", "reason": "x"}
+    kept.add_metric(run_id, rec)
+
+    def broken(*_args):
+        raise StoreError("cannot write database r.db: database disk image is malformed")
+
+    kept.store.add_metric = kept.store.finish_run = broken
+    kept.add_metric(run_id, {**rec, "id": "sem.give.no_waiter"})
+    kept.finish_run(run_id, "complete", "2026-01-01T00:01:00Z")
+    run = kept.get_run(run_id)
+    assert run.status == "complete" and {m["id"] for m in run.metrics} == {
+        "method.null", "sem.give.no_waiter"}
+    assert "disk image is malformed" in kept.vanished()
+    kept.close()
 
 
 # ---- results files ----

@@ -535,20 +535,11 @@ MAX_LIMIT = 1e18  # in ns or instructions: beyond any figure rtbench stores
 def _limits_data(path) -> dict[str, Any]:
     """The limits file's TOML: a regular file (a FIFO would wait for ever,
     /dev/zero never end) of at most MAX_LIMITS_FILE bytes, UTF-8 and TOML."""
-    import os
-    import stat
     import tomllib
 
-    try:
-        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise RtbenchError(f"cannot read limits file {path}: not a regular file")
-            data = fh.read(MAX_LIMITS_FILE + 1)
-    except OSError as exc:
-        raise RtbenchError(f"cannot read limits file {path}: {exc.strerror or exc}") from exc
-    if len(data) > MAX_LIMITS_FILE:
-        raise RtbenchError(f"limits file {path} is larger than {MAX_LIMITS_FILE >> 20} MiB: "
-                           "not a limits file")
+    from rtbench.store.text import read_input
+
+    data = read_input(path, "limits file", MAX_LIMITS_FILE)
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

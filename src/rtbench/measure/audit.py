@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rtbench.errors import RtbenchError
+from rtbench.process import lifetime
 from rtbench.sheets.pages import Page, Table
 from rtbench.targets import BOARDS, audit, make
 
@@ -34,15 +35,21 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
         raise RtbenchError(f"--samples {samples}: 1 to {MAX_SAMPLES} (every instruction is traced)")
     target = make(board, kernel, kernel_src, zephyr_modules=zephyr_modules, userspace=userspace,
                   kernel_profile=kernel_profile)
-    target.prepare()
-    registry = target.registry()
-    patterns = metrics or list(audit.HEADLINE)
-    ids = [i for i, (ok, _why) in registry.items()
-           if ok and any(fnmatch.fnmatchcase(i, p) for p in patterns)]
-    if not ids:
-        raise RtbenchError(f"--only {','.join(patterns)}: no metric the {target.kernel.title} "
-                           "image supports matches")
-    audits = audit.audit_target(target, ids, samples, timeout)
+    # every QEMU and folder of the audit's through the guard: a SIGKILL of
+    # rtbench leaves no QEMU single-stepping and no temporary folder
+    with lifetime.guarded():
+        try:
+            target.prepare()
+            registry = target.registry()
+            patterns = metrics or list(audit.HEADLINE)
+            ids = [i for i, (ok, _why) in registry.items()
+                   if ok and any(fnmatch.fnmatchcase(i, p) for p in patterns)]
+            if not ids:
+                raise RtbenchError(f"--only {','.join(patterns)}: no metric the "
+                                   f"{target.kernel.title} image supports matches")
+            audits = audit.audit_target(target, ids, samples, timeout)
+        finally:
+            target.close()
     rows = audit.table(audits)
     return _page(target, rows), rows, audit.problems(audits)
 

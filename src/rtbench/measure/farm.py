@@ -31,8 +31,8 @@ from rich.console import Console
 
 from rtbench.errors import RtbenchError
 from rtbench.measure import outdir
+from rtbench.process import lifetime
 
-EXIT_INTERRUPTED = 130
 
 
 def is_several(spec: str) -> bool:
@@ -77,7 +77,7 @@ def _coordinator(env_file: Path):
 
 def run_places(req, console: Console) -> int:
     """Measure every place at once, then compare their runs. The exit code is
-    the worst of the places' (130 if interrupted)."""
+    the worst of the places' (128 + the signal if interrupted)."""
     from rtbench.targets import labplace
 
     labplace.require_labgrid()
@@ -95,9 +95,7 @@ def run_places(req, console: Console) -> int:
     stored = {p: r for p, r in runs.items() if r is not None}
     if len(stored) >= 2:
         compare_places(req.db, stored, out, console)
-    if any(c == EXIT_INTERRUPTED for c in codes.values()):
-        return EXIT_INTERRUPTED
-    return max(codes.values())
+    return interrupted_code(codes)
 
 
 def check_out(out: Path) -> None:
@@ -176,22 +174,35 @@ def _wait(children: dict[str, subprocess.Popen]) -> dict[str, int]:
     except KeyboardInterrupt:
         # A terminal's Ctrl-C reached the children too (one process group):
         # give them the time to store what they have, power off and release.
-        # One that was not told (SIGINT to this process alone) is told late,
-        # never twice in a row, so its own clean-up is not interrupted.
-        for grace, tell in ((15, False), (30, True)):
+        # Any other signal (SIGTERM, SIGHUP, a SIGINT to this process alone)
+        # reached this process only: the children are told at once, with
+        # SIGTERM, which no child has ignored (a background job of a script
+        # inherits SIGINT ignored, and rtbench leaves an ignored signal so).
+        # None is told twice in a row, so its own clean-up is not interrupted;
+        # further signals to this process wait meanwhile.
+        sig = lifetime.received() or signal.SIGINT
+        rounds = ((15, False), (30, True)) if sig == signal.SIGINT else ((30, True),)
+        with lifetime.interrupts_deferred():
+            for grace, tell in rounds:
+                for c in children.values():
+                    if c.poll() is None and tell:
+                        c.send_signal(signal.SIGTERM)
+                for c in children.values():
+                    try:
+                        c.wait(timeout=grace)
+                    except subprocess.TimeoutExpired:
+                        pass
             for c in children.values():
-                if c.poll() is None and tell:
-                    c.send_signal(signal.SIGINT)
-            for c in children.values():
-                try:
-                    c.wait(timeout=grace)
-                except subprocess.TimeoutExpired:
-                    pass
-        for c in children.values():
-            if c.poll() is None:
-                c.kill()
-                c.wait()
-        return {p: EXIT_INTERRUPTED for p in children}
+                if c.poll() is None:
+                    c.kill()
+                    c.wait()
+        return {p: lifetime.exit_code() for p in children}
+
+
+def interrupted_code(codes: dict[str, int]) -> int:
+    """The exit code of several runs: 128 + the signal that interrupted this
+    process (130, 143, 129), else the worst of theirs."""
+    return lifetime.exit_code() if lifetime.received() is not None else max(codes.values())
 
 
 def run_id(out: Path) -> int | None:

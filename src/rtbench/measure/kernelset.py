@@ -72,12 +72,15 @@ def check(req) -> tuple[list[str], list[str]]:
                            f"{req.kernel} does not list")
     if req.harness is not None:
         raise RtbenchError("--harness is for the host target")
-    from rtbench.targets import kernels as kernels_mod
+    req.check_budget()  # else refused by every child, after the others had run
+    from rtbench.targets import harness, kernels as kernels_mod
 
-    for k in kernels:  # each one's sources (and Zephyr's modules) now, before any child
+    for k in kernels:  # each one's sources (and Zephyr's modules, tools) now, before any child
         zephyr = k == "zephyr"
         kernels_mod.get(k, req.kernel_src, req.zephyr_modules if zephyr else None,
                         req.userspace and zephyr)
+        if zephyr:
+            harness.check_zephyr_tools(req.userspace)
     return kernels, kernel_profiles
 
 
@@ -119,7 +122,7 @@ def child_argv(req, kernel: str, out: Path, profile: str) -> list[str]:
 def run_kernels(req, console: Console) -> int:
     """Measure every kernel in every profile at once, then print their
     kernel comparison per profile and the profiles side by side. The exit
-    code is the worst of the runs' (130 if interrupted)."""
+    code is the worst of the runs' (128 + the signal if interrupted)."""
     kernels, kernel_profiles = check(req)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = req.out or outdir.DEFAULT_PARENT / f"{stamp}-{req.target}-kernels"
@@ -144,9 +147,7 @@ def run_kernels(req, console: Console) -> int:
     console.print(f"{len(pairs)} runs measured in {elapsed:.0f} s (builds included)",
                   soft_wrap=True, highlight=False)
     compare_all(req.db, kernel_profiles, kernels, runs, out, console)
-    if any(c == farm.EXIT_INTERRUPTED for c in codes.values()):
-        return farm.EXIT_INTERRUPTED
-    return max(codes.values())
+    return farm.interrupted_code(codes)
 
 
 def compare_all(db: Path | None, kernel_profiles: list[str], kernels: list[str],

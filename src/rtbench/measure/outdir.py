@@ -73,8 +73,9 @@ def _probe(path: Path) -> None:
     if not path.is_dir():
         raise NotADirectoryError(20, "not a directory")
     probe = path / f".rtbench-probe-{os.getpid()}"
-    with open(probe, "w") as fh:
-        fh.write("probe\n")
+    # made exclusively: a link another user planted under this (guessable)
+    # name in a shared folder is an error, never followed
+    os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
     probe.unlink()
 
 

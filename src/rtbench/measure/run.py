@@ -20,6 +20,7 @@ from rtbench import targets
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
 from rtbench.measure.interleave import Interleaved
+from rtbench.measure.kept import KeptStore
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
@@ -91,6 +92,13 @@ class RunRequest:
     blocks: int | None = None    # blocks per metric (rtbench.store.blocks); None: target's default
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
     cycles: bool = True          # an emulated board's estimated cycles (--no-cycles: off)
+
+    def check_budget(self) -> None:
+        """The watchdog must outlast a metric's budget: a metric may
+        legitimately run for its whole budget."""
+        if self.timeout <= self.budget_ms / 1000:
+            raise RtbenchError(f"--timeout ({self.timeout:g} s) must be longer than the "
+                               f"per-metric budget (--budget-ms {self.budget_ms})")
 
     def plan(self, target: Target) -> blocks.Plan:
         """How each metric's samples are cut into interleaved blocks: many
@@ -181,7 +189,7 @@ def _start(req: RunRequest, ids: list[str], target: Target, not_applicable: list
             created.make(req.out, "--out directory")
         else:
             created.make(outdir.DEFAULT_PARENT, "results directory")
-        store = Store(req.db)
+        store = KeptStore(Store(req.db))  # the run in memory too: kept if the database is damaged
         host = target.describe()
         host["harness_source_hash"] = target.source_hash()
         if not_applicable:  # catalogue entries this target has no code for
@@ -248,10 +256,7 @@ def _check_target_options(req: RunRequest, target: Target) -> None:
 
 
 def _check_numbers(req: RunRequest, target: Target) -> None:
-    if req.timeout <= req.budget_ms / 1000:
-        # A metric may legitimately run for its whole budget.
-        raise RtbenchError(f"--timeout ({req.timeout:g} s) must be longer than the "
-                           f"per-metric budget (--budget-ms {req.budget_ms})")
+    req.check_budget()
     if target.supports_cpu and req.cpu is not None and req.cpu not in os.sched_getaffinity(0):
         allowed = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
         raise RtbenchError(f"--cpu {req.cpu} is not a CPU this process may use ({allowed})")

@@ -21,7 +21,6 @@ under QEMU.
 from __future__ import annotations
 
 import shlex
-import shutil
 from pathlib import Path
 
 from rich.console import Console
@@ -29,10 +28,13 @@ from rich.markup import escape
 
 from rtbench.errors import RtbenchError
 from rtbench.peers import programs
+from rtbench.sheets import files
 from rtbench.store import catalog as catalog_mod
+from rtbench.store.text import read_input
 from rtbench.targets import harness, kernels, qemu
 
 IMAGES = ("zephyr.elf", "zephyr.hex", "zephyr.bin")  # what Zephyr's build leaves, when it does
+BOARD_FILE_LIMIT = 1 << 20  # bytes: a board.yml is a few hundred
 MPS2 = {"mps2/an385": "mps2-an385", "mps2/an386": "mps2-an386"}  # QEMU machines of rtbench's
 
 
@@ -46,12 +48,20 @@ def board_names(src: Path) -> set[str]:
                            "environment: pip install 'rtbench[zephyr]'") from None
     names: set[str] = set()
     for path in sorted(src.glob("boards/**/board.yml")):
+        # read bounded and only if regular (a FIFO there waited for ever)
+        data = read_input(path, "the Zephyr tree's board file", BOARD_FILE_LIMIT)
         try:
-            doc = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
-        except yaml.YAMLError:
-            continue
+            doc = yaml.safe_load(data.decode("utf-8", errors="replace"))
+        except (yaml.YAMLError, RecursionError):
+            continue  # not a board file Zephyr's build would take either
+        doc = doc if isinstance(doc, dict) else {}
         entries = doc.get("boards") or [doc.get("board") or {}]
-        names.update(e["name"] for e in entries if isinstance(e, dict) and "name" in e)
+        for e in entries if isinstance(entries, list) else [entries]:
+            if isinstance(e, dict) and "name" in e:
+                if not isinstance(e["name"], str):
+                    raise RtbenchError(f"{path}: a board's name is {type(e['name']).__name__}, "
+                                       "not text (Zephyr's board.yml schema: name: a string)")
+                names.add(e["name"])
     return names
 
 
@@ -94,14 +104,17 @@ def build(req, console: Console) -> int:
     with harness.announcing(say):
         elf = harness.build_zephyr_image(kernel, req.board, defs)
     out.mkdir(parents=True, exist_ok=True)
+    # The folder may be another user's (a shared /tmp): what was planted in
+    # it during the build (a link to a file of root's) is refused, never
+    # followed: every file through the safe writer (sheets.files).
     written = []
     for name in IMAGES:
         if (elf.parent / name).is_file():
-            shutil.copyfile(elf.parent / name, out / name)
+            files.atomic_write(out / name, (elf.parent / name).read_bytes())
             written.append(name)
     glue = req.board_glue and req.board in MPS2
-    (out / "FLASH.md").write_text(flash_notes(req.board, elf.parent.parent, out, written, ids,
-                                              args, glue), encoding="utf-8")
+    files.atomic_write(out / "FLASH.md", flash_notes(req.board, elf.parent.parent, out, written,
+                                                     ids, args, glue))
     say(f"built rtbench's Zephyr image for {req.board} ({len(ids)} metrics built in): "
         f"{', '.join(str(out / n) for n in written)}")
     say(f"how to flash it, capture its console and import the log: {out / 'FLASH.md'}")

@@ -32,7 +32,6 @@ import fnmatch
 import os
 import re
 import subprocess
-import tempfile
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import Iterable
 
 from rtbench.peers.latency_measure import run_until
+from rtbench.process import lifetime
 from rtbench.peers.lm_causes import AGREE, LM_CODE
 from rtbench.targets import audit
 from rtbench.targets.trace import release_reader
@@ -255,7 +255,7 @@ def trace(prog: Program, command: list[str], until: str, timeout: float = 900.0
     """Run `command` (QEMU booting the image, no trace options) under the
     instruction trace until its console prints `until`: its windows and
     its console text."""
-    with tempfile.TemporaryDirectory(prefix="rtbench-lm-trace-") as tmp:
+    with lifetime.scratch_dir("rtbench-lm-trace-") as tmp:  # the guard's if rtbench dies
         fifo = Path(tmp) / "trace"
         os.mkfifo(fifo)
         result: dict[str, object] = {}

@@ -6,6 +6,8 @@ locks it holds while it lives.
   SIGHUP as interrupts; a console that survives a closed stdout.
 * locks.py: machine-wide locks the kernel frees with their process: one
   run per benchmark CPU, and a running run's liveness.
+* owned.py: whether a build cache rtbench runs or builds from is this
+  user's alone (another user's, or one others may write, is refused).
 
 Not a stage of a run but the floor the stages that start programs or hold
 locks stand on: targets (the harness, QEMU), peers and standard programs,

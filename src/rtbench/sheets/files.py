@@ -1,5 +1,5 @@
 """Writing an output file (`-o FILE`, a run's sheets and results.json, a
-farm's comparison): readers see the old file or the new one, never half
+farm's comparison, a board image and its FLASH.md): readers see the old file or the new one, never half
 of one, and nothing but a regular file is ever written.
 
 * A path that exists and is not a regular file (a device such as
@@ -48,13 +48,15 @@ def check_output(path: Path) -> os.stat_result | None:
                       "(leave -o out to write to stdout)")
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to the regular file `path` (see the module's words)."""
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write `text` (bytes as they are: an image) to the regular file `path`
+    (see the module's words)."""
     path = Path(path)
     old = check_output(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes)
+              else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             fh.write(text)
             fh.flush()
             os.fchmod(fh.fileno(), stat.S_IMODE(old.st_mode) if old else 0o666 & ~_umask())

@@ -234,8 +234,9 @@ class Store:
 
     def create_run(self, uuid: str, started: str, ids: list[str], label: str = "",
                    argv: list[str] | None = None, host: dict | None = None,
-                   profiles: list[str] | None = None) -> int:
-        """Insert a running run with a pending row per id and profile.
+                   profiles: list[str] | None = None, run_id: int | None = None) -> int:
+        """Insert a running run with a pending row per id and profile (under
+        `run_id` when given: a copy of a run another store numbered).
 
         The profiles are `profiles`, else the run's `host["profiles"]`
         (what `rtbench run --profile` records), else the default one.
@@ -244,9 +245,10 @@ class Store:
         host_json = _host_column(host)
         with self._write():
             cur = self.conn.execute(
-                "INSERT INTO runs(uuid, started, status, label, argv, host) "
-                "VALUES (?, ?, 'running', ?, ?, ?)",
-                (uuid, started, contract.clean(label), contract.dumps(argv or []), host_json))
+                "INSERT INTO runs(id, uuid, started, status, label, argv, host) "
+                "VALUES (?, ?, ?, 'running', ?, ?, ?)",
+                (run_id, uuid, started, contract.clean(label), contract.dumps(argv or []),
+                 host_json))
             run_id = cur.lastrowid
             self.conn.executemany(
                 "INSERT INTO metrics(run_id, metric_id, profile, status) "

@@ -7,12 +7,19 @@ for a terminal or an error message. Whether a string may enter the store
 at all is the contract's rule (rtbench.store.contract.text_problem).
 Files of text (captures, results files) are UTF-8, a byte-order mark
 skipped; `not_utf8` names one that is UTF-16 or UTF-32 instead.
+`read_input` reads a small file rtbench did not write (a kernel tree's
+VERSION, task.h or board.yml, a limits file): a regular file, bounded.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+from pathlib import Path
 from typing import Any
+
+from rtbench.errors import RtbenchError
 
 # What a terminal or a reader obeys in text, beyond the characters shown:
 # C0 controls but tab and newline, DEL and C1 controls (cursor moves,
@@ -106,3 +113,37 @@ def not_utf8(head: bytes) -> str | None:
         return None
     return f"{enc} text, not UTF-8: convert it first (iconv -f {enc} -t UTF-8)"
 
+
+
+# ---- small files from outside ---------------------------------------------------
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def read_input(path: Path, what: str, limit: int) -> bytes:
+    """The bytes of `path`, a file rtbench reads but did not write (`what`
+    names it in the error): a regular file of at most `limit` bytes.
+    Anything else is one line (RtbenchError, exit 2), never a wait or a
+    read without end: a FIFO (its open would wait for a writer for ever:
+    opened without blocking, then refused), a device (/dev/zero never
+    ends), a directory, a file beyond `limit`. A link is followed (a
+    kernel tree may be links), to what it points to, which is checked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise RtbenchError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((words for test, words in _KINDS if test(mode)), "no regular file")
+        raise RtbenchError(f"cannot read {what} {path}: it is {kind}, not a regular file")
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as exc:
+            raise RtbenchError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    if len(data) > limit:
+        raise RtbenchError(f"cannot read {what} {path}: larger than {limit:,} bytes")
+    return data

@@ -44,13 +44,14 @@ import os
 import re
 import statistics
 import subprocess
-import tempfile
 import threading
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtbench.errors import HarnessError
+from rtbench.process import lifetime
 from rtbench.targets import qemu, stamplog
 from rtbench.targets.trace import Span, release_reader, spans, trace_events
 
@@ -414,7 +415,10 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
     in the log by then), so only one metric's instructions are held."""
     from rtbench.store import records
 
-    with tempfile.TemporaryDirectory(prefix="rtbench-audit-") as tmp:
+    # QEMU single-steps at full speed until it is ended: it and the folder
+    # go through rtbench's guard (rtbench.process.lifetime), so that a
+    # SIGKILL of rtbench takes them down too
+    with lifetime.guarded(), lifetime.scratch_dir("rtbench-audit-") as tmp:
         fifo, log = Path(tmp) / "trace", Path(tmp) / "stamps.bin"
         os.mkfifo(fifo)
         cmd = _with_stamp_log(command, log) + ["-singlestep", "-d", "exec,nochain,int",
@@ -432,13 +436,21 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
 
         reader = threading.Thread(target=read_trace, daemon=True)
         reader.start()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, errors="replace")
+        try:
+            proc = lifetime.popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, errors="replace")
+        except OSError as exc:
+            release_reader(fifo, reader)
+            raise HarnessError(f"cannot start {command[0]}: {exc.strerror or exc}") from exc
         try:
             out, err = proc.communicate(timeout=timeout)
+            lifetime.forget(proc)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+            lifetime.end(proc)
+            raise HarnessError(f"the image under the trace did not end within {timeout:g} s "
+                               "(--timeout; fewer --samples or metrics trace faster)") from None
+        except BaseException:  # an interrupt: QEMU and its group go first
+            lifetime.end(proc)
             raise
         finally:
             release_reader(fifo, reader)

@@ -33,11 +33,9 @@ plugin API (version 1).
 from __future__ import annotations
 
 import bisect
-import fcntl
 import hashlib
 import os
 import shutil
-import stat
 import struct
 import subprocess
 from dataclasses import dataclass, field
@@ -47,7 +45,7 @@ import numpy as np
 import platformdirs
 from numpy.lib.recfunctions import repack_fields
 
-from rtbench.errors import HarnessError, RtbenchError
+from rtbench.errors import RtbenchError
 from rtbench.targets import harness
 
 PLUGIN = "rtb_cycles.so"
@@ -106,18 +104,6 @@ def source_hash(src: Path | None = None) -> str:
     return digest.hexdigest()[:12]
 
 
-def _own_dir(path: Path) -> None:
-    """A directory whose files QEMU will load as code must be this user's
-    and writable by no one else: refuse another's."""
-    st = path.stat()
-    if st.st_uid != os.geteuid():
-        raise CyclesError(f"{path} belongs to another user: the cycle model's plugin is not "
-                          "built or loaded from there (set XDG_CACHE_HOME to a folder of yours)")
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise CyclesError(f"{path} is writable by other users: the cycle model's plugin is not "
-                          "built or loaded from there")
-
-
 def build(src: Path | None = None) -> Path:
     """Build the plugin if need be (once per change of its sources, into the
     user's cache, under a lock); its path."""
@@ -125,16 +111,8 @@ def build(src: Path | None = None) -> Path:
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     outdir = cache / f"qemu-plugin-{source_hash(src)}"
     so = outdir / PLUGIN
-    try:
-        cache.mkdir(parents=True, exist_ok=True, mode=0o755)
-        _own_dir(cache)
-        lock = open(cache / f"{outdir.name}.lock", "w")
-    except OSError as exc:
-        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
-    with lock:
-        harness._locked(lock, "cycle model plugin")
-        if outdir.exists():
-            _own_dir(outdir)
+    # QEMU loads the plugin as code: the cache must be this user's alone
+    with harness._cache_lock(cache, outdir, "cycle model plugin"):
         if not (so.is_file() and (outdir / BUILT).is_file()):
             _compile(src, outdir, so)
     return so

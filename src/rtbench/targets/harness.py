@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 import platformdirs
 
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.process import lifetime
+from rtbench.process import lifetime, owned
 from rtbench.store import records
 
 EXE_NAME = "rtbench-harness"
@@ -57,6 +57,19 @@ def _locked(lock, what: str) -> None:
     except BlockingIOError:
         _announce(f"waiting for another rtbench building the same {what}")
         fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+@contextlib.contextmanager
+def _cache_lock(cache: Path, builddir: Path, what: str) -> Iterator[None]:
+    """Hold the lock of `builddir` in the build cache `cache`: the cache,
+    the lock and the build folder must be this user's alone before
+    anything in them is run or built (rtbench.process.owned; one line,
+    exit 2, for another's)."""
+    owned.make_dir(cache, what)
+    with owned.open_lock(cache / f"{builddir.name}.lock", what) as lock:
+        _locked(lock, what)
+        owned.check_dir(builddir, what)
+        yield
 
 
 def source_dir() -> Path:
@@ -128,14 +141,8 @@ def build(src: Path | None = None) -> Path:
     cache = Path(platformdirs.user_cache_dir("rtbench"))
     builddir = cache / f"harness-{source_hash(src)}"
     exe = builddir / EXE_NAME
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{builddir.name}.lock", "w")
-    except OSError as exc:
-        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
     # Two rtbench processes starting at once must not build into one dir.
-    with lock:
-        _locked(lock, "harness")
+    with _cache_lock(cache, builddir, "harness"):
         if not (exe.is_file() and (builddir / BUILT).is_file()):
             if shutil.which("cmake") is None:
                 raise HarnessError("cmake not found on PATH (needed to build the harness)")
@@ -167,7 +174,7 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
     and the log. Every step runs in a session of its own, watched by
     rtbench's guard: make, the compiler and cc1 die with rtbench, however it
     dies (rtbench.process.lifetime)."""
-    builddir.mkdir(parents=True, exist_ok=True)
+    builddir.mkdir(parents=True, exist_ok=True, mode=0o755)  # ours alone (owned.py)
     log_path = builddir / "build.log"
     with open(log_path, "a" if append else "w") as log, lifetime.guarded():
         for cmd in steps:
@@ -179,10 +186,33 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                 log.flush()
                 with open(log_path, errors="replace") as fh:
                     fh.seek(began)
-                    first = next((ln.strip() for ln in fh if "error" in ln.lower()), "")
+                    first = _reason(fh)
                 raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
                                    + (f": {first[:200]}" if first else "")
                                    + f"; see {log_path}")
+
+
+FULL = "No space left on device"  # a full disk, whichever tool met it (ld, cc1, ninja)
+
+
+def _reason(lines) -> str:
+    """Why a build step failed, from its output: a full disk wherever it is
+    said; else the first line naming an error, and for CMake's own
+    (`CMake Error at FILE:LINE (message):`) the message's text, on the
+    indented lines after it."""
+    first, text = "", []
+    for ln in lines:
+        if FULL in ln:
+            return ln.strip()
+        if first and not text and not ln.strip():
+            continue
+        if first.startswith("CMake Error") and ln.startswith(" ") and ln.strip():
+            text.append(ln.strip())
+        elif first.startswith("CMake Error") and text:
+            break  # the message ended
+        elif not first and "error" in ln.lower():
+            first = ln.strip()
+    return " ".join([first, *text])
 
 
 def _step(cmd: list[str], log, env: dict[str, str] | None = None) -> int:
@@ -280,15 +310,13 @@ def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
     return image
 
 
-def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
-                     what: str) -> Path:
-    """Build the Zephyr application `app` (rtbench's port, or one of the
-    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
-    by rtbench's harness sources and the options; its zephyr.elf."""
+def check_zephyr_tools(userspace: bool) -> None:
+    """What Zephyr's build needs besides CMake and the compiler (its tools,
+    its Python packages): one line naming the fix for a missing one, before
+    anything is built (a shoot-out asks before any kernel runs)."""
     import importlib.util
-    import sys
 
-    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if kernel.userspace else {})}
+    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if userspace else {})}
     missing = [pkg for tool, pkg in tools.items() if shutil.which(tool) is None]
     if missing:
         raise RtbenchError(f"Zephyr's build needs {', '.join(missing)}: install "
@@ -298,6 +326,16 @@ def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict
         raise RtbenchError(f"Zephyr's build needs the Python packages {', '.join(absent)} in "
                            f"rtbench's environment: pip install 'rtbench[zephyr]' (or "
                            f"{' '.join(absent)})")
+
+
+def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
+                     what: str) -> Path:
+    """Build the Zephyr application `app` (rtbench's port, or one of the
+    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
+    by rtbench's harness sources and the options; its zephyr.elf."""
+    import sys
+
+    check_zephyr_tools(kernel.userspace)
     cc = shutil.which("arm-none-eabi-gcc")
     if cc is None:
         raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
@@ -332,13 +370,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
     builddir = cache / f"{name}-{key}"
     if shutil.which("cmake") is None:
         raise HarnessError(f"cmake not found on PATH (needed to build the {what})")
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{builddir.name}.lock", "w")
-    except OSError as exc:
-        raise HarnessError(f"cannot use the build cache {cache}: {exc.strerror}") from exc
-    with lock:
-        _locked(lock, what)
+    with _cache_lock(cache, builddir, what):
         if not all((builddir / image).is_file() for image in images):
             whose = (f"rtbench's {opts['RTB_PORT']} port" if "RTB_PORT" in opts
                      else f"the {what}")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtbench.errors import RtbenchError
+from rtbench.store.text import read_input
 
 
 @dataclass(frozen=True)
@@ -155,10 +156,17 @@ def is_checkout(name: str, src: Path) -> bool:
     return (Path(src).expanduser() / SPECS[name].marker).is_file()
 
 
+KERNEL_FILE_LIMIT = 8 << 20  # bytes: a version header is tens of KB (FreeRTOS's task.h ~150)
+
+
 def _version(src: Path, spec: _Spec) -> str:
-    try:
-        text = (src / spec.version_file).read_text(errors="replace")
-    except OSError:
+    """The version the tree's file says; "unknown" when it has none. That
+    file is read bounded and only if regular (text.read_input): a FIFO or
+    /dev/zero under its name is one line, never a hang."""
+    path = src / spec.version_file
+    if not os.path.lexists(path):
         return "unknown"
+    text = read_input(path, f"the {spec.title} tree's file", KERNEL_FILE_LIMIT).decode(
+        "utf-8", errors="replace")
     m = re.search(spec.version_re, text)
     return ".".join(m.groups()) if m else "unknown"

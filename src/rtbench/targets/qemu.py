@@ -94,6 +94,7 @@ class QemuTarget(Target):
             import tempfile
 
             self._scratch = Path(tempfile.mkdtemp(prefix="rtbench-qemu-"))
+            lifetime.track_dir(self._scratch)  # the guard removes it if rtbench is killed
         return self._scratch
 
     def image_defs(self) -> dict[str, str]:
@@ -149,6 +150,8 @@ class QemuTarget(Target):
     def close(self) -> None:
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
+            lifetime.untrack_dir(self._scratch)
+            self._scratch = None
 
     def describe(self) -> dict[str, Any]:
         image = self.image
