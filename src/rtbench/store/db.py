@@ -361,15 +361,7 @@ class Store:
             name = runref.parse(ref)
         except runref.RunRefError as exc:
             raise StoreError(str(exc)) from None
-        if name.kind == "latest":
-            row = self.conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?",
-                                    (name.value,)).fetchone()
-        elif name.kind == "label":
-            row = self.conn.execute("SELECT * FROM runs WHERE label = ? ORDER BY id DESC "
-                                    "LIMIT 1", (name.value,)).fetchone()
-        else:
-            row = None if not 0 < name.value < 2**63 else self.conn.execute(  # SQLite's INTEGER
-                "SELECT * FROM runs WHERE id = ?", (name.value,)).fetchone()
+        row = runref.find(self.conn, name)
         if row is None:
             what = (f"labelled {contract.printable(name.value, 60)!r}" if name.kind == "label"
                     else str(name))

@@ -48,6 +48,19 @@ def parse(ref: int | str) -> RunRef:
     raise RunRefError(f"run must be {USAGE}, not {contract.printable(ref, 40)!r}")
 
 
+def find(conn, name: RunRef):
+    """The runs table's row `name` names, or None."""
+    if name.kind == "latest":
+        return conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?",
+                            (name.value,)).fetchone()
+    if name.kind == "label":
+        return conn.execute("SELECT * FROM runs WHERE label = ? ORDER BY id DESC LIMIT 1",
+                            (name.value,)).fetchone()
+    if not 0 < name.value < 2**63:  # beyond SQLite's INTEGER: no such run
+        return None
+    return conn.execute("SELECT * FROM runs WHERE id = ?", (name.value,)).fetchone()
+
+
 def note(ref: RunRef, run_id: int, origin: str, status: str) -> str | None:
     """What a positional name landed on, where it is not a whole run measured
     here (an import, peers, an interrupted or incomplete run)."""
