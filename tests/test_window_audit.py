@@ -240,3 +240,29 @@ def test_the_audit_command_refuses_bad_input_in_one_line(isolated, capsys, args,
     assert main(["audit", *args]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_the_traced_image_is_given_no_path_that_follows_the_machine(monkeypatch, tmp_path):
+    """The harness reads its arguments, so their length moves the kernel
+    tick's phase: the audit's stamp log is named relative to QEMU's working
+    directory, the same words as a run's, wherever $TMPDIR lies (a long
+    TMPDIR put a tick into a different window: a CI failure nobody else saw)."""
+    import os
+
+    from rtbench.errors import HarnessError
+    from rtbench.process import lifetime
+    from rtbench.targets import qemu
+
+    seen = {}
+
+    def popen(cmd, **kw):
+        seen.update(cmd=cmd, cwd=kw.get("cwd"))
+        raise OSError(2, "not started")
+
+    monkeypatch.setattr(lifetime, "popen", popen)
+    cmd = qemu.boot_command("mps2-an385", tmp_path / "image.elf", ["--samples", "3"])
+    with pytest.raises(HarnessError):
+        audit.run(None, cmd, 1.0)
+    guest = seen["cmd"][seen["cmd"].index("-semihosting-config") + 1]
+    assert f"arg={qemu.STAMP_LOG}" in guest and "/" not in guest.split("arg=", 1)[1], guest
+    assert seen["cwd"] and os.path.basename(seen["cwd"]).startswith("rtbench-audit-")

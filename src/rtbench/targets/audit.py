@@ -419,10 +419,14 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
     # go through rtbench's guard (rtbench.process.lifetime), so that a
     # SIGKILL of rtbench takes them down too
     with lifetime.guarded(), lifetime.scratch_dir("rtbench-audit-") as tmp:
-        fifo, log = Path(tmp) / "trace", Path(tmp) / "stamps.bin"
+        fifo, log = Path(tmp) / "trace", Path(tmp) / qemu.STAMP_LOG
         os.mkfifo(fifo)
-        cmd = _with_stamp_log(command, log) + ["-singlestep", "-d", "exec,nochain,int",
-                                                "-D", str(fifo)]
+        # The log's name relative to QEMU's working directory, the same
+        # words as a run's: the harness reads its arguments, so a path whose
+        # length follows $TMPDIR moved the tick's phase, and which windows
+        # held a tick, from one machine to another (qemu.boot_command).
+        cmd = _with_stamp_log(command, qemu.STAMP_LOG) + [
+            "-singlestep", "-d", "exec,nochain,int", "-D", str(fifo)]
         result: dict[str, object] = {"audits": []}
 
         def read_trace() -> None:
@@ -437,8 +441,9 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
         reader = threading.Thread(target=read_trace, daemon=True)
         reader.start()
         try:
-            proc = lifetime.popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, errors="replace")
+            proc = lifetime.popen(cmd, cwd=tmp, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  errors="replace")
         except OSError as exc:
             release_reader(fifo, reader)
             raise HarnessError(f"cannot start {command[0]}: {exc.strerror or exc}") from exc
@@ -473,7 +478,7 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
         return audits, recs
 
 
-def _with_stamp_log(command: list[str], log: Path) -> list[str]:
+def _with_stamp_log(command: list[str], log: Path | str) -> list[str]:
     """The QEMU command with --stamp-log LOG among the harness's arguments."""
     return qemu.with_args(command, ["--stamp-log", str(log)])
 
