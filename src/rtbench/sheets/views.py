@@ -10,8 +10,9 @@ from pathlib import Path
 
 from rtbench.errors import RtbenchError
 from rtbench.sheets import estcycles
-from rtbench.sheets.datasheet import figure_cell
+from rtbench.sheets.datasheet import figure_cell, fmt_us
 from rtbench.sheets.pages import Page, Table
+from rtbench.sheets.units import fmt_whole
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import host as host_mod
 from rtbench.store import reference
@@ -66,8 +67,8 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
         rows = []
         for pt in pts:
             m = MetricRecord(pt.record)
-            figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99",
-                                                                   "max"))]
+            figures = ([_count(m), *(figure_cell(m, k, lambda v: _us(v, m.step_ns))
+                                     for k in ("min", "p50", "mean", "p99", "max"))]
                        if m.ok else ["", "—", "—", "—", "—", "—"])
             cells = estcycles.cells(pt.record)
             rows.append([str(pt.run.id), pt.run.started, pt.run.label,
@@ -85,6 +86,11 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
 
 
 _UNIT_HEAD = {"ns": "µs", "instructions": "instr"}  # figure_cell writes a time in µs
+
+
+def _us(ns: float, step: float) -> str:
+    """A time in µs: a source's whole µs whole ("8"), else to the ns ("8.123")."""
+    return fmt_whole(ns, 1e3, step) or fmt_us(ns)
 
 
 def _unit_words(unit: str) -> str:
