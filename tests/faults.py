@@ -293,3 +293,12 @@ def private_dir() -> Path:
 
 SIGNALS = {"SIGINT": (signal.SIGINT, 130), "SIGTERM": (signal.SIGTERM, 143),
            "SIGHUP": (signal.SIGHUP, 129)}
+
+
+def log_copy(log: Path, folder: Path, i: int) -> Path:
+    """`log` with i blank lines added: another capture of the same figures,
+    which `rtbench import` stores as another run (the same bytes twice it
+    refuses: the run's uuid comes from their sha256)."""
+    out = folder / f"copy{i}-{log.name}"
+    out.write_bytes(log.read_bytes() + b"\n" * i)
+    return out

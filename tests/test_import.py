@@ -53,10 +53,10 @@ def test_cyclictest_quiet_summary(cat):
 def test_cyclictest_threads_and_ns(cat):
     rec = _one(RT / "cyclictest-q-t2.txt", cat)
     assert rec["source"]["threads"] == 2
-    assert rec["source"]["other_threads"][0] | {} == {
+    assert rec["source"]["per_thread"][1] | {} == {
         "thread": 1, "line": 3, "n": 592, "priority": 80, "interval_us": 700,
         "min": 16000, "mean": 30000, "max": 219000}
-    assert _given(rec)["max"] == 239000 and "thread 0 of 2" in rec["note"]
+    assert _given(rec)["max"] == 239000 and "all 2 threads" in rec["note"]
     ns = _one(RT / "cyclictest-N.txt", cat)  # -N: told apart by the Act field's width
     assert _given(ns) == {"min": 11746, "mean": 21834, "max": 97168}
     live = _one(RT / "cyclictest-noq.txt", cat)  # the live display: the last line counts
@@ -74,7 +74,7 @@ def test_cyclictest_histogram_percentiles(cat):
     assert "percentiles from the source's 1 µs histogram" in rec["note"]
     assert "p999 beyond its range" in rec["note"]
     two = _one(RT / "cyclictest-h100-t2.txt", cat)
-    assert two["source"]["threads"] == 2 and two["source"]["other_threads"][0]["max"] == 164000
+    assert two["source"]["threads"] == 2 and two["source"]["per_thread"][1]["max"] == 164000
 
 
 def test_rttests_json(cat):
@@ -112,7 +112,7 @@ def test_pair_program_from_text_and_hint(cat):
     cmd = "# svsematest -f -a 1 -t 1\n" + text
     assert rttests.parse(cmd, catalog=cat).program == "svsematest -f"
     two = rttests.parse(RT / "ptsematest-t2.txt", catalog=cat).records[0]
-    assert two["source"]["threads"] == 2 and two["source"]["other_threads"][0]["max"] == 87000
+    assert two["source"]["threads"] == 2 and two["source"]["per_thread"][1]["max"] == 87000
     pmq = rttests.parse((RT / "pmqtest.txt").read_text(), catalog=cat)  # "TO" says pmqtest
     assert pmq.program == "pmqtest"
 
@@ -314,7 +314,7 @@ def test_imported_sheet_shows_only_what_the_source_gave(isolated, capsys):
     import csv as csv_mod
     rows = list(csv_mod.DictReader(csv_text.splitlines()))
     sem = next(r for r in rows if r["metric_id"] == "sem.give.wake_ctx.thread")
-    assert sem["mean_ns"] == "4992.000" and sem["p50_ns"] == sem["min_ns"] == sem["p99_cycles"] == ""
+    assert sem["mean_ns"] == "4992.000" and sem["p50_ns"] == sem["min_ns"] == sem["p99_ticks"] == ""
     assert sem["origin"] == "import" and sem["stats_given"] == "mean"
     assert main(["report", "latest", "--format", "html", "--db", str(db), "-o",
                  str(isolated / "s.html")]) == 0
@@ -338,7 +338,7 @@ def test_imported_run_in_compare_and_history(isolated, capsys):
     assert main(["history", "sem.give.wake_ctx.thread", "--format", "md", "--db", str(db)]) == 0
     hist = capsys.readouterr().out.splitlines()
     imported = next(l for l in hist if l.startswith("| 2 "))
-    assert "| 3.000 | — | 5.000 | — | 58.000 |" in imported
+    assert "| 3 | — | 5 | — | 58 |" in imported  # svsematest printed whole µs
 
 
 # ---- the streaming histogram reader: fast path and line-by-line path agree ----

@@ -85,7 +85,10 @@ def test_history_keeps_one_series_per_unit(mixed, capsys, monkeypatch):
     (xt, st, lt, ut), (xc, sc, lc, uc) = plotted
     assert (xt, lt, ut) == (["1", "4"], "time", "ns") and (xc, lc, uc) == (
         ["2", "3"], "instructions", "instructions")
-    assert all(v is not None for _name, values, _s in st + sc for v in values)  # no gaps
+    assert all(v is not None for _name, values, _s in st for v in values)  # one kernel: no gaps
+    # FreeRTOS and ThreadX: a line each (median, p99), never one from FreeRTOS to ThreadX
+    assert [[v is not None for v in values] for _n, values, _s in sc] == \
+        [[True, False]] * 2 + [[False, True]] * 2
     assert 2000 < st[0][1][0] < 3000 and sc[0][1][0] < 100  # ns (6,500 ticks at 2.6 GHz); instructions
     assert main(["history", WAKE, "--db", str(mixed), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)

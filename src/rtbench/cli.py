@@ -371,14 +371,21 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 @cli.command("history")
 @click.argument("metric")
 @click.option("--profile", help="Only this profile.")
+@click.option("--target", help="Only runs on this target (host, mps2-an385, …: `rtbench runs`).")
+@click.option("--kernel", help="Only runs whose kernel contains this (freertos, 6.1.0-rt).")
+@click.option("--label", "label_part", help="Only runs whose label contains this.")
+@click.option("--last", type=click.IntRange(min=1), help="Only the last N of those runs.")
 @_output_options(("text", "md", "html", "json"))
-def history_command(metric: str, profile: str | None, fmt: str | None, output: Path | None,
-                    db: Path | None) -> int:
-    """Show METRIC (a metric id) across the stored runs."""
+def history_command(metric: str, profile: str | None, target: str | None, kernel: str | None,
+                    label_part: str | None, last: int | None, fmt: str | None,
+                    output: Path | None, db: Path | None) -> int:
+    """Show METRIC (a metric id) across the stored runs: each row's target,
+    kernel and origin; a plot's line joins one target's and kernel's runs."""
     from rtbench.sheets import views
 
     fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
-    page, data = views.history_from(db, metric, profile, fmt == "html")
+    page, data = views.history_from(db, metric, profile, fmt == "html",
+                                    views.HistoryFilter(target, kernel, label_part, last))
     sink.emit_page(page, fmt, output, data)
     return 0
 

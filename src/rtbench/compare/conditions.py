@@ -38,15 +38,30 @@ def warnings(runs: list[Run]) -> list[str]:
             for r in peers]
     runs = [r for r in runs if r.origin != "peer"]
     rt = [Session(r.session or {}).rt.get("realtime") for r in runs]
-    if len(set(rt)) > 1:
+    if len(set(rt)) > 1:  # an import whose output does not say: unknown, not "no"
         out.append("not every run had real-time scheduling: " + ", ".join(
-            f"run {r.id}: {'yes' if v else 'no'}" for r, v in zip(runs, rt)))
+            f"run {r.id}: {YES_NO.get(v, 'unknown')}" for r, v in zip(runs, rt)))
     out += _host_speed_warnings(runs)
-    cfg = [Session(r.session or {}).config.get("samples") for r in runs]
+    cfg = [_samples(r) for r in runs]
     if len(set(cfg)) > 1:
         out.append("different sample counts: " + ", ".join(
             f"run {r.id}: {v}" for r, v in zip(runs, cfg)))
     return out
+
+
+YES_NO = {True: "yes", False: "no"}
+
+
+def _samples(run: Run) -> str:
+    """A run's samples per metric: its configuration's, else (an import)
+    what its records counted, else "not recorded"."""
+    cfg = Session(run.session or {}).config.get("samples")
+    if cfg is not None:
+        return f"{cfg:,}"
+    counts = sorted({m["n"] for m in run.metrics if isinstance(m.get("n"), int)})
+    if not counts:
+        return "not recorded"
+    return f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
 
 
 HOST_SPEED_PCT = 10.0  # canaries further apart than this: the host ran at another speed

@@ -95,11 +95,25 @@ def read_files(kind: str, paths: list[Path], catalog: Catalog,
         if values:
             source[key] = values[0]
     session = {"type": "session", "origin": "import", "source": source}
+    if kind == "rt-tests":  # real-time or not: what the outputs say, else unknown
+        session["rt"] = _realtime([f.get("rt") or {} for f in files])
     host = _host(kind, files)
     why = contract.problem(session) or contract.host_problem(host)  # what the files say
     if why:
         raise ImportFormatError(str(paths[0]), 0, why)
     return Imported(kind, records, session, host, _started(files))
+
+
+def _realtime(rts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The session's `rt` of an rt-tests import: the files' word when they
+    agree ({"realtime": true, "policy": …, "reason": how it is known}), else
+    no `realtime` (unknown) and the reason."""
+    said = {r.get("realtime") for r in rts}
+    if len(said) == 1:
+        return rts[0]
+    return {"reason": "the files differ: " + "; ".join(
+        f"{'yes' if r.get('realtime') else 'unknown' if r.get('realtime') is None else 'no'}"
+        f" ({r.get('reason', '')})" for r in rts)}
 
 
 def _host(kind: str, files: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ the reader `rtbench run --with-peers` uses for the peers it runs.
                      # "svsematest -f", "sigwaittest" or "sigwaittest -f"
     result.records   # [metric record dict] (docs/records.md, "Records from
                      # other sources"): one per program, origin "import"
-    result.info      # tool, version, command, threads, host (JSON sysinfo), format
+    result.info      # tool, version, command, threads, host (JSON sysinfo), format, rt
 
 `parse(path_or_text, program=None, name=None, catalog=None)`: a
 `pathlib.Path` is a file, a `str` the program's output itself; `program`
@@ -29,15 +29,18 @@ Formats (auto-detected; rt-tests 2.x):
 * cyclictest's histogram (`-h US` / `-H US`): one row per µs bucket, one
   count column per thread, then `# Total:`, `# Min/Avg/Max Latencies:`,
   `# Histogram Overflows:`. Read line by line: memory holds the non-empty
-  buckets of thread 0, never the file. Percentiles come from thread 0's
-  buckets (the bucket's lower bound, cyclictest's own integer µs).
+  buckets (every thread's counts added), never the file. Percentiles come
+  from them (the bucket's lower bound, cyclictest's own integer µs).
 * the pair programs' summaries: `#0: ID2467, P60, CPU1, I100; #1: ID2468,
   P60, CPU1, Cycles 2000` (pmqtest adds `TO 0,`) and `#1 -> #0, Min 3, Cur
   53, Avg 4, Max 55`; the last result line per pair counts.
 
 Every program gives min / avg / max (µs) and a count per thread or pair:
-the record holds thread (pair) 0's, `source.threads` how many the output
-had and `source.other_threads` the others' figures.
+the record holds all of them together (the min of the minima, the max of
+the maxima: the qualifying figure; the mean weighted by the counts; the
+counts added), its note each thread's max, `source.per_thread` each
+thread's figures, `source.step_ns` the step the figures were printed in
+(1000: whole µs; 1 with -N). Real-time or not: rtbench.importers.rtpolicy.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ import numpy as np
 
 from rtbench.importers.base import (Figure, ImportFormatError, Source, integer, map_figures,
                                     number, source_of)
+from rtbench.importers.rtpolicy import from_command as _rt_from_command
+from rtbench.importers.rtpolicy import from_priority as _rt_from_priority
 from rtbench.store import catalog as catalog_mod
 from rtbench.store.catalog import Catalog
 
@@ -74,6 +79,7 @@ _PAIR_HEAD = re.compile(r"#(\d{1,18}):\s*ID(\d{1,18}),\s*P(-?\d{1,18}),\s*CPU(-?
 _PAIR_RESULT = re.compile(r"#(\d{1,18})\s*->\s*#(\d{1,18}),\s*Min\s*(-?\d{1,18}),\s*Cur\s*(-?\d{1,18}),\s*"
                           r"Avg\s*(-?\d{1,18}),\s*Max\s*(-?\d{1,18})")
 _HIST_ROW = re.compile(r"(\d+)((?:[ \t]+\d+)+)[ \t]*")
+_POLICY = re.compile(r"policy: (\w{1,10}):")
 _IGNORED = re.compile(r"(policy: .*|# /dev/cpu_dma_latency set to .*|)")
 
 
@@ -151,6 +157,7 @@ class _Text:
     heads: dict[int, re.Match] = field(default_factory=dict)  # first thread -> header
     hist: "_Hist | None" = None
     command: str = ""
+    policy: str = ""  # the live display's "policy: fifo: loadavg: …"
 
 
 def _read_text(src: Source, program: str | None) -> tuple[Figure, dict[str, Any]]:
@@ -173,6 +180,8 @@ def _line(src: Source, t: _Text, n: int, raw: str) -> None:
         return
     if n == 1 and re.match(r"[$#]\s*\S", line) and _program_from_text(line):
         t.command = line[1:].strip()
+    elif (m := _POLICY.match(line)) and not t.policy:
+        t.policy = m.group(1)
     elif line == "# Histogram":
         if t.hist is not None:
             raise ImportFormatError(src.name, n, "a second histogram in one output")
@@ -206,7 +215,7 @@ def _info(src: Source, tool: str, fmt: str, threads: int, **more: Any) -> dict[s
 
 
 def _cyclictest_summary(src: Source, t: _Text) -> tuple[Figure, dict[str, Any]]:
-    threads = {}
+    threads = []
     ns = None
     for tid, (n, m) in sorted(t.tsum.items()):
         act_width = len(m.group(7))
@@ -214,36 +223,66 @@ def _cyclictest_summary(src: Source, t: _Text) -> tuple[Figure, dict[str, Any]]:
         ns = unit_ns if ns is None else ns
         scale = 1 if unit_ns else 1000
         count = integer(m.group(5), src.name, n, "C: (count)")
-        threads[tid] = {"thread": tid, "line": n, "n": count, "priority": int(m.group(3)),
+        threads.append({"thread": tid, "line": n, "n": count, "priority": int(m.group(3)),
                         "interval_us": int(m.group(4)),
                         "min": int(m.group(6)) * scale, "mean": int(m.group(8)) * scale,
-                        "max": int(m.group(9)) * scale}
-    first = threads[min(threads)]
-    if first["n"] == 0:
-        raise ImportFormatError(src.name, first["line"], "thread 0 measured no sample (C: 0)")
-    fig = Figure(TOOL_KEY, "cyclictest", {k: first[k] for k in ("min", "mean", "max")},
-                 _src(src, "cyclictest", first["line"], len(threads),
-                      [v for k, v in threads.items() if v is not first], t.command),
-                 n=first["n"], note=_thread_note(len(threads)),
-                 extra={"priority": first["priority"]})
-    fig.source["unit_printed"] = "ns" if ns else "us"
-    return fig, _info(src, "cyclictest", "summary", len(threads), command=t.command)
+                        "max": int(m.group(9)) * scale})
+    stats, n_all, note = _all_threads(src, threads, threads[0]["line"], "thread")
+    fig = Figure(TOOL_KEY, "cyclictest", stats,
+                 _src(src, "cyclictest", threads[0]["line"], threads, t.command, step=1 if ns else 1000),
+                 n=n_all, note=note)
+    rt = _rt_from_command(t.command) or _rt_from_priority(
+        [p["priority"] for p in threads], "the T: lines' P: field", t.policy)
+    return fig, _info(src, "cyclictest", "summary", len(threads), command=t.command, rt=rt)
 
 
-def _thread_note(threads: int) -> str:
-    return (f"thread 0 of {threads} (the others in source.other_threads)"
-            if threads > 1 else "")
+def _all_threads(src: Source, per: list[dict], line: int, what: str
+                 ) -> tuple[dict[str, float], int | None, str]:
+    """The figure of every thread (pair) together: the min of their minima,
+    the max of their maxima (the qualifying figure), the mean weighted by
+    their counts; a thread that measured nothing (the live display's first
+    `C: 0` line) is left out. The note names each thread's max."""
+    done = [p for p in per if p.get("n") != 0]
+    if not done:
+        raise ImportFormatError(src.name, line, f"no {what} measured a sample (C: 0)")
+    stats: dict[str, float] = {"min": min(p["min"] for p in done),
+                               "max": max(p["max"] for p in done)}
+    counts = [p.get("n") for p in done]
+    n_all = sum(counts) if None not in counts else None
+    if len(done) == 1:
+        stats["mean"], n_all = done[0]["mean"], done[0].get("n")
+    elif n_all:
+        stats["mean"] = round(sum(p["mean"] * p["n"] for p in done) / n_all, 3)
+    if len(per) == 1:
+        return stats, n_all, ""
+    maxima = ", ".join(_us(p["max"]) for p in per[:MAX_NAMED])
+    more = f", … ({len(per) - MAX_NAMED} more)" if len(per) > MAX_NAMED else ""
+    mean = ("mean weighted by each one's count" if "mean" in stats
+            else "no mean (their counts were not printed)")
+    return stats, n_all, (f"all {len(per)} {what}s: min and max over them, {mean}; each "
+                          f"{what}'s max in µs: {maxima}{more} (source.per_thread)")
 
 
-def _src(src: Source, tool: str, line: int, threads: int, others: list[dict],
-         command: str = "", version: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"tool": tool, "file": src.name, "line": line, "threads": threads}
+MAX_NAMED = 16  # threads whose max a note names; source.per_thread holds every one
+
+
+def _us(ns: float) -> str:
+    return f"{ns / 1000:g}"
+
+
+def _src(src: Source, tool: str, line: int, per: list[dict], command: str = "",
+         version: str | None = None, step: int = 1000) -> dict[str, Any]:
+    """The record's source: every thread's (pair's) own figures in
+    `per_thread`, and `step_ns`, the step of the figures the program printed
+    (1 µs, or 1 ns with -N), so a sheet prints them whole."""
+    out: dict[str, Any] = {"tool": tool, "file": src.name, "line": line, "threads": len(per),
+                           "step_ns": step}
     if version:
         out["version"] = version
     if command:
         out["command"] = command
-    if others:
-        out["other_threads"] = others
+    if len(per) > 1:
+        out["per_thread"] = per
     return out
 
 
@@ -266,11 +305,13 @@ def _pair_summary(src: Source, t: _Text, program: str | None) -> tuple[Figure, d
             pair.update(n=int(head.group(11)), interval_us=int(head.group(5)),
                         priority=int(head.group(3)), cpu=int(head.group(4)))
         pairs.append(pair)
-    first = pairs[0]
-    fig = Figure(TOOL_KEY, program, {k: first[k] for k in ("min", "mean", "max")},
-                 _src(src, _base(program), first["line"], len(pairs), pairs[1:], t.command),
-                 n=first.get("n"), note=_thread_note(len(pairs)).replace("thread 0", "pair 0"))
-    return fig, _info(src, program, "summary", len(pairs), command=t.command)
+    stats, n_all, note = _all_threads(src, pairs, pairs[0]["line"], "pair")
+    fig = Figure(TOOL_KEY, program, stats,
+                 _src(src, _base(program), pairs[0]["line"], pairs, t.command),
+                 n=n_all, note=note)
+    rt = _rt_from_command(t.command) or _rt_from_priority(
+        [int(h.group(3)) for h in t.heads.values()], "the pairs' header lines (P)")
+    return fig, _info(src, program, "summary", len(pairs), command=t.command, rt=rt)
 
 
 class _Hist:
@@ -280,7 +321,7 @@ class _Hist:
         self.name, self.start = name, line
         self.columns = 0  # threads
         self.next = 0  # the bucket index the next row must have
-        self.buckets: list[list[int]] = []  # thread 0's non-empty [lo_ns, hi_ns, count]
+        self.buckets: list[list[int]] = []  # every thread's, added: non-empty [lo_ns, hi_ns, count]
         self.summary: dict[str, tuple[int, list[int]]] = {}
         self.rows_done = False
 
@@ -312,9 +353,10 @@ class _Hist:
             return 0  # feed() names the row that is out of place
         self.columns = width - 1
         self.next += k
-        nonzero = np.flatnonzero(rows[:, 1])
+        counts = rows[:, 1:].sum(axis=1)  # every thread's samples in the bucket
+        nonzero = np.flatnonzero(counts)
         self.buckets.extend([int(i) * 1000, int(i) * 1000 + 1000, int(c)]
-                            for i, c in zip(rows[nonzero, 0], rows[nonzero, 1]))
+                            for i, c in zip(rows[nonzero, 0], counts[nonzero]))
         return k
 
     def feed(self, n: int, line: str) -> bool:
@@ -333,9 +375,9 @@ class _Hist:
             self.next += 1
             if max(map(len, counts)) > 18:
                 raise ImportFormatError(self.name, n, "histogram count with more than 18 digits")
-            c0 = int(counts[0])
-            if c0:
-                self.buckets.append([idx * 1000, idx * 1000 + 1000, c0])
+            every = sum(map(int, counts))
+            if every:
+                self.buckets.append([idx * 1000, idx * 1000 + 1000, every])
             return True
         if line.startswith("# ") and ":" in line:
             key, _, rest = line[2:].partition(":")
@@ -392,42 +434,44 @@ def _cyclictest_hist(src: Source, t: _Text) -> tuple[Figure, dict[str, Any]]:
     total = h.summary["Total"][1]
     over = h.summary["Histogram Overflows"][1]
     in_rows = sum(b[2] for b in h.buckets)
-    if in_rows != total[0]:
-        raise ImportFormatError(src.name, h.summary["Total"][0], f"thread 0's rows add up to "
-                                f"{in_rows}, its Total says {total[0]}")
+    if in_rows != sum(total[:h.columns]):
+        raise ImportFormatError(src.name, h.summary["Total"][0], f"the rows add up to "
+                                f"{in_rows}, the threads' Totals to {sum(total[:h.columns])}")
     per = [{"thread": i, "n": total[i] + over[i],
             "min": h.summary["Min Latencies"][1][i] * 1000,
             "mean": h.summary["Avg Latencies"][1][i] * 1000,
             "max": h.summary["Max Latencies"][1][i] * 1000} for i in range(h.columns)]
-    n0 = per[0]["n"]
-    if n0 == 0:
-        raise ImportFormatError(src.name, h.start, "thread 0 measured no sample")
-    stats = {k: per[0][k] for k in ("min", "mean", "max")}
-    note = "percentiles from the source's 1 µs histogram"
-    beyond = []
-    cum, it = 0, iter(h.buckets)
-    bucket = None
-    for key, q in PERCENTILES:  # the smallest bucket whose cumulative count reaches q·n
-        need = q * n0
-        while cum < need:
-            bucket = next(it, None)
-            if bucket is None:
-                break
-            cum += bucket[2]
-        if cum >= need and bucket is not None:
-            stats[key] = bucket[0]
-        else:
-            beyond.append(key)
-    if beyond:
-        note += f"; {', '.join(beyond)} beyond its range ({h.next} µs): not given"
-    hist = {"scheme": "linear", "offset": 0, "overflow": over[0], "buckets": h.buckets}
-    others = per[1:]
-    fig = Figure(TOOL_KEY, "cyclictest", stats,
-                 _src(src, "cyclictest", h.start, h.columns, others, t.command),
-                 n=n0, note=note + ("; " + _thread_note(h.columns) if h.columns > 1 else ""),
-                 hist=hist)
+    stats, n_all, note = _all_threads(src, per, h.start, "thread")
+    pct, beyond = percentiles(h.buckets, n_all or 0)
+    stats.update(pct)
+    note = "; ".join(x for x in (
+        "percentiles from the source's 1 µs histogram" + (" (every thread's buckets added)"
+                                                          if h.columns > 1 else ""),
+        f"{', '.join(beyond)} beyond its range ({h.next} µs): not given" if beyond else "",
+        note) if x)
+    hist = {"scheme": "linear", "offset": 0, "overflow": sum(over[:h.columns]),
+            "buckets": h.buckets}
+    fig = Figure(TOOL_KEY, "cyclictest", stats, _src(src, "cyclictest", h.start, per, t.command),
+                 n=n_all, note=note, hist=hist)
     fig.source["histogram_us"] = h.next
-    return fig, _info(src, "cyclictest", "histogram", h.columns, command=t.command)
+    rt = _rt_from_command(t.command) or _rt_from_priority([], "")
+    return fig, _info(src, "cyclictest", "histogram", h.columns, command=t.command, rt=rt)
+
+
+def percentiles(buckets: list[list[int]], n: int) -> tuple[dict[str, int], list[str]]:
+    """p50 … p99.9 from sorted [lo, hi, count] buckets of n samples (the
+    overflow counted in n): the lower bound of the smallest bucket whose
+    cumulative count reaches q·n (cyclictest's own integer µs); the
+    percentiles beyond the buckets, left out."""
+    pct: dict[str, int] = {}
+    cum, i = 0, 0
+    for key, q in PERCENTILES:
+        while i < len(buckets) and cum < q * n:
+            cum += buckets[i][2]
+            i += 1
+        if n and cum >= q * n and i:
+            pct[key] = buckets[i - 1][0]
+    return pct, [k for k, _q in PERCENTILES if k not in pct]
 
 
 # ---- JSON (--json=FILE) ----
@@ -452,26 +496,32 @@ def _read_json(src: Source, program: str | None) -> tuple[Figure, dict[str, Any]
         raise ImportFormatError(src.name, 1, "rt-tests JSON without a thread result")
     nsecs = any(a in ("-N", "--nsecs") for a in argv[1:])
     per = [_json_thread(src, int(k), v, label, nsecs) for k, v in threads]
-    first = per[0]
-    stats = {k: first.pop(k) for k in ("min", "mean", "max")}
-    hist = first.pop("_hist", None)
-    for p in per[1:]:
-        p.pop("_hist", None)
-    note = _thread_note(len(per))
-    if hist is not None:
-        stats.update(hist.pop("_pct"))
-        beyond = [k for k, _q in PERCENTILES if k not in stats]
+    hists = [p.pop("_hist") for p in per if "_hist" in p]
+    stats, n_all, note = _all_threads(src, per, 1, "pair" if label != "cyclictest" else "thread")
+    hist = None
+    if hists:  # every thread's buckets added, the samples beyond them the overflow
+        added: dict[int, list[int]] = {}
+        for buckets in hists:
+            for lo, hi, c in buckets:
+                added.setdefault(lo, [lo, hi, 0])[2] += c
+        buckets = sorted(added.values())
+        in_rows = sum(b[2] for b in buckets)
+        total = n_all if n_all is not None and n_all >= in_rows else in_rows
+        pct, beyond = percentiles(buckets, total)
+        stats.update(pct)
+        hist = {"scheme": "linear", "offset": 0, "overflow": total - in_rows, "buckets": buckets}
         note = "; ".join(x for x in (
-            "percentiles from the source's 1 µs histogram",
+            "percentiles from the source's 1 µs histogram" + (" (every thread's buckets added)"
+                                                              if len(per) > 1 else ""),
             f"{', '.join(beyond)} beyond its range: not given" if beyond else "", note) if x)
     sysinfo = data.get("sysinfo") if isinstance(data.get("sysinfo"), dict) else {}
     fig = Figure(TOOL_KEY, label, stats,
-                 _src(src, _base(label), 1, len(per), per[1:], cmd,
-                      version if isinstance(version, str) else None),
-                 n=first.get("n"), note=note, hist=hist)
+                 _src(src, _base(label), 1, per, cmd,
+                      version if isinstance(version, str) else None, 1 if nsecs else 1000),
+                 n=n_all, note=note, hist=hist)
     info = _info(src, label, "json", len(per), command=cmd, version=version,
                  host=sysinfo, started=data.get("start_time"),
-                 return_code=data.get("return_code"))
+                 return_code=data.get("return_code"), rt=_rt_from_command(cmd))
     return fig, info
 
 
@@ -526,11 +576,12 @@ def _json_thread(src: Source, tid: int, obj: Any, label: str, nsecs: bool) -> di
         out["n"] = count
     hist = obj.get("histogram")
     if _base(label) == "cyclictest" and isinstance(hist, dict) and hist:
-        out["_hist"] = _json_hist(src, tid, hist, out.get("n"), scale)
+        out["_hist"] = _json_hist(src, tid, hist, scale)
     return out
 
 
-def _json_hist(src: Source, tid: int, hist: dict, n: int | None, scale: int) -> dict:
+def _json_hist(src: Source, tid: int, hist: dict, scale: int) -> list[list[int]]:
+    """One thread's histogram: its non-empty [lo, hi, count] buckets."""
     buckets = []
     for k, v in hist.items():
         idx = _int_key(src, k)
@@ -539,15 +590,4 @@ def _json_hist(src: Source, tid: int, hist: dict, n: int | None, scale: int) -> 
                                                  "is not a count")
         if v:
             buckets.append([idx * scale, (idx + 1) * scale, v])
-    buckets.sort()
-    in_rows = sum(b[2] for b in buckets)
-    total = n if n is not None and n >= in_rows else in_rows
-    pct, cum, i = {}, 0, 0
-    for key, q in PERCENTILES:
-        while i < len(buckets) and cum < q * total:
-            cum += buckets[i][2]
-            i += 1
-        if total and cum >= q * total and i:
-            pct[key] = buckets[i - 1][0]
-    return {"scheme": "linear", "offset": 0, "overflow": total - in_rows,
-            "buckets": buckets, "_pct": pct}
+    return buckets

@@ -336,7 +336,7 @@ def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
         return {"n": ""}, f"{m.status}: {m.reason or 'no reason given'}"
     if in_system:
         return system.figures(rec, div), "; ".join(_notes(rec, expect))
-    cells = {k: figure_cell(m, k, lambda v: fmt_scaled(v, div)) for k in FIGURE_KEYS}
+    cells = {k: figure_cell(m, k, lambda v: fmt_scaled(v, div, m.step_ns)) for k in FIGURE_KEYS}
     cells.update(estcycles.cells(rec))
     cells["n"] = _BLANK if m.n is None else str(m.n)
     cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time

@@ -93,6 +93,7 @@ class FirstPage:
     # the worst cases (docs/records.md `unranked`)
     unranked: list[tuple[str, str]] = field(default_factory=list)
     est_label: str = ""  # the cycle model's label, where the key rows carry estimates
+    step: float = 0.0  # the step an imported source printed every figure in (units.fmt_whole)
 
     @property
     def est_columns(self) -> tuple[tuple[str, str], ...]:
@@ -110,7 +111,7 @@ class FirstPage:
 
     def fmt(self, v: float | None) -> str:
         """A figure in the page's unit (one unit for every column)."""
-        return fmt_scaled(v, self.scale[1])
+        return fmt_scaled(v, self.scale[1], self.step)
 
     @property
     def unit_label(self) -> str:
@@ -165,9 +166,18 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
     values = [v for g in groups for r in g.rows for v in r.values.values()]
     values += [w.max for w in worst]
     scale = time_scale(values) if unit == "ns" else (unit, 1.0)
+    # an import's figures in the unit its source printed them in (cyclictest's
+    # µs), whatever their size: a summary and a histogram import read alike
+    steps = {m.step_ns for m in recs.values() if m.base_unit == unit}
+    step = steps.pop() if len(steps) == 1 and facts.imported else 0.0
+    if step and unit == "ns":
+        scale = ("µs", 1e3) if step % 1e3 == 0 else ("ns", 1.0)
+    badges = (import_badges(facts) if facts.imported else
+              board_badges(facts) if facts.board else host_badges(facts))
     note = ""
     if facts.imported:
-        note = "Imported figures: the source's conditions were not recorded."
+        note = ("Imported figures: the source's " + ("other " if badges else "")
+                + "conditions were not recorded.")
     elif len(run.profiles) > 1:
         note = f"Figures of the first profile, {profile}; the tables show every profile."
     est_label = estcycles.label(m.raw for m in recs.values())
@@ -176,8 +186,7 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         sorted(worst, key=lambda w: -w.max)[:WORST_SHOWN],
         sorted((w for w in worst if w.ratio), key=lambda w: -w.ratio)[:WORST_SHOWN],
         advice_mod.self_checks(facts) if not facts.imported else [],
-        [] if facts.imported else board_badges(facts) if facts.board else host_badges(facts),
-        advice, note, unranked, est_label)
+        badges, advice, note, unranked, est_label, step)
 
 
 def _flags(advice: list[advice_mod.Advice]) -> dict[str, list[str]]:
@@ -233,6 +242,21 @@ def host_badges(f: advice_mod.Facts) -> list[Badge]:
     out.append(_load_badge(h))
     out.append(throttling_badge(h))
     return out
+
+
+def import_badges(f: advice_mod.Facts) -> list[Badge]:
+    """What an imported source said of its conditions: real-time scheduling
+    for rt-tests (its priority or command line), unknown where it does not
+    say; nothing for the sources that have no such thing (an RTOS log)."""
+    if "rt" not in (f.run.session or {}):
+        return []
+    rt = f.session.rt
+    why = rt.get("reason", "")
+    if rt.get("realtime") is True:
+        return [Badge("Real-time policy", rt.get("policy") or "real-time", "good", why)]
+    if rt.get("realtime") is False:
+        return [Badge("Real-time policy", "not real-time", "bad", why)]
+    return [Badge("Real-time policy", "unknown (the output does not say)", "unknown", why)]
 
 
 def throttling_badge(h: dict) -> Badge:

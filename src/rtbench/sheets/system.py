@@ -77,7 +77,7 @@ def figures(rec: dict, div: float = 1e3) -> dict[str, str]:
     if unit != "MB/s":  # a time, or a score shown in its unit; MB/s goes to the rate
         for k in TIME_STATS:
             if (v := m.value(k)) is not None:
-                cells[k] = fmt_scaled(v, div) if m.is_time else f"{v:.4g} {unit}"
+                cells[k] = fmt_scaled(v, div, m.step_ns) if m.is_time else f"{v:.4g} {unit}"
     rate, worst = mb_per_s(rec, "p50"), mb_per_s(rec, "max")
     if unit == "MB/s":  # a bandwidth a program or file gave: its median, mean or best
         rate, worst = None, mb_per_s(rec, "min")  # the lowest bandwidth is the worst

@@ -24,11 +24,22 @@ def time_scale(values: list[float]) -> tuple[str, float]:
     return best
 
 
-def fmt_scaled(v: float | None, div: float) -> str:
+def fmt_whole(v: float, div: float, step: float) -> str | None:
+    """A figure a source printed in whole steps (cyclictest's integer µs:
+    step 1000 ns) as the whole number it is in a unit of a whole number of
+    steps ("8", not "8.000"); None for any other figure."""
+    if step <= 0 or step % div or v % step:
+        return None
+    return f"{round(v / div):,}"
+
+
+def fmt_scaled(v: float | None, div: float, step: float = 0.0) -> str:
     """Four significant digits at most, never more than three decimals;
-    thousands grouped ("33,031")."""
+    thousands grouped ("33,031"); a figure of whole steps (fmt_whole) whole."""
     if v is None:
         return "—"
+    if (whole := fmt_whole(v, div, step)) is not None:
+        return whole
     x = v / div
     if float(x).is_integer() and div == 1.0:
         return f"{int(x):,}"

@@ -5,13 +5,14 @@ reference list. The comparisons' pages are compare/views.py.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rtbench.errors import RtbenchError
 from rtbench.sheets import estcycles
-from rtbench.sheets.datasheet import figure_cell
+from rtbench.sheets.datasheet import figure_cell, fmt_us
 from rtbench.sheets.pages import Page, Table
+from rtbench.sheets.units import fmt_whole
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import host as host_mod
 from rtbench.store import reference
@@ -25,8 +26,42 @@ def run_name(run: Run) -> str:
 
 # ---- history METRIC ----
 
-def history_from(db: Path | None, metric: str, profile: str | None,
-                 html: bool) -> tuple[Page, list[dict]]:
+@dataclass(frozen=True)
+class HistoryFilter:
+    """Which runs `rtbench history` shows: a target ("host", "mps2-an385";
+    exact), a kernel and a label (a part of it, any case: "freertos"
+    matches "FreeRTOS V11.3.0"), the last N of those runs."""
+
+    target: str | None = None
+    kernel: str | None = None
+    label: str | None = None
+    last: int | None = None
+
+    def apply(self, points: list[HistoryPoint]) -> list[HistoryPoint]:
+        def part(want: str | None, have: str) -> bool:
+            return want is None or want.casefold() in have.casefold()
+
+        kept = [p for p in points if (self.target is None or _measured(p.run)["target"]
+                                      == self.target)
+                and part(self.kernel, _measured(p.run)["kernel"]) and part(self.label, p.run.label)]
+        if self.last is not None:
+            runs = list(dict.fromkeys(p.run.id for p in kept))[-self.last:] if self.last else []
+            kept = [p for p in kept if p.run.id in runs]
+        return kept
+
+    def words(self) -> str:
+        """"" for no filter, else what it kept: "; runs of target host, kernel ~ 6.1"."""
+        said = [f"target {self.target}" if self.target else "",
+                f"kernel ~ {self.kernel}" if self.kernel else "",
+                f"label ~ {self.label}" if self.label else "",
+                f"the last {self.last} run{'' if self.last == 1 else 's'}"
+                if self.last is not None else ""]
+        said = [x for x in said if x]
+        return f"; only {', '.join(said)}" if said else ""
+
+
+def history_from(db: Path | None, metric: str, profile: str | None, html: bool,
+                 keep: HistoryFilter = HistoryFilter()) -> tuple[Page, list[dict]]:
     """`rtbench history METRIC`: its page and its JSON, from the store."""
     cat = catalog_mod.load()
     with Store(db, create=False) as store:
@@ -35,25 +70,28 @@ def history_from(db: Path | None, metric: str, profile: str | None,
                                "stored run" + (catalog_mod.did_you_mean(
                                    metric, [*cat.ids, *store.metric_ids()])
                                    or " (see `rtbench list`)"))
-        points = store.history(metric, profile)
+        points = keep.apply(store.history(metric, profile))
     meta = cat.get(metric)
-    page = history(metric, meta.title if meta else metric, points, html)
+    page = history(metric, meta.title if meta else metric, points, html, keep.words())
     if not points:
-        page.p(f"No stored run measured {metric}" + (f" under profile {profile}." if profile
-                                                       else "."))
+        page.p(f"No stored run measured {metric}" + (f" under profile {profile}" if profile
+                                                       else "") + keep.words() + ".")
     data = [{"run": p.run.id, "uuid": p.run.uuid, "started": p.run.started,
-             "label": p.run.label, **_measured(p.run), "unit": _unit_of(p),
-             "profile": p.profile, "record": p.record} for p in points]
+             "label": p.run.label, **_measured(p.run), "origin": _origin_word(p.run),
+             "unit": _unit_of(p), "profile": p.profile, "record": p.record} for p in points]
     return page, data
 
 
-def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) -> Page:
+def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool,
+            kept: str = "") -> Page:
     """One table (and in HTML one plot) per unit the runs measured it in:
     times in µs, a board's counts in instructions, a program's figures in
-    their own unit; never one axis for two units."""
+    their own unit; never one axis for two units. Each row says its target
+    and origin (measured here, imported, a peer); a plot's line joins only
+    the runs of one target, kernel and profile."""
     groups = _by_unit(points)
     page = Page(f"rtbench history: {title}",
-                f"{metric_id}, every stored run, oldest first; "
+                f"{metric_id}, every stored run{kept}, oldest first; "
                 + ("; ".join(f"{_unit_words(u)}: {_runs_phrase(pts)}" for u, pts in groups.items())
                    if len(groups) > 1 else _unit_words(next(iter(groups), "ns"))) + ".")
     for unit, pts in groups.items():
@@ -66,17 +104,19 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
         rows = []
         for pt in pts:
             m = MetricRecord(pt.record)
-            figures = ([_count(m), *(figure_cell(m, k) for k in ("min", "p50", "mean", "p99",
-                                                                   "max"))]
+            figures = ([_count(m), *(figure_cell(m, k, lambda v: _us(v, m.step_ns))
+                                     for k in ("min", "p50", "mean", "p99", "max"))]
                        if m.ok else ["", "—", "—", "—", "—", "—"])
             cells = estcycles.cells(pt.record)
-            rows.append([str(pt.run.id), pt.run.started, pt.run.label,
-                         host_mod.kernel_name(pt.run.host), pt.profile, m.status, *figures,
+            what = _measured(pt.run)
+            rows.append([str(pt.run.id), pt.run.started, pt.run.label, what["target"],
+                         what["kernel"], _origin_word(pt.run), pt.profile, m.status, *figures,
                          *([cells["cyc_p50"], cells["cyc_us"]] if label else []),
                          "" if m.ok else m.reason])
-        page.table(Table(["run", "started", "label", "kernel", "profile", "status", "n",
+        page.table(Table(["run", "started", "label", "target", "kernel", "origin", "profile",
+                          "status", "n",
                           *(f"{k} {head}" for k in ("min", "median", "mean", "p99", "max")),
-                          *est, "reason"], rows, "llllllrrrrrr" + "r" * len(est) + "l"))
+                          *est, "reason"], rows, "llllllllrrrrrr" + "r" * len(est) + "l"))
         if label:
             page.p(label)
         if html and any(MetricRecord(p.record).ok for p in pts):
@@ -85,6 +125,11 @@ def history(metric_id: str, title: str, points: list[HistoryPoint], html: bool) 
 
 
 _UNIT_HEAD = {"ns": "µs", "instructions": "instr"}  # figure_cell writes a time in µs
+
+
+def _us(ns: float, step: float) -> str:
+    """A time in µs: a source's whole µs whole ("8"), else to the ns ("8.123")."""
+    return fmt_whole(ns, 1e3, step) or fmt_us(ns)
 
 
 def _unit_words(unit: str) -> str:
@@ -113,21 +158,43 @@ def _by_unit(points: list[HistoryPoint]) -> dict[str, list[HistoryPoint]]:
 
 
 def _history_plot(points: list[HistoryPoint], unit: str) -> str:
-    """Median and p99 per profile across the runs of one unit; a run
-    without a figure leaves no gap (the line joins the runs that have one)."""
     from rtbench.sheets import plots
 
     runs = list(dict.fromkeys(p.run.id for p in points))
-    profiles = list(dict.fromkeys(p.profile for p in points))
+    return plots.line_plot([str(r) for r in runs], history_series(points),
+                           "time" if unit == "ns" else unit, unit)
+
+
+def history_series(points: list[HistoryPoint]) -> list[tuple[str, list, str]]:
+    """The plot's lines over the runs of one unit: median and p99 of each
+    (target, kernel, profile), so no line runs from one kernel or target to
+    another (FreeRTOS → ThreadX is no trend); a run of another kernel, or
+    without a figure, is a gap the line spans within its own runs."""
+    runs = list(dict.fromkeys(p.run.id for p in points))
+    lines = list(dict.fromkeys((_measured(p.run)["target"], _measured(p.run)["kernel"],
+                                p.profile) for p in points))
     series = []
-    for profile in profiles:
-        by_run = {p.run.id: MetricRecord(p.record) for p in points if p.profile == profile}
-        for stat, style, name in (("p50", "-o", "median"), ("p99", "--", "p99")):
+    for target, kernel, profile in lines:
+        by_run = {p.run.id: MetricRecord(p.record) for p in points if p.profile == profile
+                  and (_measured(p.run)["target"], _measured(p.run)["kernel"]) == (target, kernel)}
+        name = " ".join(x for x in (target if len(lines) > 1 else "",
+                                    kernel if len(lines) > 1 else "", profile) if x)
+        for stat, style, what in (("p50", "-o", "median"), ("p99", "--", "p99")):
             values = [by_run[r].value(stat) if r in by_run and by_run[r].ok else None
                       for r in runs]
-            series.append((f"{profile} {name}", values, style))
-    return plots.line_plot([str(r) for r in runs], series, "time" if unit == "ns" else unit,
-                           unit)
+            series.append((f"{name} {what}", values, style))
+    return series
+
+
+def _origin_word(r: Run) -> str:
+    """Where a history row's figures come from, in a word or three."""
+    if r.origin == "measured":
+        return "measured"
+    if r.origin == "rtbench":
+        return "results.json"
+    if r.origin == "peer":
+        return f"peer of run {r.linked_to}" if r.linked_to else "peer"
+    return f"imported ({r.origin})"
 
 
 # ---- runs ----

@@ -140,18 +140,16 @@ class Run:
 
     @property
     def origin(self) -> str:
-        """What made the run: "measured" (this rtbench), "rtbench" (a
-        results.json import), an import kind ("zephyr", "rt-tests",
-        "lmbench") or "peer"."""
+        """What made the run: "measured" (this rtbench), "rtbench" (a results.json
+        import), an import kind ("zephyr", "rt-tests", "lmbench") or "peer"."""
         if self.origin_kind:
             return self.origin_kind
         return "rtbench" if self.imported_from else "measured"
 
     @property
     def status(self) -> str:
-        """The stored status, except that a `running` run whose process is
-        gone (killed: nobody finished it) reads as incomplete. A run is live
-        while a process on this machine holds its lock (rtbench.process.locks)."""
+        """The stored status; a `running` run whose process is gone (killed) reads as
+        incomplete: a run is live while a process here holds its lock (process.locks)."""
         if self.stored_status != "running":
             return self.stored_status
         from rtbench.process import locks
@@ -202,9 +200,8 @@ class Store:
         self._identity = _identity(self.path)
 
     def vanished(self) -> str | None:
-        """Why the database this store writes into is no longer at its path
-        (deleted, moved, replaced by another file), or None. A run checks
-        this at its end: SQLite writes on into a deleted file unnoticed."""
+        """Why the database is no longer at its path (deleted, moved, replaced), or
+        None. A run checks this at its end: SQLite writes on into a deleted file."""
         now = _identity(self.path)
         if now is None:
             return f"the database {self.path} was deleted or moved while it was written"
@@ -293,9 +290,7 @@ class Store:
         host_json = _host_column(env.get("host"))
         with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
-            dup = self.conn.execute("SELECT id FROM runs WHERE uuid = ?", (r["uuid"],)).fetchone()
-            if dup is not None:
-                raise StoreError(f"run {r['uuid']} is already in {self.path} as run {dup['id']}")
+            self._refuse_stored(r["uuid"], f"run {r['uuid']}")
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -315,13 +310,14 @@ class Store:
 
     def import_records(self, records: Iterable[dict], *, origin: str, source: str,
                        imported_at: str, uuid: str, started: str, label: str = "",
-                       argv: list[str] | None = None, host: dict | None = None,
+                       argv: list[str] | None = None, host: dict | None = None, what: str = "",
                        session: dict | None = None, status: str = "complete") -> int:
-        """Add a run made of records read from files (`rtbench import KIND`),
-        in one transaction: all of it or nothing."""
+        """Add a run made of records read from files (`rtbench import KIND`), in one
+        transaction: all or nothing; a uuid already stored (`what` again) is refused."""
         host_json = _host_column(host)
         with self._write():
             self.conn.execute("BEGIN IMMEDIATE")
+            self._refuse_stored(uuid, what or f"run {uuid}")
             cur = self.conn.execute(
                 "INSERT INTO runs(uuid, started, finished, status, label, argv, host, session, "
                 "imported_from, imported_at, origin) "
@@ -339,6 +335,10 @@ class Store:
                                      f"{why}")
                 self._insert_metric(run_id, rec)
         return run_id
+
+    def _refuse_stored(self, uuid: str, what: str) -> None:
+        if (dup := self.conn.execute("SELECT id FROM runs WHERE uuid = ?", (uuid,)).fetchone()):
+            raise StoreError(f"{what} is already in {self.path} as run {dup['id']}")
 
     def finish_run(self, run_id: int, status: str, finished: str) -> None:
         if status not in RUN_STATUSES:

@@ -330,6 +330,14 @@ class MetricRecord:
     def source(self) -> dict[str, Any]:
         return self.raw.get("source") or {}
 
+    @property
+    def step_ns(self) -> float:
+        """The step of the figures as an imported source printed them, in ns
+        (cyclictest's whole µs: 1000), 0 where none is known."""
+        v = self.source.get("step_ns")
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 \
+            else 0.0
+
 
 # ---- where a kernel's convention puts more in a window than the definition ----
 # A port states it in its target facts as "differs:PATTERN[,PATTERN...]" =

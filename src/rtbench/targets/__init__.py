@@ -21,6 +21,7 @@ May import: rtbench.store, rtbench.process, rtbench.errors.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -91,20 +92,25 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
 
 def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
-             say: Callable[[str], None] = lambda _text: None
+             say: Callable[[str], None] = lambda _text: None,
+             clock: Callable[[], float] = time.monotonic
              ) -> tuple[dict[str, dict[str, tuple[bool, str]]], list[str]]:
     """What each target has code for (metric id -> (supported, why not)),
     by column of `rtbench list --coverage`: this host's harness (built if
     need be), then each board with each kernel whose checkout is given
     (or named by its environment variable); and why a column is left out
-    (no sources, no emulator). Each column is said to `say` as its work
-    begins (a board's image is built, once, and booted under QEMU)."""
+    (no sources, no emulator). Before the boards, `say` hears which columns
+    build an image (unless cached) and roughly how long that takes, from a
+    measured figure (buildtimes); then each column as it starts ("[2/4]")
+    and ends, with its time (`clock`)."""
+    from rtbench.targets import buildtimes
     from rtbench.targets import harness as harness_mod
     from rtbench.targets import kernels
 
     say(f"{HOST_COLUMN}: asking this machine's harness what it supports")
     columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
     notes: list[str] = []
+    planned: list[tuple[str, Target]] = []
     for board in BOARDS:
         for name, spec in kernels.SPECS.items():
             src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
@@ -113,15 +119,43 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
             for userspace in (False, True) if name == "zephyr" else (False,):
                 title = f"{spec.title}{' (userspace)' if userspace else ''} ({board})"
                 try:
-                    target = make(board, name, src, userspace=userspace)
-                    say(f"{title}: its image, booted under QEMU for what it supports")
-                    target.prepare()
-                    columns[title] = target.registry()
+                    planned.append((title, make(board, name, src, userspace=userspace)))
                 except RtbenchError as exc:
-                    why = f"{spec.title} columns left out: {exc}"
-                    if why not in notes:
-                        notes.append(why)
+                    _left_out(notes, spec.title, exc)
+    times = buildtimes.load()
+    guesses = [buildtimes.estimate(title, times) for title, _t in planned]
+    if planned:
+        hows = list(dict.fromkeys(how for _s, how in guesses))
+        say(f"{len(planned)} board column(s) next: {', '.join(t for t, _x in planned)}; each "
+            "builds its image with CMake unless an earlier run cached it, then boots it under "
+            f"QEMU: up to about {buildtimes.duration(sum(s for s, _h in guesses))} in all "
+            f"({'; '.join(hows)}); a cached image takes seconds")
+    for i, ((title, target), (guess, _how)) in enumerate(zip(planned, guesses), 1):
+        step = f"[{i}/{len(planned)}] {title}"
+        say(f"{step}: its image (a build takes about {buildtimes.duration(guess)}), booted "
+            "under QEMU for what it supports")
+        built: list[str] = []
+        start = clock()
+        try:
+            with harness_mod.announcing(lambda text: (built.append(text), say(text))[1]):
+                target.prepare()
+                columns[title] = target.registry()
+        except RtbenchError as exc:
+            _left_out(notes, title.split(" (")[0], exc)
+            say(f"{step}: left out ({exc})")
+            continue
+        took = clock() - start
+        if built:
+            buildtimes.save(title, took)
+        say(f"{step}: done in {buildtimes.duration(took)}"
+            + (" (built)" if built else " (its image was cached)"))
     return columns, notes
+
+
+def _left_out(notes: list[str], kernel: str, exc: RtbenchError) -> None:
+    why = f"{kernel} columns left out: {exc}"
+    if why not in notes:
+        notes.append(why)
 
 
 __all__ = ["HOST", "BOARDS", "LABGRID", "NAMES", "HOST_COLUMN", "Instance", "Target", "make",
