@@ -223,6 +223,23 @@ def test_holm_keeps_the_gate_over_many_metrics_at_alpha():
     assert one[0].verdict == "slower"  # one test: nothing to correct
 
 
+def test_the_max_is_corrected_over_the_metrics_like_the_median(cat):
+    """The max is tested on the blocks' maxima, so it is a test among the
+    comparison's many: Holm corrects it like the others. A max slower in
+    every block of one metric among four, 6 blocks against 6 (p ≈ 0.004
+    alone), is not significant once corrected over the four."""
+    base = _blocked_run(1, 1, nblocks=6)
+    slowed = _blocked_run(2, 2, nblocks=6)
+    rec = next(m for m in slowed.metrics if m["id"] == "sched.yield.ctx.thread")
+    for b in rec["blocks"]:
+        b["max"] *= 50  # every block's worst sample far beyond the first run's
+    rec["max"] *= 50
+    cmp = compare.compare_runs([base, slowed], cat)
+    mx = next(r for r in cmp.rows if r.id == "sched.yield.ctx.thread").cells[1].changes["max"]
+    assert mx.p_value < 0.01 and mx.p_adjusted > 0.01 and mx.verdict == "not significant", mx
+    assert "after Holm's correction over 4 tests" in mx.why
+
+
 def test_compare_says_when_the_host_itself_ran_slower(cat):
     """The canary, the same fixed work in both runs, took 20 % longer in the
     second: compare says so beside its verdicts (and only then)."""
