@@ -240,6 +240,30 @@ def test_the_max_is_corrected_over_the_metrics_like_the_median(cat):
     assert "after Holm's correction over 4 tests" in mx.why
 
 
+def test_a_shift_no_larger_than_the_clocks_step_and_calibration_is_no_change(cat):
+    """Every figure of a run is net of its own subtracted overhead; where two
+    runs subtracted overheads 40 ticks apart and read their clock in steps of
+    up to 30, an empty interval 45 ticks lower in every block is theirs, not
+    the operation's ("same"); 200 ticks lower is a change (CI: method.null
+    "faster" by 4 ticks between two identical runs)."""
+    def shifted(run_id, seed, by, overhead):
+        r = _blocked_run(run_id, seed, only={"method.null", "sched.yield.ctx.thread"})
+        r.session["ts"].update(step=30, overhead=overhead)
+        rec = next(m for m in r.metrics if m["id"] == "method.null")
+        for blk in rec["blocks"]:
+            for k in ("p50", "p99", "p999", "max", "min"):
+                blk[k] = blk[k] - by
+        rec["p50"] -= by
+        return r
+    base = shifted(1, 1, 0, 60)
+    for by, verdict in ((45, "same"), (200, "faster")):
+        cmp = compare.compare_runs([base, shifted(2, 2, by, 100)], cat)
+        p50 = next(r for r in cmp.rows if r.id == "method.null").cells[1].changes["p50"]
+        assert p50.verdict == verdict, (by, p50)
+    assert "within the counter's resolution" in compare.compare_runs(
+        [base, shifted(2, 2, 45, 100)], cat).rows[0].cells[1].changes["p50"].why
+
+
 def test_compare_says_when_the_host_itself_ran_slower(cat):
     """The canary, the same fixed work in both runs, took 20 % longer in the
     second: compare says so beside its verdicts (and only then)."""

@@ -101,10 +101,20 @@ def test_compare_says_the_window_of_a_max(cat, isolated, capsys):
     rec["max"] *= 10  # the second run's yield saw one sample ten times longer
     store(isolated / "r.db", a)
     store(isolated / "r.db", b)
-    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "max"]) == 1
+    # in blocks, the max is tested on the blocks' maxima: one block's sample is no finding
+    assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "max"]) == 0
     out, err = capsys.readouterr()
-    assert ("windows 2,000 samples in 16 ms → 2,000 samples in 16 ms)" in err)
-    assert "one sample of each run's window" in out
+    assert "block medians, p99s, p99.9s and maxima" in out and "regression" not in err
+    for r in (a, b):  # without blocks: one sample each, said with its window, not gated
+        for m in r.metrics:
+            m.pop("blocks")
+        r.uuid += "-whole"
+        store(isolated / "r.db", r)
+    assert main(["compare", "3", "4", "--db", "r.db", "--fail-on", "max"]) == 0
+    out, err = capsys.readouterr()
+    assert "rtbench: not gated (no test): sched.yield.ctx.thread [rt] run 4: max" in err
+    assert "windows 2,000 samples in 16 ms → 2,000 samples in 16 ms)" in err
+    assert "the max is one sample of each run's window" in out
 
 
 def test_the_glossary_says_where_a_batched_sample_starts_and_stops(cat):

@@ -185,7 +185,7 @@ def compare_runs(runs: list[Run], catalog: Catalog,
     order = {mid: n for n, mid in enumerate(catalog.ids)}
     keys = list(dict.fromkeys(k for table in per_run for k in table))
     keys.sort(key=lambda k: order.get(k[0], len(order)))
-    resolution = max((_resolution_ns(r) for r in runs), default=0.0)
+    resolution = max((_resolution_ns(r) for r in runs), default=0.0) + _calibration_ns(runs)
     baselines = [blocks_mod.canary_baseline(r.metrics) for r in runs]
     rows, samples = [], {}
     for key in keys:
@@ -584,6 +584,17 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
 
 
 def _resolution_ns(run: Run) -> float:
+    """One step of the run's clock as a sample sees it, in ns: its
+    resolution, or one read's spread where larger (ts.step)."""
     s = Session(run.session or {})
-    res = s.ts.get("resolution")
+    res = max(s.ts.get("step") or 0, s.ts.get("resolution") or 0)
     return (s.ticks_ns(res) or 0.0) if res else 0.0
+
+
+def _calibration_ns(runs: list[Run]) -> float:
+    """How far the runs' subtracted overheads differ, in ns: every figure of
+    a run moves by its own, so a change that small is the calibration's."""
+    sessions = [Session(r.session or {}) for r in runs]
+    got = [g for s in sessions if isinstance(o := s.ts.get("overhead"), (int, float))
+           and (g := s.ticks_ns(o)) is not None]
+    return max(got) - min(got) if len(got) > 1 else 0.0

@@ -77,13 +77,16 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
     for w in cmp.warnings:
         page.warning(w)
     page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
-           "and by more than the counter's resolution, and, where a test exists, the test "
-           f"says so (p < {ALPHA:g}): for runs measured in blocks, a Mann–Whitney U test of "
-           "the two runs' block medians, p99s and p99.9s (slow-host blocks left out: the "
-           "blocks are the replicates); otherwise Mann–Whitney U over the samples for the "
-           "median and, for p99 and p99.9, the share of samples beyond the first run's "
-           "percentile (tested only with 10 samples beyond it in each run). The max is one "
-           "sample of each run's window (its samples, observed for so long): no test. "
+           "and by more than one step of the counter (its resolution, or one read's "
+           "spread, and the difference of the two runs' subtracted overheads), and, where a "
+           f"test exists, the test says so (p < {ALPHA:g}, Holm-corrected over the metrics): "
+           "for runs measured in blocks, a Mann–Whitney U test of the two runs' block "
+           "medians, p99s, p99.9s and maxima (slow-host blocks left out: the blocks are the "
+           "replicates); otherwise Mann–Whitney U over the samples for the median and, for "
+           "p99 and p99.9, the share of samples beyond the first run's percentile (tested "
+           "only with 10 samples beyond it in each run), and the max is one sample of each "
+           "run's window (its samples, observed for so long): no test, and no gate fails "
+           "on it. "
            "“n.s.”: moved beyond the threshold, not significant; a bare percentage: within "
            "the threshold.")
     est = next((c.cycles for r in cmp.rows for c in r.cells if c.cycles), None)
