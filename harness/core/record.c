@@ -46,8 +46,7 @@ static void core_method(char *out, size_t cap, const struct rtb_core_clock *core
     num[jw_fmt_u64(num, core->trials)] = 0;
     rtb_strlcat(out, num, cap);
     rtb_strlcat(out, ", timed by ", cap);
-    if (!rtb_strlcat(out, ref_clock && *ref_clock ? ref_clock : "the reference clock", cap))
-        rtb_mark_cut(out, cap); /* never cut silently */
+    rtb_strlcat(out, ref_clock && *ref_clock ? ref_clock : "the reference clock", cap);
 }
 
 void rtb_record_session(const struct rtb_config *cfg, const struct rtb_calib *cal,

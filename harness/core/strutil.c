@@ -18,7 +18,11 @@ bool rtb_strlcat(char *dst, const char *src, size_t cap)
         dst[n++] = *src++;
     if (n < cap)
         dst[n] = '\0';
-    return !(src && *src);
+    if (src && *src) {
+        rtb_mark_cut(dst, cap);
+        return false;
+    }
+    return true;
 }
 
 void rtb_mark_cut(char *dst, size_t cap)

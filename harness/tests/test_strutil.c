@@ -10,8 +10,10 @@ int main(void)
     CHECK(rtb_strlcat(buf, "short", sizeof buf) && !strcmp(buf, "short"));
     CHECK(rtb_strlcat(buf, ": ok", sizeof buf) && !strcmp(buf, "short: ok"));
     CHECK(!rtb_strlcat(buf, " and far too long", sizeof buf) && strlen(buf) == 15);
+    CHECK(!strcmp(buf, "short: ok an\xE2\x80\xA6")); /* the cut says so by itself */
+    CHECK(!rtb_strlcat(buf, "more", sizeof buf) && !strcmp(buf, "short: ok an\xE2\x80\xA6"));
 
-    rtb_mark_cut(buf, sizeof buf); /* full: the last three bytes give way */
+    rtb_mark_cut(buf, sizeof buf); /* marked again: the same text */
     CHECK(!strcmp(buf, "short: ok an\xE2\x80\xA6"));
 
     char small[8] = "ab";

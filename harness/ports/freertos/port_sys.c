@@ -16,13 +16,11 @@ static char last_error[160];
 static void set_error(const char *a, const char *b)
 {
     last_error[0] = '\0';
-    bool whole = rtb_strlcat(last_error, a, sizeof last_error);
+    rtb_strlcat(last_error, a, sizeof last_error); /* a cut one ends in "…" */
     if (b && *b) {
-        whole = rtb_strlcat(last_error, ": ", sizeof last_error) && whole;
-        whole = rtb_strlcat(last_error, b, sizeof last_error) && whole;
+        rtb_strlcat(last_error, ": ", sizeof last_error);
+        rtb_strlcat(last_error, b, sizeof last_error);
     }
-    if (!whole) /* never cut silently */
-        rtb_mark_cut(last_error, sizeof last_error);
 }
 
 int rtb_freertos_fail(const char *what, const char *why)

@@ -15,13 +15,11 @@ static char last_error[160];
 int rtb_threadx_fail(const char *what, const char *why)
 {
     last_error[0] = '\0';
-    bool whole = rtb_strlcat(last_error, what, sizeof last_error);
+    rtb_strlcat(last_error, what, sizeof last_error); /* a cut one ends in "…" */
     if (why && *why) {
-        whole = rtb_strlcat(last_error, ": ", sizeof last_error) && whole;
-        whole = rtb_strlcat(last_error, why, sizeof last_error) && whole;
+        rtb_strlcat(last_error, ": ", sizeof last_error);
+        rtb_strlcat(last_error, why, sizeof last_error);
     }
-    if (!whole) /* never cut silently */
-        rtb_mark_cut(last_error, sizeof last_error);
     return RTB_ERR;
 }
 

@@ -68,7 +68,7 @@ def note(ref: RunRef, run_id: int, origin: str, status: str) -> str | None:
         return None
     what = []
     if origin != "measured":
-        what.append("imported" if origin not in ("peer",) else "a peer tool's run")
+        what.append("a peer tool's run" if origin == "peer" else "imported")
     if status != "complete":
         what.append(status)
     if not what:
