@@ -23,7 +23,7 @@ import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.measure.run import RunRequest, execute, parse_profiles
 from rtbench.process import lifetime
-from rtbench.sheets import datasheet
+from rtbench.sheets import calibration, datasheet
 from rtbench.sheets import output as sink
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import contract
@@ -265,6 +265,7 @@ def show_command(run: str, db: Path | None) -> int:
     """Print the data sheet of a stored RUN (an id, `latest`, `latest~N` or `label:TEXT`)."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
+        stored.calibrations = calibration.find(store, stored)
     text = datasheet.render_markdown(stored, catalog_mod.load())
     console = Console(highlight=False)
     if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
@@ -300,6 +301,7 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
     fmt = sink.pick_format(fmt, output, ("md", "html", "csv", "json"), "md")
     with Store(db, create=False) as store:
         stored = store.get_run(run)
+        stored.calibrations = calibration.find(store, stored)
     if stored.picked:
         click.echo(stored.picked, err=True)
     render = {"md": datasheet.render_markdown, "html": datasheet.render_html,

@@ -20,6 +20,7 @@ from rtbench.compare.runs import (LIMIT_STATS, STAT_NAMES, compare_runs, load_li
 from rtbench.compare.vendors import compare_reference
 from rtbench.errors import RtbenchError
 from rtbench.peers.linked import linked_runs
+from rtbench.sheets import calibration
 from rtbench.sheets.pages import Page
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import reference
@@ -145,8 +146,12 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
         for row, i, stat in (cmp.untested(gate) if gate else [])]
     problems += [f"rtbench: limit exceeded: {c.limit.text}: {c.id} [{c.profile}] run "
                  f"{c.run.id}: " + (c.why or views.limit_value(c)) for c in cmp.limit_failures]
-    return Outcome(views.run_comparison(cmp, gate, fmt == "html"), data, None, problems, summary,
-                   bool(failing or cmp.limit_failures), junit=junit.render(cmp, gate))
+    page = views.run_comparison(cmp, gate, fmt == "html")
+    if (cal := calibration.pair(stored)) is not None:  # an emulated run and the chip's cycles
+        calibration.add_to(page, cal)
+        data["calibration"] = calibration.jsonable(cal)
+    return Outcome(page, data, None, problems, summary, bool(failing or cmp.limit_failures),
+                   junit=junit.render(cmp, gate))
 
 
 def _refuse_unit_mismatches(cmp) -> None:

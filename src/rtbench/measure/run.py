@@ -25,7 +25,7 @@ from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
 from rtbench.process import lifetime, locks
-from rtbench.sheets import datasheet, firstpage, system
+from rtbench.sheets import calibration, datasheet, firstpage, system
 from rtbench.store import blocks
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import contract
@@ -406,6 +406,7 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
     store.finish_run(run_id, status, now_utc())
     cat = catalog_mod.load()
     stored = store.get_run(run_id)
+    stored.calibrations = calibration.find(store, stored)
     try:
         paths = datasheet.write_outputs(stored, cat, out)
     except (OSError, RtbenchError) as exc:  # a full disk; a link or a FIFO put in its place

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 import rtbench
 from rtbench.sheets import advice as advice_mod
-from rtbench.sheets import estcycles, firstpage, system
+from rtbench.sheets import calibration, estcycles, firstpage, system
 from rtbench.sheets.configuration import (Expect, board_configuration, core_clock_phrase,
                                           describe, expectations, figures_unit,
                                           host_configuration, import_methodology,
@@ -128,6 +128,7 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "definitions": _definitions(its),
         "units_note": " ".join(filter(None, (units_note(session), estcycles.label(
             r for it in its for r in it.records.values())))),
+        "calibration": calibration.model(run.calibrations),
         "run": run,
         "version": rtbench.__version__,
     }

@@ -137,6 +137,7 @@ class Run:
     linked_to: int | None = None  # the run this one belongs with (peers beside a run)
     damaged: list[str] = field(default_factory=list)  # what of the stored row could not be read
     picked: str | None = None  # a positional name (latest) landed on an import or unfinished run
+    calibrations: list = field(default_factory=list)  # sheets.calibration.find: set by a renderer
 
     @property
     def origin(self) -> str:

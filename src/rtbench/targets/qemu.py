@@ -14,6 +14,7 @@ is a fresh boot.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import platform
 import re
@@ -172,6 +173,8 @@ class QemuTarget(Target):
             "cross_compiler": first_line([CC, "--version"]),
             "image": str(image) if image else "",
             "image_size": image_size(image) if image else {},
+            # the image's identity: a run of the same file on a chip calibrates this one's model
+            "image_sha256": hashlib.sha256(image.read_bytes()).hexdigest() if image else "",
             "cycle_model": (self._model.describe() if self._model is not None else
                             "not loaded (--no-cycles)"),
             "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} "
