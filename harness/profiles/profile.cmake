@@ -2,6 +2,10 @@
 # then call rtb_profile_apply(PORT_DIR) before the targets that need it:
 #
 #   RTB_KERNEL_PROFILE   (cache) defaults or speed; empty: rules.toml's default
+#   RTB_KERNEL_CONFIG    (cache) the engineer's own configuration fragment,
+#                        applied on top of the profile (rtbench run
+#                        --kernel-config); RTB_KERNEL_CONFIG_NAME, what the
+#                        sheets call it
 #
 # It runs rtb_profile.py on the port's profiles.toml into the build
 # directory (again whenever the data or the generator changes: they are
@@ -31,9 +35,16 @@ macro(rtb_profile_apply port_dir)
     file(STRINGS ${RTB_PROFILES_DIR}/rules.toml _rtb_profile_name REGEX "^default *= *\"")
     string(REGEX REPLACE "^default *= *\"([a-z]+)\".*" "\\1" _rtb_profile_name "${_rtb_profile_name}")
   endif()
+  set(RTB_KERNEL_CONFIG "" CACHE FILEPATH "the engineer's kernel configuration fragment")
+  set(RTB_KERNEL_CONFIG_NAME "" CACHE STRING "what the sheets call RTB_KERNEL_CONFIG")
+  set(_rtb_profile_user)
+  if(RTB_KERNEL_CONFIG)
+    set(_rtb_profile_user ${RTB_KERNEL_CONFIG} ${RTB_KERNEL_CONFIG_NAME})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${RTB_KERNEL_CONFIG})
+  endif()
   execute_process(
     COMMAND ${Python3_EXECUTABLE} ${RTB_PROFILES_DIR}/rtb_profile.py ${port_dir}
-            ${_rtb_profile_name} ${RTB_PROFILE_DIR}
+            ${_rtb_profile_name} ${RTB_PROFILE_DIR} ${_rtb_profile_user}
     RESULT_VARIABLE _rtb_profile_rc ERROR_VARIABLE _rtb_profile_err)
   if(NOT _rtb_profile_rc EQUAL 0)
     string(STRIP "${_rtb_profile_err}" _rtb_profile_err)
@@ -43,6 +54,7 @@ macro(rtb_profile_apply port_dir)
     ${RTB_PROFILES_DIR}/rules.toml ${RTB_PROFILES_DIR}/rtb_profile.py ${port_dir}/profiles.toml)
   include(${RTB_PROFILE_DIR}/rtb_profile.cmake)  # RTB_PROFILE, RTB_PROFILE_CFLAGS
   unset(_rtb_profile_name)
+  unset(_rtb_profile_user)
   unset(_rtb_profile_rc)
   unset(_rtb_profile_err)
 endmacro()

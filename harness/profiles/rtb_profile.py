@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A kernel's profile, from data to what its build applies.
 
-    rtb_profile.py PORT_DIR PROFILE OUT_DIR
+    rtb_profile.py PORT_DIR PROFILE OUT_DIR [CONFIG_FILE CONFIG_NAME]
 
 reads rules.toml (beside this file: the profiles and the rules every kernel
 shares) and PORT_DIR/profiles.toml (the kernel's settings, each with its
@@ -17,6 +17,13 @@ profiles, value, reason and source), checks both, and writes into OUT_DIR:
                        own macros, not copied from the data), why and its source:
                        the port's target facts, which every sheet prints
   rtb_profile.cmake    RTB_PROFILE, the -O levels and the flags, for the CMake build
+
+CONFIG_FILE is the engineer's own configuration (`rtbench run
+--kernel-config`): a fragment in the kernel's form (#define lines for a
+C-configured kernel, CONFIG_ lines for Kconfig), applied on top of the
+profile; each of its settings is reported like the profile's, its reason
+saying what it replaced, its source CONFIG_NAME:line. A setting the harness
+needs (kind harness) cannot be changed.
 
 A file is rewritten only when its text changes. Bad data is one line on
 stderr and exit 2. Python's standard library only (tomllib: 3.11); the
@@ -37,9 +44,12 @@ FORMS = ("define", "kconfig")
 # harness: the harness cannot run otherwise; rule: a rule of rules.toml;
 # speed: the vendor's own speed setting; shipped: the vendor's value, not
 # set by rtbench, stated because a reader compares it.
-KINDS = ("harness", "rule", "speed", "shipped")
+# user: the engineer's own (--kernel-config), on top of the profile.
+KINDS = ("harness", "rule", "speed", "shipped", "user")
 KIND_WORDS = {"harness": "needed by the harness", "rule": "rtbench's rule for every kernel",
-              "speed": "the vendor's speed setting", "shipped": "as the vendor ships it"}
+              "speed": "the vendor's speed setting", "shipped": "as the vendor ships it",
+              "user": "the engineer's own (--kernel-config)"}
+CONFIG_FACT = "kernel_config"  # the facts' key naming the engineer's fragment
 KCONFIG_TYPES = ("bool", "int", "string")
 SOURCE_RE = re.compile(r"^(https://\S+|[\w./+-]+:\d+(-\d+)?)( .*)?$")
 
@@ -99,6 +109,14 @@ class KernelProfiles:
 
     def of(self, profile: str) -> list[Setting]:
         return [s for s in self.settings if profile in s.profiles]
+
+    def with_user(self, profile: str, user: list[Setting]) -> "KernelProfiles":
+        """The profile's settings with the engineer's on top (in the image's
+        order: the profile's, a replaced one where it stood, then the new)."""
+        mine = {s.name: s for s in user}
+        kept = [mine.pop(s.name, s) for s in self.of(profile)]
+        return KernelProfiles(self.kernel, self.form, self.checked_against,
+                              tuple(kept + list(mine.values())))
 
 
 def _toml(path: Path) -> dict:
@@ -228,6 +246,74 @@ def _kconfig_type(value: str | None) -> str:
     return ""
 
 
+# ---- the engineer's own configuration ----
+
+_DEFINE_RE = re.compile(r"^#\s*define\s+([A-Za-z_]\w*)(?:\s+(.*?))?$")
+_KCONFIG_RE = re.compile(r"^(CONFIG_\w+)=(.*)$")
+_NOT_SET_RE = re.compile(r"^#\s*(CONFIG_\w+) is not set$")
+
+
+def _uncomment(line: str) -> str:
+    """A C line without its comments (// to the end, /* ... */ on the line)."""
+    line = re.sub(r"/\*.*?\*/", " ", line)
+    return line.split("//", 1)[0].strip()
+
+
+def load_user(path: Path, name: str, k: KernelProfiles, profile: str) -> list[Setting]:
+    """The settings of the engineer's fragment `path` (called `name` on
+    every page), each with what it replaces; ProfileError (one line,
+    naming the line) for anything else in the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{name}: {getattr(exc, 'strerror', None) or exc}") from exc
+    profile_settings = {s.name: s for s in k.of(profile)}
+    out: dict[str, Setting] = {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        where = f"{name}:{n}"
+        if k.form == "define":
+            line = _uncomment(raw)
+            if not line:
+                continue
+            m = _DEFINE_RE.match(line)
+            if re.match(r"^#\s*define\s+\w+\(", line):
+                raise ProfileError(f"{where}: a function-like macro is no setting rtbench can "
+                                   "report (its value is code): leave it in your own build")
+            if not m:
+                raise ProfileError(f"{where}: not a #define (a {k.kernel} configuration "
+                                   "fragment holds #define NAME VALUE lines)")
+            sym, value = m.group(1), (m.group(2) or "").strip()
+        else:
+            line = raw.strip()
+            if (m := _NOT_SET_RE.match(line)):
+                sym, value = m.group(1), "n"
+            elif not line or line.startswith("#"):
+                continue
+            elif (m := _KCONFIG_RE.match(line)):
+                sym, value = m.group(1), m.group(2).strip()
+            else:
+                raise ProfileError(f"{where}: not a CONFIG_NAME=value line (a {k.kernel} "
+                                   "Kconfig fragment)")
+        if sym in out:
+            raise ProfileError(f"{where}: {sym} is given twice")
+        old = profile_settings.get(sym)
+        if old is not None and old.kind == "harness":
+            raise ProfileError(f"{where}: {sym} is {old.words()}; --kernel-config cannot "
+                               "change it")
+        if old is not None and old.applied_by:
+            raise ProfileError(f"{where}: {sym} is applied by rtbench's port, not by a "
+                               "configuration symbol")
+        why = (f"replaces rtbench's {old.set!r} ({KIND_WORDS[old.kind]})" if old and old.set
+               is not None else f"replaces the vendor's {old.shipped!r}" if old and old.shipped
+               else "replaces the vendor's default" if old else
+               "a setting rtbench's profile leaves as shipped")
+        type_ = (_kconfig_type(value) or "string") if k.form == "kconfig" else (
+            "flag" if value == "" else "")
+        out[sym] = Setting(sym, (profile,), "user", why, (where,), value, None, "", type_,
+                           old.probe if old else "")
+    return list(out.values())
+
+
 # ---- what a build applies ----
 
 def _c(text: str) -> str:
@@ -253,7 +339,7 @@ def kconfig_fragment(k: KernelProfiles, profile: str) -> str:
     return "\n".join(lines + [""])
 
 
-def facts_header(k: KernelProfiles, profile: str, rules: Rules) -> str:
+def facts_header(k: KernelProfiles, profile: str, rules: Rules, config: str = "") -> str:
     """RTB_PROFILE_FACTS: pairs of strings for the port's facts array. Each
     setting's value is what the kernel was compiled with: its macro,
     stringified after the kernel's own headers have given it its default."""
@@ -262,6 +348,8 @@ def facts_header(k: KernelProfiles, profile: str, rules: Rules) -> str:
            "#define RTB_PROFILE_STR2(x) #x", "#define RTB_PROFILE_STR(x) RTB_PROFILE_STR2(x)"]
     facts = [(_c("profile"), _c(profile)),
              (_c("profile_means"), _c(rules.profiles[profile]["means"]))]
+    if config:
+        facts.append((_c(CONFIG_FACT), _c(config)))
     for i, s in enumerate(k.of(profile)):
         if s.applied_by:
             value = _c(s.set or "")
@@ -293,13 +381,19 @@ def cmake_vars(profile: str, rules: Rules) -> str:
         f'set(RTB_PROFILE_CFLAGS_WORDS "{rules.words(profile)}")', ""])
 
 
-def write(port_dir: Path, profile: str, out: Path) -> list[Path]:
+def write(port_dir: Path, profile: str, out: Path, config: Path | None = None,
+          config_name: str = "") -> list[Path]:
     rules = load_rules()
     if profile not in rules.profiles:
         raise ProfileError(f"unknown kernel profile '{profile}' (one of: "
                            f"{', '.join(rules.profiles)})")
     k = load_kernel(port_dir, rules)
-    files = {"rtb_profile_facts.h": facts_header(k, profile, rules),
+    said = ""
+    if config is not None:
+        user = load_user(config, config_name, k, profile)
+        k = k.with_user(profile, user)
+        said = f"{config_name}: {len(user)} setting(s) on top of the {profile} profile"
+    files = {"rtb_profile_facts.h": facts_header(k, profile, rules, said),
              "rtb_profile.cmake": cmake_vars(profile, rules)}
     if k.form == "define":
         files["rtb_profile.h"] = config_header(k, profile)
@@ -316,11 +410,13 @@ def write(port_dir: Path, profile: str, out: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: rtb_profile.py PORT_DIR PROFILE OUT_DIR", file=sys.stderr)
+    if len(argv) not in (3, 5):
+        print("usage: rtb_profile.py PORT_DIR PROFILE OUT_DIR [CONFIG_FILE CONFIG_NAME]",
+              file=sys.stderr)
         return 2
     try:
-        write(Path(argv[0]), argv[1], Path(argv[2]))
+        write(Path(argv[0]), argv[1], Path(argv[2]), *((Path(argv[3]), argv[4])
+                                                        if len(argv) == 5 else ()))
     except ProfileError as exc:
         print(f"rtb_profile: {exc}", file=sys.stderr)
         return 2

@@ -140,6 +140,11 @@ def cli() -> None:
                    "(the kernel as its vendor ships it) or speed (the vendor's documented "
                    "speed settings), or both (defaults,speed: one run each). Default: speed; "
                    "several kernels run both and compare them in each.")
+@click.option("--kernel-config", "kernel_config", type=click.Path(path_type=Path),
+              metavar="FILE",
+              help="Your own kernel settings on top of the profile (docs/profiles.md): "
+                   "#define lines (FreeRTOSConfig.h, tx_user.h) or a Kconfig fragment "
+                   "(Zephyr); the sheet shows each as a difference from rtbench's rule.")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
                    "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
@@ -199,7 +204,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         profiles=parse_profiles(kw["profile"]), load=kw["load"],
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
-        kernel_profile=kw["kernel_profile"],
+        kernel_profile=kw["kernel_profile"], kernel_config=kw["kernel_config"],
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],

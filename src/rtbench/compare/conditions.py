@@ -8,6 +8,7 @@ Said, never corrected: the verdicts stand as measured.
 from __future__ import annotations
 
 from rtbench.store import blocks as blocks_mod
+from rtbench.store import kernel_profile
 from rtbench.store.db import Run
 from rtbench.store.records import Session
 
@@ -41,6 +42,10 @@ def warnings(runs: list[Run]) -> list[str]:
     if len(set(rt)) > 1:  # an import whose output does not say: unknown, not "no"
         out.append("not every run had real-time scheduling: " + ", ".join(
             f"run {r.id}: {YES_NO.get(v, 'unknown')}" for r, v in zip(runs, rt)))
+    configs = [_kernel_config(r) for r in runs]
+    if len(set(configs)) > 1 and len(set(targets)) == 1:  # else said above  # the engineer's own settings on one side: not one kernel build
+        out.append("different kernel configurations: " + ", ".join(
+            f"run {r.id}: {c}" for r, c in zip(runs, configs)))
     out += _host_speed_warnings(runs)
     cfg = [_samples(r) for r in runs]
     if len(set(cfg)) > 1:
@@ -50,6 +55,17 @@ def warnings(runs: list[Run]) -> list[str]:
 
 
 YES_NO = {True: "yes", False: "no"}
+
+
+def _kernel_config(run: Run) -> str:
+    """A board image's profile and the engineer's settings on top of it."""
+    facts = Session(run.session or {}).target
+    said = f"{kernel_profile.name(facts) or 'no'} profile"
+    user = kernel_profile.differences(facts)
+    if user:
+        fragment = kernel_profile.config(facts).split(":")[0]
+        said += f" + {fragment} ({'; '.join(user)})"
+    return said
 
 
 def _samples(run: Run) -> str:

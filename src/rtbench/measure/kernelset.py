@@ -67,6 +67,10 @@ def check(req) -> tuple[list[str], list[str]]:
         raise RtbenchError("--kernel-src names one kernel's checkout; with several kernels set "
                            "each one's variable (RTBENCH_FREERTOS_SRC, RTBENCH_THREADX_SRC, "
                            "RTBENCH_ZEPHYR_SRC)")
+    if req.kernel_config is not None and len(kernels) > 1:
+        raise RtbenchError("--kernel-config is one kernel's own settings (its form: #define "
+                           "lines or a Kconfig fragment); with several kernels, run each with "
+                           "its own")
     if (req.zephyr_modules is not None or req.userspace) and "zephyr" not in kernels:
         raise RtbenchError("--zephyr-modules and --userspace are for zephyr, which --kernel "
                            f"{req.kernel} does not list")

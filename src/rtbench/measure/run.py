@@ -80,6 +80,7 @@ class RunRequest:
     kernel: str | None = None   # the RTOS on a board target (--kernel)
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     kernel_profile: str | None = None  # its profile(s), comma-separated (--kernel-profile)
+    kernel_config: Path | None = None  # the engineer's settings on top (--kernel-config)
     zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
     userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
     board: str | None = None     # --kernel zephyr --board NAME: an image to flash (zephyr_board)
@@ -129,7 +130,7 @@ def execute(req: RunRequest, console: Console) -> int:
     with lifetime.guarded():
         target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
                               req.place, req.zephyr_modules, req.userspace, req.kernel_profile,
-                              req.cycles)
+                              req.cycles, req.kernel_config)
         try:
             with harness.announcing(say):  # an image build (the run's, a peer's) says so
                 return _execute(req, console, target, cat, ids)

@@ -191,6 +191,10 @@ def profile_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     if not name:
         return []
     rows = [("Kernel profile", f"{name}: {kernel_profile.means(facts)}")]
+    if kernel_profile.config(facts):  # the engineer's own settings: differences from the rule
+        rows.append(("Engineer's kernel configuration (--kernel-config)",
+                     f"{kernel_profile.config(facts)}, each a difference from rtbench's rule: "
+                     + "; ".join(kernel_profile.differences(facts))))
     return rows + [(f"Kernel setting {s.name}", f"{s.value} ({s.why}; source: {s.source})")
                    for s in kernel_profile.settings(facts)]
 

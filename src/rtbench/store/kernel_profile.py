@@ -15,8 +15,10 @@ from typing import Any
 SETTING = "setting:"
 PROFILE = "profile"
 MEANS = "profile_means"
-KEYS = (PROFILE, MEANS)  # facts of the profile itself, not of one setting
+CONFIG = "kernel_config"  # the engineer's own fragment on top (--kernel-config), when given
+KEYS = (PROFILE, MEANS, CONFIG)  # facts of the profile itself, not of one setting
 SHIPPED = "as the vendor ships it: "  # how a stated (not set) setting's reason begins
+USER = "the engineer's own (--kernel-config): "  # how an engineer's setting's reason begins
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,11 @@ class Setting:
     value: str   # as compiled: "1", "defined", "y"
     why: str     # its kind in words, then the reason
     source: str  # "file:line; https://..."
+
+    @property
+    def is_user(self) -> bool:
+        """The engineer's own, on top of the profile (--kernel-config)."""
+        return self.why.startswith(USER)
 
     @property
     def is_set(self) -> bool:
@@ -43,6 +50,18 @@ def name(facts: dict[str, Any]) -> str:
 
 def means(facts: dict[str, Any]) -> str:
     return str(facts.get(MEANS, ""))
+
+
+def config(facts: dict[str, Any]) -> str:
+    """The engineer's fragment in words ("fr.h: 2 setting(s) on top of the
+    speed profile"), or "" for an image built at its profile alone."""
+    return str(facts.get(CONFIG, ""))
+
+
+def differences(facts: dict[str, Any]) -> list[str]:
+    """The engineer's settings as differences from rtbench's rule:
+    "configUSE_TRACE_FACILITY=1 (replaces the vendor's '0')"."""
+    return [f"{s.name}={s.value} ({s.why[len(USER):]})" for s in settings(facts) if s.is_user]
 
 
 def settings(facts: dict[str, Any]) -> list[Setting]:

@@ -39,12 +39,16 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
          place: str | None = None, zephyr_modules: Path | None = None,
          userspace: bool = False, kernel_profile: str | None = None,
-         cycles: bool = True) -> Target:
+         cycles: bool = True, kernel_config: Path | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
     `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
     `kernel_profile`: the profile a board's kernel is built in (profiles.py);
     `cycles`: False for --no-cycles (an emulated board without the cycle
-    model, targets/cycles.py)."""
+    model, targets/cycles.py); `kernel_config`: the engineer's own kernel
+    configuration on top of the profile (kernelconfig.py)."""
+    if kernel_config is not None and name not in BOARDS:
+        raise RtbenchError("--kernel-config is for an RTOS built by rtbench on an emulated "
+                           "board (--target " + " or ".join(BOARDS) + ")")
     if not cycles and name not in BOARDS:
         raise RtbenchError("--no-cycles is for an emulated board (--target mps2-an385 or "
                            "mps2-an386): only there does rtbench estimate cycles")
@@ -86,8 +90,12 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
             raise RtbenchError("--harness is for the host target")
         from rtbench.targets.cycles import BoardCycles
 
-        return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace,
-                                            kernel_profile), BoardCycles if cycles else None)
+        k = kernels.get(kernel, kernel_src, zephyr_modules, userspace, kernel_profile)
+        if kernel_config is not None:
+            from rtbench.targets import kernelconfig
+
+            k = kernelconfig.apply(k, kernel_config)
+        return QemuTarget(name, k, BoardCycles if cycles else None)
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
 
 
