@@ -328,13 +328,14 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
                    "(docs/reports.md).")
 @click.option("--junit", "junit_file", type=click.Path(path_type=Path),
               help="Also write the verdicts as a JUnit XML report to FILE (for CI).")
-@_output_options(("text", "md", "html", "json"))
+@_output_options(("text", "md", "html", "json", "csv"))
 def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
                     fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
                     limits_file: Path | None, junit_file: Path | None, fmt: str | None,
                     output: Path | None, db: Path | None) -> int:
-    """Put RUNS (each an id, `latest`, `latest~N` or `label:TEXT`) side by
-    side (median, p99, p99.9 and max of each metric,
+    """Put RUNS (each an id, `latest`, `latest~N`, `label:TEXT`, or a
+    results.json FILE, read without importing it) side by side (median,
+    p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
     beside the peers measured with it (rt-tests, rtos-benchmark: a run of
@@ -349,7 +350,7 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     pass."""
     from rtbench.compare import command
 
-    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json", "csv"), "text")
     gate = command.fail_on(fail_on, fail_on_regression)
     out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db,
                           junit=junit_file is not None)
@@ -375,7 +376,7 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 @click.option("--kernel", help="Only runs whose kernel contains this (freertos, 6.1.0-rt).")
 @click.option("--label", "label_part", help="Only runs whose label contains this.")
 @click.option("--last", type=click.IntRange(min=1), help="Only the last N of those runs.")
-@_output_options(("text", "md", "html", "json"))
+@_output_options(("text", "md", "html", "json", "csv"))
 def history_command(metric: str, profile: str | None, target: str | None, kernel: str | None,
                     label_part: str | None, last: int | None, fmt: str | None,
                     output: Path | None, db: Path | None) -> int:
@@ -383,9 +384,14 @@ def history_command(metric: str, profile: str | None, target: str | None, kernel
     kernel and origin; a plot's line joins one target's and kernel's runs."""
     from rtbench.sheets import views
 
-    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json", "csv"), "text")
     page, data = views.history_from(db, metric, profile, fmt == "html",
                                     views.HistoryFilter(target, kernel, label_part, last))
+    if fmt == "csv":  # one row per run and profile, the report's columns (sheets/tabular.py)
+        from rtbench.sheets import tabular
+
+        sink.emit(tabular.history_csv(data, metric), output)
+        return 0
     sink.emit_page(page, fmt, output, data)
     return 0
 
@@ -399,14 +405,16 @@ def history_command(metric: str, profile: str | None, target: str | None, kernel
 @click.option("--buckets", type=click.IntRange(1, 100_000), default=100, show_default=True,
               help="Buckets before the overflow count (cyclictest's -h).")
 @click.option("--all", "all_rows", is_flag=True, help="Print empty buckets at the ends too.")
-@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+@_output_options(("text", "json", "csv"))
 def hist_command(metric: str, run: str, profile: str | None, width: str | None, buckets: int,
-                 all_rows: bool, db: Path | None) -> int:
+                 all_rows: bool, fmt: str | None, output: Path | None, db: Path | None) -> int:
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
-    a bucket per line, then the summary with the overflow count."""
+    a bucket per line, then the summary with the overflow count; json and
+    csv: every bucket's bounds and count in the unit stated."""
     from rtbench.sheets import hist
 
-    click.echo(hist.of_run(db, metric, run, profile, width, buckets, all_rows), nl=False)
+    fmt = sink.pick_format(fmt, output, ("text", "json", "csv"), "text")
+    sink.emit(hist.of_run(db, metric, run, profile, width, buckets, all_rows, fmt), output)
     return 0
 
 
