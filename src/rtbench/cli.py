@@ -176,10 +176,14 @@ def cli() -> None:
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
                               "with a tag (TAG=VALUE), measured at once and compared.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only the end: the first page (several kernels or places: their "
+                   "comparison) and errors; what a run prints while it measures goes to "
+                   "run.log in the output directory instead.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
-def run_command(ctx: click.Context, quick: bool, **kw) -> int:
+def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
     """Measure every metric of the catalogue (or --only), store the run in
     the database and write into the output directory:
 
@@ -207,6 +211,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).
+    if quiet:
+        from rtbench.measure.progress import QuietConsole
+
+        return execute(req, QuietConsole(lifetime.ConsoleOut(), highlight=False))
     return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 
