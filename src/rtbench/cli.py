@@ -227,6 +227,8 @@ def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="With --coverage: no progress on stderr (what it builds), the tables alone.")
 @click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
               help="With --coverage: your checkout of an RTOS kernel, for its column "
                    "(repeatable: FreeRTOS and ThreadX, told apart by their files; default: "
@@ -234,7 +236,7 @@ def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, rows: bool,
-                 kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
+                 quiet: bool, kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
     """Show the metric catalogue (id, title, status on this machine's
     harness), or (--coverage) how it covers the vendors' sheets."""
     from rtbench import targets
@@ -245,7 +247,8 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
     cat = catalog_mod.load()
     if coverage or rows:
-        say = lambda text: click.echo(f"list --coverage: {text}", err=True)  # noqa: E731
+        say = (lambda text: None) if quiet else (  # noqa: E731
+            lambda text: click.echo(f"list --coverage: {text}", err=True))
         with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
             columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
