@@ -2,9 +2,10 @@
 stored run), `latest~N` (N runs before it), or `label:TEXT` (the newest run
 stored with that label: a baseline named once, `run --label baseline`, and
 found again by name), or a results.json file (a name ending in `.json`,
-`rtbench compare a.json latest`: read, never imported). A name picked by position (`latest`, `latest~N`) that
-lands on a run not measured whole here says so (`note`): a gate must not
-compare against an import or an interrupted run without a word."""
+`rtbench compare a.json latest`: read, never imported, and no row of the
+database). A name picked by position (`latest`, `latest~N`) that lands on
+a run not measured whole here says so (`note`): a gate must not compare
+against an import or an interrupted run without a word."""
 
 from __future__ import annotations
 
