@@ -16,6 +16,7 @@ import pytest
 import synth
 from rtbench.cli import main
 from test_compare import _run
+from test_compare_schema import _valid
 from test_cycles_sheets import LABEL, board_runs
 from test_kernel_sheet import two_kernels
 
@@ -104,3 +105,25 @@ def test_hist_of_a_board_record_keeps_the_estimate_apart_and_labelled(isolated, 
     assert {(r["series"], r["unit"]) for r in rows} == {("measured", "instructions"),
                                                          ("estimate", "est. cycles")}
     assert np.sum([int(r["count"]) for r in rows if r["series"] == "estimate"]) == 500
+
+
+def test_a_boards_estimated_cycles_are_lines_of_their_own_labelled_as_estimates(isolated,
+                                                                                 capsys):
+    for r in board_runs():  # FreeRTOS and ThreadX, each record priced by the cycle model
+        synth.store("r.db", r)
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "csv"]) == 0
+    rows = [r for r in _csv(capsys.readouterr().out) if r["metric_id"] == "sched.yield.ctx.thread"
+            and r["statistic"] == "p50"]
+    measured = {r["source"].split(" (")[0]: r for r in rows if not r["estimate"]}
+    est = {r["source"].split(" (")[0]: r for r in rows if r["estimate"]}
+    assert {k: float(r["value"]) for k, r in measured.items()} == {
+        "FreeRTOS V11.3.0": 100, "ThreadX 6.4.2": 150}
+    assert {k: float(r["value"]) for k, r in est.items()} == {
+        "FreeRTOS V11.3.0": 300, "ThreadX 6.4.2": 200}
+    assert {r["unit"] for r in measured.values()} == {"instructions"}
+    assert {r["unit"] for r in est.values()} == {"est. cycles"}
+    assert all(r["estimate"].startswith(LABEL) and not r["verdict"] for r in est.values())
+    assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
+    doc = _valid(json.loads(capsys.readouterr().out))
+    (row,) = [r for r in doc["rows"] if r["metric"] == "sched.yield.ctx.thread"]
+    assert [f["unit"] for f in row["figures"]] == ["instructions", "est. cycles"] * 2

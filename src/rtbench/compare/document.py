@@ -51,6 +51,17 @@ def _figure(source: str, status: str, unit: str, values: dict, n=None, reason: s
             "n": n, "values": to_jsonable(kept), **extra}
 
 
+def _estimate(source: str, cycles: dict | None) -> list[dict[str, Any]]:
+    """An emulated board's estimated cycles of the same samples (records.md
+    `cycles`), a figure of its own beside the instructions: unit `est.
+    cycles`, `estimate` the model's own label; never judged, never a
+    measurement."""
+    if not isinstance(cycles, dict) or cycles.get("status", "ok") != "ok":
+        return []
+    return [_figure(source, "ok", cycles.get("unit") or "est. cycles", cycles, cycles.get("n"),
+                    estimate=str(cycles.get("label") or "est. cycles: a model's estimate"))]
+
+
 # ---- run against run ----
 
 def of_runs(cmp: RunComparison, gate: tuple[str, ...], text: str, exit_status: int
@@ -62,9 +73,10 @@ def of_runs(cmp: RunComparison, gate: tuple[str, ...], text: str, exit_status: i
     rows, summary = [], empty_summary(text, exit_status)
     statuses: dict[str, int] = {}
     for row in cmp.rows:
-        figures = [_figure(names[i], c.status, c.unit, {
-            "p50": c.p50, "p99": c.p99, "p999": c.p999, "max": c.max, "mean": c.mean},
-            c.n, c.reason) for i, c in enumerate(row.cells)]
+        figures = [f for i, c in enumerate(row.cells) for f in [_figure(
+            names[i], c.status, c.unit, {"p50": c.p50, "p99": c.p99, "p999": c.p999,
+                                         "max": c.max, "mean": c.mean}, c.n, c.reason),
+            *_estimate(names[i], c.cycles)]]
         verdicts = []
         for i, cell in enumerate(row.cells[1:], start=1):
             if not cell.changes:
@@ -163,10 +175,10 @@ def of_kernels(sheet, text: str) -> dict[str, Any]:
     rows = []
     for section in sheet.sections:
         for r in section.rows:
-            figures = [_figure(c.label, cell.status, cell.unit, cell.values, None, cell.reason,
-                               ratio=to_jsonable(cell.ratio), statistic=r.stat,
-                               unranked=cell.unranked)
-                       for c, cell in zip(sheet.columns, r.cells)]
+            figures = [f for c, cell in zip(sheet.columns, r.cells) for f in [
+                _figure(c.label, cell.status, cell.unit, cell.values, None, cell.reason,
+                        ratio=to_jsonable(cell.ratio), statistic=r.stat,
+                        unranked=cell.unranked), *_estimate(c.label, cell.cycles)]]
             rows.append({"metric": r.id, "profile": None, "title": r.title,
                          "section": section.name, "figures": figures, "verdicts": []})
     return _doc("kernels", [run_entry(c.run) | {"kernel": c.title} for c in sheet.columns],
@@ -177,8 +189,9 @@ def of_kernels(sheet, text: str) -> dict[str, Any]:
 
 CSV_SCHEMA = 1
 CSV_COLUMNS = ("schema_version", "mode", "metric_id", "profile", "title", "source", "status",
-               "reason", "statistic", "unit", "value", "printed", "against", "base_value",
-               "change_pct", "p_value", "p_adjusted", "verdict", "why", "tested", "regression")
+               "reason", "statistic", "unit", "value", "estimate", "printed", "against",
+               "base_value", "change_pct", "p_value", "p_adjusted", "verdict", "why", "tested",
+               "regression")
 
 
 def to_csv(doc: dict[str, Any]) -> str:
@@ -196,11 +209,12 @@ def to_csv(doc: dict[str, Any]) -> str:
         for fig in row["figures"]:
             side = {**base, "source": fig["source"], "status": fig["status"],
                     "reason": fig.get("reason"), "unit": fig["unit"],
+                    "estimate": fig.get("estimate"),  # the model's label: no measurement
                     "printed": "; ".join(fig.get("printed") or ())}
             stats = list(fig["values"]) or [None]
             for st in stats:
-                v = judged.get((fig["source"], st)) or (judged.get((fig["source"], None))
-                                                        if st is None else None)
+                v = None if fig.get("estimate") else judged.get((fig["source"], st)) or (
+                    judged.get((fig["source"], None)) if st is None else None)
                 line = {**side, "statistic": st, "value": fig["values"].get(st) if st else None}
                 if v is not None:
                     line.update(against=v["against"], base_value=v.get("base"),
