@@ -361,7 +361,7 @@ def test_compare_with_a_vendor_sheet_states_the_unit(board, isolated, full, caps
     assert "Different units" in out and "no ratio" in out and "instr/cyc" not in out
     assert "thread.yield.preemptive.ctx.k_to_k" in out  # the yield row, in instructions
     assert main(["compare", "latest", "--ref", "zephyr", "--db", "r.db", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["rows"]  # latency_measure prints averages
+    rows = json.loads(capsys.readouterr().out)["detail"]["rows"]  # latency_measure prints averages
     assert {r["ours_stat"] for r in rows if r["ours_status"] == "ok"} == {"mean"}
 
 
@@ -377,7 +377,7 @@ def test_a_real_run_sets_its_estimated_cycles_beside_a_vendors_and_in_hist(board
     with Store(isolated / "r.db") as store:
         store.import_run(full[0], "test", "now")
     assert main(["compare", "latest", "--ref", "dspbios", "--db", "r.db", "--format", "json"]) == 0
-    row = next(r for r in json.loads(capsys.readouterr().out)["rows"]
+    row = next(r for r in json.loads(capsys.readouterr().out)["detail"]["rows"]
                if r["id"] == "irq.handler_to_task")
     est, cell = row["est"], row["cells"][0]
     assert est["stat"] == "p50" and est["lo"] <= est["cycles"] <= est["hi"]

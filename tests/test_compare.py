@@ -177,7 +177,7 @@ def test_cli_fail_on_max_gates_a_tail_regression(isolated, capsys):
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json", "--fail-on",
                  "p99.9"]) == 1
     data = json.loads(capsys.readouterr().out)
-    changes = data["rows"][0]["cells"][1]["changes"]
+    changes = data["detail"]["rows"][0]["cells"][1]["changes"]
     assert set(changes) == {"p50", "p99", "p999", "max"} and data["fail_on"] == ["p999"]
     assert changes["p999"]["verdict"] == "slower" and "samples" not in data
     # HTML: the two runs' distributions overlaid, the verdicts under the plot
@@ -323,7 +323,7 @@ def test_cli_reference_states_core_cycles(isolated, capsys):
     assert "core cycles: ns × 3.49 GHz, the core clock ≈ 3.49 GHz (dependent-add chain" in md
     assert main(["compare", "1", "--ref", "dspbios", "--db", "r.db", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["our_core_hz"] == CORE_HZ and data["cycles_note"].startswith("core cycles")
+    assert data["detail"]["our_core_hz"] == CORE_HZ and data["detail"]["cycles_note"].startswith("core cycles")
     store(isolated / "t.db", _run(1))
     assert main(["compare", "1", "--ref", "dspbios", "--db", "t.db"]) == 0
     out = capsys.readouterr().out

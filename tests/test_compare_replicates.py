@@ -124,7 +124,7 @@ def test_the_readmes_gate_passes_identical_blocked_runs(isolated, capsys, seed):
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on", "p50,p99,max"]) == 0
     assert "rtbench: regression" not in capsys.readouterr().err
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
-    for row in json.loads(capsys.readouterr().out)["rows"]:
+    for row in json.loads(capsys.readouterr().out)["detail"]["rows"]:
         mx = row["cells"][1]["changes"]["max"]
         assert mx["p_value"] is not None, mx  # tested on the blocks, whatever the verdict
 
@@ -311,7 +311,7 @@ def _compare(db, capsys, *args):
     code = main(["compare", *args, "--db", str(db), "--fail-on-regression"])
     text = capsys.readouterr()
     main(["compare", *args, "--db", str(db), "--format", "json"])
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]  # the run comparison's model
     return code, data, text
 
 
@@ -389,7 +389,7 @@ def test_reference_sheet_sets_no_signal_row_beside_an_interrupt_row(signals_run,
     capsys.readouterr()
     assert main(["compare", "latest", "--ref", "vxworks", "--db", str(signals_run),
                  "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     ids = {r["id"] for r in data["rows"]}
     assert not any(i.startswith("xsig.") for i in ids), ids
     irq = [r for r in data["rows"] if r["id"].startswith("irq.")]

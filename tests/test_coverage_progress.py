@@ -74,3 +74,13 @@ def test_the_next_listing_estimates_from_what_it_measured(fake):
     assert "measured here at its last build" in plan and "four took 258 s" in plan  # ThreadX
     assert any(line.startswith("[1/6] FreeRTOS (mps2-an385): its image (a build takes about 40 s)")
                for line in said)
+
+
+def test_quiet_prints_the_tables_alone(fake, capsys):
+    from rtbench.cli import main
+
+    assert main(["list", "--coverage"]) == 0
+    assert "list --coverage: 6 board column(s) next" in capsys.readouterr().err
+    assert main(["list", "--coverage", "--quiet"]) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and "FreeRTOS" in out.out

@@ -140,7 +140,7 @@ def test_compare_sends_different_kernels_to_the_kernel_sheet(isolated, capsys):
     assert "median instr" in out and "× fastest" in out
     assert "Verdict" not in out and "slower" not in out
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert [c["title"] for c in data["columns"]] == ["FreeRTOS V11.3.0", "ThreadX 6.4.2"]
     for fmt in ("md", "html"):
         assert main(["compare", "1", "2", "--db", "r.db", "-o", f"k.{fmt}"]) == 0
@@ -204,7 +204,7 @@ def test_an_imported_zephyr_log_shows_its_means_under_its_kernel_and_board(isola
     assert main(["import", "zephyr", "console.log", "--db", "r.db"]) == 0
     capsys.readouterr()
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert [c["title"] for c in data["columns"]] == ["FreeRTOS V11.3.0", "Zephyr v3.6.0"]
     assert data["columns"][1]["target"] == "frdm_k64f, imported"
 

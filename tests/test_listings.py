@@ -189,7 +189,7 @@ def test_reference_summary_accounts_for_every_published_row(isolated, capsys):
         assert line.startswith("Summary: dspbios: 68 published rows: ")
         counted = line.split(" published rows: ")[1].split(";")[0]
         assert sum(int(part.split()[0]) for part in counted.split(", ")) == 68, line
-    assert json.loads(captured.out)["summary"] == line
+    assert json.loads(captured.out)["summary"]["text"] == line
 
 
 def test_kernel_comparison_ends_with_its_summary(isolated, capsys):

@@ -259,7 +259,7 @@ def test_run_with_peers_on_the_board_stores_a_linked_run_compare_shows_it(board,
     assert recs["task.create.unstarted.thread"]["status"] == "unsupported"
     assert recs["rtosbench:Allocation stats / Malloc"]["mapped"] is False
     assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     rows = {r["id"]: r for r in data["rows"]}
     for mid in ("sem.give.wake_ctx.thread", "sched.yield.ctx.thread", "irq.prolog.c_call",
                 "rmutex.lock.nested"):

@@ -119,7 +119,8 @@ def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, 
         assert linked.id == 2 and linked.origin == "peer"
         assert {r["id"] for r in linked.metrics} >= {"sys.timer.wakeup.idle"}
     assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    whole = json.loads(capsys.readouterr().out)
+    data = whole["detail"]
     assert data["run"]["id"] == 1 and [r["id"] for r in data["peers"]] == [2]
     row = next(r for r in data["rows"] if r["program"] == "cyclictest")
     assert row["id"] == "sys.timer.wakeup.idle" and row["ours_status"] == "ok"
@@ -137,7 +138,7 @@ def test_run_with_peers_links_a_run_and_compare_shows_it(fake, fakes, isolated, 
     assert summary.startswith(f"Summary: run 1 beside rt-tests: {len(data['rows'])} peer "
                               "figures: ") and "1 unmatched (no rtbench metric)" in summary
     assert sum(int(p.split()[0]) for p in summary.split("figures: ")[1].rstrip(".").split(", ")) \
-        == len(data["rows"]) and data["summary"] == summary
+        == len(data["rows"]) and whole["summary"]["text"] == summary
     # the README's `rtbench run --with-peers && rtbench compare latest`: latest is
     # the peers' run, stored last; compare shows it beside the run it belongs to
     assert main(["compare", "latest", "--db", "r.db", "--format", "md"]) == 0

@@ -100,7 +100,7 @@ def test_run_against_run_marks_an_unranked_row_and_says_why(isolated, capsys):
     other = next(ln for ln in md.splitlines() if ln.startswith("| sem.give.no_waiter"))
     assert "not ranked" not in other
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     cells = next(r for r in data["rows"] if r["id"] == "irq.response")["cells"]
     assert [c["unranked"] for c in cells] == [why, why]
 

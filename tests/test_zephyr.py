@@ -211,7 +211,7 @@ def test_rtos_benchmark_runs_beside_in_instructions_interrupt_test_and_all(isola
     assert not [m for m in run.metrics if m["status"] == "failed"]
     assert got["msgq.create"]["status"] == "unsupported"  # its port has no queue calls
     assert main(["compare", "1", "--db", "r.db", "--format", "json"]) == 0
-    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["rows"]
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["detail"]["rows"]
             if r["program"] == "rtos-benchmark"}
     for mid in only.split(","):
         row = rows[mid]

@@ -181,10 +181,14 @@ def cli() -> None:
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
                               "with a tag (TAG=VALUE), measured at once and compared.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only the end: the first page (several kernels or places: their "
+                   "comparison) and errors; what a run prints while it measures goes to "
+                   "run.log in the output directory instead.")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
-def run_command(ctx: click.Context, quick: bool, **kw) -> int:
+def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
     """Measure every metric of the catalogue (or --only), store the run in
     the database and write into the output directory:
 
@@ -212,6 +216,10 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).
+    if quiet:
+        from rtbench.measure.progress import QuietConsole
+
+        return execute(req, QuietConsole(lifetime.ConsoleOut(), highlight=False))
     return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 
@@ -224,6 +232,8 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="With --coverage: no progress on stderr (what it builds), the tables alone.")
 @click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
               help="With --coverage: your checkout of an RTOS kernel, for its column "
                    "(repeatable: FreeRTOS and ThreadX, told apart by their files; default: "
@@ -231,7 +241,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, rows: bool,
-                 kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
+                 quiet: bool, kernel_src: tuple[Path, ...], harness_path: Path | None) -> int:
     """Show the metric catalogue (id, title, status on this machine's
     harness), or (--coverage) how it covers the vendors' sheets."""
     from rtbench import targets
@@ -242,7 +252,8 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
     cat = catalog_mod.load()
     if coverage or rows:
-        say = lambda text: click.echo(f"list --coverage: {text}", err=True)  # noqa: E731
+        say = (lambda text: None) if quiet else (  # noqa: E731
+            lambda text: click.echo(f"list --coverage: {text}", err=True))
         with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
             columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
@@ -335,13 +346,14 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
                    "(docs/reports.md).")
 @click.option("--junit", "junit_file", type=click.Path(path_type=Path),
               help="Also write the verdicts as a JUnit XML report to FILE (for CI).")
-@_output_options(("text", "md", "html", "json"))
+@_output_options(("text", "md", "html", "json", "csv"))
 def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: float,
                     fail_on: str | None, fail_on_regression: bool, limits: tuple[str, ...],
                     limits_file: Path | None, junit_file: Path | None, fmt: str | None,
                     output: Path | None, db: Path | None) -> int:
-    """Put RUNS (each an id, `latest`, `latest~N` or `label:TEXT`) side by
-    side (median, p99, p99.9 and max of each metric,
+    """Put RUNS (each an id, `latest`, `latest~N`, `label:TEXT`, or a
+    results.json FILE, read without importing it) side by side (median,
+    p99, p99.9 and max of each metric,
     each with its own verdict, against the first run), check them against
     limits, or put one run beside a vendor's published sheet (--ref NAME) or
     beside the peers measured with it (rt-tests, rtos-benchmark: a run of
@@ -356,7 +368,7 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
     pass."""
     from rtbench.compare import command
 
-    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json", "csv"), "text")
     gate = command.fail_on(fail_on, fail_on_regression)
     out = command.compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db,
                           junit=junit_file is not None)
@@ -382,7 +394,7 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 @click.option("--kernel", help="Only runs whose kernel contains this (freertos, 6.1.0-rt).")
 @click.option("--label", "label_part", help="Only runs whose label contains this.")
 @click.option("--last", type=click.IntRange(min=1), help="Only the last N of those runs.")
-@_output_options(("text", "md", "html", "json"))
+@_output_options(("text", "md", "html", "json", "csv"))
 def history_command(metric: str, profile: str | None, target: str | None, kernel: str | None,
                     label_part: str | None, last: int | None, fmt: str | None,
                     output: Path | None, db: Path | None) -> int:
@@ -390,9 +402,14 @@ def history_command(metric: str, profile: str | None, target: str | None, kernel
     kernel and origin; a plot's line joins one target's and kernel's runs."""
     from rtbench.sheets import views
 
-    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json"), "text")
+    fmt = sink.pick_format(fmt, output, ("text", "md", "html", "json", "csv"), "text")
     page, data = views.history_from(db, metric, profile, fmt == "html",
                                     views.HistoryFilter(target, kernel, label_part, last))
+    if fmt == "csv":  # one row per run and profile, the report's columns (sheets/tabular.py)
+        from rtbench.sheets import tabular
+
+        sink.emit(tabular.history_csv(data, metric), output)
+        return 0
     sink.emit_page(page, fmt, output, data)
     return 0
 
@@ -406,14 +423,16 @@ def history_command(metric: str, profile: str | None, target: str | None, kernel
 @click.option("--buckets", type=click.IntRange(1, 100_000), default=100, show_default=True,
               help="Buckets before the overflow count (cyclictest's -h).")
 @click.option("--all", "all_rows", is_flag=True, help="Print empty buckets at the ends too.")
-@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+@_output_options(("text", "json", "csv"))
 def hist_command(metric: str, run: str, profile: str | None, width: str | None, buckets: int,
-                 all_rows: bool, db: Path | None) -> int:
+                 all_rows: bool, fmt: str | None, output: Path | None, db: Path | None) -> int:
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
-    a bucket per line, then the summary with the overflow count."""
+    a bucket per line, then the summary with the overflow count; json and
+    csv: every bucket's bounds and count in the unit stated."""
     from rtbench.sheets import hist
 
-    click.echo(hist.of_run(db, metric, run, profile, width, buckets, all_rows), nl=False)
+    fmt = sink.pick_format(fmt, output, ("text", "json", "csv"), "text")
+    sink.emit(hist.of_run(db, metric, run, profile, width, buckets, all_rows, fmt), output)
     return 0
 
 

@@ -9,11 +9,12 @@ run with its verdicts, gates (`--fail-on`) and limits. The command line
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtbench.compare import jsonable, junit, kernelpage, kernels, views
+from rtbench.compare import document, junit, kernelpage, kernels, views
 from rtbench.compare.peers import compare_peers
 from rtbench.compare.runs import (LIMIT_STATS, STAT_NAMES, compare_runs, load_limits,
                                   parse_limit)
@@ -23,9 +24,12 @@ from rtbench.peers.linked import linked_runs
 from rtbench.sheets import calibration
 from rtbench.sheets.pages import Page
 from rtbench.store import catalog as catalog_mod
-from rtbench.store import reference
+from rtbench.store import reference, runref
 from rtbench.store.db import Store
 from rtbench.store.records import STATS
+
+
+EXIT_FAILED = 1  # a gated slow-down or an exceeded limit (the cli's exit status)
 
 
 @dataclass
@@ -65,6 +69,8 @@ def compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
     picked: list[str] = []
     out = _compare(runs, ref_name, threshold, gate, limits, limits_file, fmt, db, picked)
     out.notes = picked
+    if fmt == "csv":  # every mode's rows, from the one document (document.to_csv)
+        out.text = document.to_csv(out.data)
     if junit and out.junit is None:
         raise RtbenchError("--junit reports verdicts: compare runs of one kernel, or a run "
                            "with limits (not --ref, kernels side by side or peers)")
@@ -84,16 +90,21 @@ def _compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
     if sheet and wanted:  # the sheet's comparison checks no limit: a gate would pass unchecked
         raise RtbenchError("limits are checked on runs, not beside a reference sheet: "
                            "leave out --ref, or the limits")
-    with Store(db, create=False) as store:
-        stored = [store.get_run(r) for r in runs]
+    files = _files(runs)
+    with contextlib.ExitStack() as stack:
+        # `compare a.json b.json` needs no database; runs named by id, latest or label do
+        store = None if len(files) == len(runs) else stack.enter_context(
+            Store(db, create=False))
+        stored = [files.get(r) or store.get_run(r) for r in runs]
         picked += [r.picked for r in stored if r.picked]
-        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to:
+        if len(stored) == 1 and stored[0].origin == "peer" and stored[0].linked_to \
+                and store is not None:
             # `rtbench run --with-peers && rtbench compare latest`: latest is the
             # peers' run, stored last; compare the run they were measured beside
             stored = [store.get_run(stored[0].linked_to)]
-        beside = (linked_runs(store, stored[0].id)
+        beside = (_linked(store, stored[0])
                   if not sheet and len(stored) == 1 and not wanted else [])
-        linked = {} if sheet or wanted else {r.id: linked_runs(store, r.id) for r in stored}
+        linked = {} if sheet or wanted else {r.id: _linked(store, r) for r in stored}
     if not sheet and len(stored) < 2 and not beside and not wanted:
         raise RtbenchError("compare needs two runs or more, one run measured --with-peers, "
                            "one run and --ref NAME, or one run and limits (--limit)")
@@ -103,19 +114,31 @@ def _compare(runs: tuple[str, ...], ref_name: str | None, threshold: float,
         summary = kernels.summary_line(ks)
         if fmt in ("md", "html"):
             return Outcome(None, None, kernelpage.render(ks, fmt), summary=summary)
-        return Outcome(kernelpage.page(ks), kernels.to_jsonable(ks) | {"summary": summary},
-                       summary=summary)
+        return Outcome(kernelpage.page(ks), document.of_kernels(ks, summary), summary=summary)
     if beside:  # one run and its peers: the same metrics side by side
         peer_cmp = compare_peers(stored[0], beside, cat)
         summary = views.peer_summary(peer_cmp)
         return Outcome(views.peer_comparison(peer_cmp),
-                       jsonable.to_jsonable(peer_cmp) | {"summary": summary}, summary=summary)
+                       document.of_peers(peer_cmp, summary), summary=summary)
     if sheet:
         ref_cmp = compare_reference(stored[0], sheet, cat)
         summary = views.ref_summary(ref_cmp)
         return Outcome(views.ref_comparison(ref_cmp),
-                       jsonable.to_jsonable(ref_cmp) | {"summary": summary}, summary=summary)
+                       document.of_reference(ref_cmp, summary), summary=summary)
     return _runs(stored, cat, threshold, gate, wanted, fmt)
+
+
+def _files(runs: tuple[str, ...]) -> dict[str, Any]:
+    """The runs named by a results.json file, read (never imported): name -> run."""
+    from rtbench.sheets import export
+
+    return {r: export.compared_run(Path(r), r) for r in dict.fromkeys(runs)
+            if runref.is_file(r)}
+
+
+def _linked(store, run) -> list:
+    """The peers stored beside a run; a results file's are not in the database."""
+    return [] if store is None or run.file else linked_runs(store, run.id)
 
 
 def _worded(cat, runs) -> Any:
@@ -137,8 +160,9 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
     _refuse_unit_mismatches(cmp)
     _refuse_limits_that_check_nothing(cmp, limits)
     summary = views.summary_line(cmp, gate)
-    data = jsonable.to_jsonable(cmp) | {"summary": summary, "fail_on": list(gate)}
     failing = cmp.regressions(gate) if gate else []
+    failed = bool(failing or cmp.limit_failures)
+    data = document.of_runs(cmp, gate, summary, EXIT_FAILED if failed else 0)
     problems = ["rtbench: regression: " + views.regression_line(
         row, cmp.runs[i], cmp.runs[0], row.cells[i], stat) for row, i, stat in failing]
     problems += ["rtbench: not gated (no test): " + views.regression_line(
@@ -150,8 +174,7 @@ def _runs(stored, cat, threshold: float, gate: tuple[str, ...], limits, fmt: str
     if (cal := calibration.pair(stored)) is not None:  # an emulated run and the chip's cycles
         calibration.add_to(page, cal)
         data["calibration"] = calibration.jsonable(cal)
-    return Outcome(page, data, None, problems, summary, bool(failing or cmp.limit_failures),
-                   junit=junit.render(cmp, gate))
+    return Outcome(page, data, None, problems, summary, failed, junit=junit.render(cmp, gate))
 
 
 def _refuse_unit_mismatches(cmp) -> None:

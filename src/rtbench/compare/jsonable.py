@@ -11,13 +11,24 @@ from rtbench.store import reference
 from rtbench.store.db import Run
 
 
+def run_entry(run: Run) -> dict[str, Any]:
+    """A run as every comparison's JSON names it: its database id, or (a
+    results.json compared without importing it) null and the file, so that
+    no file's run id is taken for the database's; `name` as the pages say it."""
+    file = getattr(run, "file", None)
+    return {"id": None if file else run.id, "file": file,
+            "name": file or f"run {run.id}", "uuid": run.uuid, "label": run.label,
+            "started": run.started, "status": run.status,
+            "host": run.host.get("hostname", ""), "target": run.host.get("target") or "host",
+            "origin": "results.json file" if file else run.origin}
+
+
 def to_jsonable(obj: Any) -> Any:
     """The comparison models as plain JSON values (runs reduced to their ids)."""
     import dataclasses
 
     if isinstance(obj, Run):
-        return {"id": obj.id, "uuid": obj.uuid, "label": obj.label, "started": obj.started,
-                "status": obj.status, "host": obj.host.get("hostname", "")}
+        return run_entry(obj)
     if isinstance(obj, reference.Sheet):
         return {"name": obj.name, "title": obj.title, "source": obj.source,
                 "clock_note": obj.clock_note, "caveat": obj.caveat,

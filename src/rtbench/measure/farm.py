@@ -30,7 +30,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rtbench.errors import RtbenchError
-from rtbench.measure import outdir
+from rtbench.measure import outdir, progress
 from rtbench.process import lifetime
 
 
@@ -89,12 +89,14 @@ def run_places(req, console: Console) -> int:
     console.print(f"{len(places)} places at once: {', '.join(places)}", soft_wrap=True)
     codes = run_children({p: child_argv(req, p, out / p) for p in places}, console)
     runs = {p: run_id(out / p) for p in places}
-    for p in places:
-        what = f"run {runs[p]}" if runs[p] is not None else "no run stored"
-        console.print(f"place {p}: {what}, exit code {codes[p]}", soft_wrap=True, highlight=False)
-    stored = {p: r for p, r in runs.items() if r is not None}
-    if len(stored) >= 2:
-        compare_places(req.db, stored, out, console)
+    with progress.aloud(console, out):  # --quiet: the places' ends and their comparison
+        for p in places:
+            what = f"run {runs[p]}" if runs[p] is not None else "no run stored"
+            console.print(f"place {p}: {what}, exit code {codes[p]}", soft_wrap=True,
+                          highlight=False)
+        stored = {p: r for p, r in runs.items() if r is not None}
+        if len(stored) >= 2:
+            compare_places(req.db, stored, out, console)
     return interrupted_code(codes)
 
 

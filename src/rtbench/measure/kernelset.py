@@ -26,7 +26,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rtbench.errors import RtbenchError
-from rtbench.measure import farm, outdir
+from rtbench.measure import farm, outdir, progress
 
 
 def is_several(kernel: str | None, profile: str | None = None) -> bool:
@@ -144,13 +144,14 @@ def run_kernels(req, console: Console) -> int:
                                for p, k in pairs}, console)
     elapsed = time.monotonic() - started
     runs = {(p, k): farm.run_id(out / p / k) for p, k in pairs}
-    for p, k in pairs:
-        what = f"run {runs[(p, k)]}" if runs[(p, k)] is not None else "no run stored"
-        console.print(f"{k} ({p}): {what}, exit code {codes[f'{k} {p}']}", soft_wrap=True,
-                      highlight=False)
-    console.print(f"{len(pairs)} runs measured in {elapsed:.0f} s (builds included)",
-                  soft_wrap=True, highlight=False)
-    compare_all(req.db, kernel_profiles, kernels, runs, out, console)
+    with progress.aloud(console, out):  # --quiet: the runs' ends and their comparison
+        for p, k in pairs:
+            what = f"run {runs[(p, k)]}" if runs[(p, k)] is not None else "no run stored"
+            console.print(f"{k} ({p}): {what}, exit code {codes[f'{k} {p}']}", soft_wrap=True,
+                          highlight=False)
+        console.print(f"{len(pairs)} runs measured in {elapsed:.0f} s (builds included)",
+                      soft_wrap=True, highlight=False)
+        compare_all(req.db, kernel_profiles, kernels, runs, out, console)
     return farm.interrupted_code(codes)
 
 

@@ -17,8 +17,11 @@ profile's whole plan) at the pace of the ones done so far; a soak
 
 from __future__ import annotations
 
+import contextlib
+import io
 import time
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -27,6 +30,52 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rtbench.store import blocks
 
 LOG_EVERY_S = 30.0  # inside a block, a line log's line at most this often
+RUN_LOG = "run.log"  # what `run --quiet` held back, in the run's output folder
+
+
+class QuietConsole(Console):
+    """`rtbench run --quiet`: what a run prints while it measures (its
+    progress, every metric's line: ~450 lines on the host, 3,263 for three
+    kernels) is held back, not shown; the run's end (`aloud`) prints its
+    first page or comparison as always. Errors go to stderr, never here,
+    so they are shown. What was held is not lost: `aloud` writes it to
+    RUN_LOG in the output folder, so a CI log keeps the verdict alone and
+    the run keeps its whole log."""
+
+    def __init__(self, file, **kw) -> None:
+        self.loud = file
+        self.held = io.StringIO()
+        super().__init__(file=self.held, width=160, **kw)  # the log's lines whole
+
+    @contextlib.contextmanager
+    def speaking(self) -> Iterator[None]:
+        self.file, width = self.loud, self._width
+        self._width = None  # the terminal's own width again (the held log's: 160)
+        # its colours too: the console was made on a buffer, which has none
+        colours, self._color_system = self._color_system, self._detect_color_system()
+        try:
+            yield
+        finally:
+            self.file, self._width, self._color_system = self.held, width, colours
+
+
+@contextlib.contextmanager
+def aloud(console: Console, out: Path | None = None) -> Iterator[None]:
+    """The end of a run, printed whatever --quiet said; under --quiet, what
+    was held back so far goes to `out`/RUN_LOG (appended: a run of several
+    kernels holds each part), its path said after it."""
+    if not isinstance(console, QuietConsole):
+        yield
+        return
+    with console.speaking():
+        yield
+        if out is not None and out.is_dir():
+            with open(out / RUN_LOG, "a", encoding="utf-8") as log:
+                log.write(console.held.getvalue())
+            console.held.seek(0)
+            console.held.truncate()
+            console.print(f"what --quiet held back: {out / RUN_LOG}", soft_wrap=True,
+                          highlight=False)
 
 
 def clock_text(seconds: float) -> str:

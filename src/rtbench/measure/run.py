@@ -21,6 +21,7 @@ from rtbench.errors import HarnessError, RtbenchError
 from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.kept import KeptStore
+from rtbench.measure import progress as progress_mod
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
 from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
@@ -401,22 +402,10 @@ def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int |
     return "complete", None
 
 
-def _finish(store: Store, run_id: int, status: str, code: int, error: Exception | None,
-            out: Path, console: Console) -> int:
-    """Store the run's end and write its sheet (signals deferred by the caller)."""
-    store.finish_run(run_id, status, now_utc())
-    cat = catalog_mod.load()
-    stored = store.get_run(run_id)
-    stored.calibrations = calibration.find(store, stored)
-    try:
-        paths = datasheet.write_outputs(stored, cat, out)
-    except (OSError, RtbenchError) as exc:  # a full disk; a link or a FIFO put in its place
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
-                   f"cannot be written into {out}: {why}", err=True)
-        return code or 1
-    firstpage.print_console(firstpage.build(stored, cat), console,
-                            f"run {run_id}: the first page of its data sheet")
+def _end_page(page, run_id: int, status: str, error: Exception | None, paths: dict,
+              console: Console) -> None:
+    """The first page, how the run ended, and where its files are."""
+    firstpage.print_console(page, console, f"run {run_id}: the first page of its data sheet")
     sheet = paths["datasheet.md"]
     if error:
         click.echo(f"rtbench: error: {error}", err=True)
@@ -431,6 +420,24 @@ def _finish(store: Store, run_id: int, status: str, code: int, error: Exception 
                   highlight=False)
     console.print(f"beside them: {paths['glossary.md'].name}, {paths['results.json'].name}",
                   soft_wrap=True, highlight=False)
+
+
+def _finish(store: Store, run_id: int, status: str, code: int, error: Exception | None,
+            out: Path, console: Console) -> int:
+    """Store the run's end and write its sheet (signals deferred by the caller)."""
+    store.finish_run(run_id, status, now_utc())
+    cat = catalog_mod.load()
+    stored = store.get_run(run_id)
+    stored.calibrations = calibration.find(store, stored)
+    try:
+        paths = datasheet.write_outputs(stored, cat, out)
+    except (OSError, RtbenchError) as exc:  # a full disk; a link or a FIFO put in its place
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        click.echo(f"rtbench: error: run {run_id} is stored ({status}) but its data sheet "
+                   f"cannot be written into {out}: {why}", err=True)
+        return code or 1
+    with progress_mod.aloud(console, out):  # --quiet too: the first page and where it is
+        _end_page(firstpage.build(stored, cat), run_id, status, error, paths, console)
     gone = store.vanished()
     if gone:  # the run is in no database: its results file is all there is
         results = paths["results.json"]

@@ -99,12 +99,12 @@ def to_csv(run: Run, catalog: Catalog) -> str:
             if rec is None:
                 row.update(status="not_measured", reason="run incomplete")
             else:
-                row.update(_csv_figures(rec))
+                row.update(csv_figures(rec))
             w.writerow([row.get(c, "") for c in CSV_COLUMNS])
     return buf.getvalue()
 
 
-def _csv_figures(rec: dict) -> dict[str, Any]:
+def csv_figures(rec: dict) -> dict[str, Any]:
     m = MetricRecord(rec)
     row: dict[str, Any] = {"status": m.status, "reason": m.reason, "n": rec.get("n", ""),
                            "note": rec.get("note", ""), "origin": m.origin,
@@ -157,20 +157,22 @@ class ResultsFile:
     regular file is read (a FIFO or /dev/zero would never end). Schema 1 is
     upgraded on the way (`upgrade_v1`)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, data: bytes | None = None):
         self.path = Path(path)
+        self.data = data  # the file's bytes, where the caller read them (bounded) already
         self.head: dict = {}  # the envelope without its metrics
         self.count = 0  # metric records
 
     def check(self) -> dict:
         """The envelope's head (every key but `metrics`), checked whole."""
-        _regular_file(self.path)
+        if self.data is None:
+            _regular_file(self.path)
         head: dict = {}
         profiles: dict[str, None] = {}
         seen: set[tuple[str, str]] = set()
         validator = _metric_validator()
         count, has_metrics = 0, False
-        for key, value in _stream(self.path):
+        for key, value in _stream(self.path, self.data):
             if key != "metrics":
                 head[key] = value
                 continue
@@ -217,8 +219,9 @@ class ResultsFile:
 
     def metrics(self):
         """The metric records again, as check() passed them (call it first)."""
-        _regular_file(self.path)
-        for key, value in _stream(self.path):
+        if self.data is None:
+            _regular_file(self.path)
+        for key, value in _stream(self.path, self.data):
             if key == "metrics":
                 for rec in value:
                     rec = records.upgrade(rec)
@@ -242,6 +245,42 @@ def import_files(files: list[Path], label: str, db: Path | None,
             source = f"{file.resolve()} (run {env['run']['id']} on {host})"
             run_id = store.import_run(env, source, now_utc(), metrics=r.metrics())
             say(f"imported {file} as run {run_id} ({r.count} metric records)")
+
+
+MAX_COMPARED_FILE = 1 << 28  # bytes: a whole host run with every histogram is ~20 MiB
+
+
+def compared_run(path: Path, name: str) -> Run:
+    """A results.json as a run, for `rtbench compare a.json latest` (as
+    pyperf's compare_to and Google Benchmark's compare.py take files),
+    without importing it: read whole but bounded (store.text.read_input:
+    a regular file of at most MAX_COMPARED_FILE bytes), checked as an
+    import is (the schema, its versions upgraded, the envelope's head), and
+    every record by the store's own contract, so a comparison never meets
+    a record the database would have refused. Its id and name are `name`
+    (the file as the command line gave it): no integer that a stored run's
+    id could be mistaken for."""
+    from rtbench.store.text import read_input
+
+    data = read_input(path, "results file", MAX_COMPARED_FILE)
+    results = ResultsFile(path, data)
+    head = results.check()
+    metrics = []
+    for rec in results.metrics():
+        why = contract.problem(rec)
+        if why:
+            raise ResultsFileError(f"{path}: record {contract.printable(rec.get('id'), 60)!r}: "
+                                   f"{why}")
+        metrics.append(contract.clean(rec))
+    r, host = head["run"], contract.clean(head.get("host") or {})
+    pending = [(m["id"], m.get("profile", DEFAULT_PROFILE)) for m in head.get("not_measured")
+               or []]
+    return Run(id=name, uuid=r["uuid"], started=r["started"], finished=r.get("finished"),
+               stored_status=r["status"], label=contract.clean(r.get("label", "")),
+               argv=list(r.get("argv") or []), host=host,
+               session=contract.clean(head["session"]) if head.get("session") else None,
+               metrics=metrics, pending=[p[0] for p in pending],
+               pending_profiles=[p[1] for p in pending], file=name)
 
 
 def load_results(path: Path) -> dict:
@@ -331,9 +370,9 @@ class _Text:
     """The file's text in a sliding window: `buf[pos:]` is what is unread;
     `line`/`col` say where `buf[0]` is in the file (for error messages)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, data: bytes | None = None):
         self.path = path
-        self.fh = open(path, "rb")
+        self.fh = io.BytesIO(data) if data is not None else open(path, "rb")
         self.dec = codecs.getincrementaldecoder(ENCODING)()  # a UTF-8 BOM skipped
         self.buf, self.pos, self.eof = "", 0, False
         self.line, self.col = 1, 1
@@ -413,11 +452,12 @@ class _Text:
         self.fh.close()
 
 
-def _stream(path: Path):
-    """(key, value) for each top-level key of the results object; the value
-    of "metrics" is an iterator over its records, read one at a time."""
+def _stream(path: Path, data: bytes | None = None):
+    """(key, value) for each top-level key of the results object (of `data`,
+    else read from `path`); the value of "metrics" is an iterator over its
+    records, read one at a time."""
     try:
-        text = _Text(path)
+        text = _Text(path, data)
     except OSError as exc:
         raise ResultsFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:

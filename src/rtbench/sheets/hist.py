@@ -208,9 +208,49 @@ def _layout(h: Histogram, head: list[str], summary: list[str], all_rows: bool) -
     return "\n".join(lines) + "\n"
 
 
+HIST_JSON_SCHEMA = 1
+
+
+def series(h: Histogram, name: str) -> dict:
+    """A histogram as data (`--format json|csv`): each bucket's bounds in
+    the printed unit, its count, and what lies outside them."""
+    def at(v: float) -> float:
+        x = v / h.div
+        return int(x) if float(x).is_integer() else round(x, 6)
+
+    unit = "instructions" if h.unit == UNIT_SHORT.get("instructions") else h.unit
+    return {"series": name, "unit": unit, "bucket_width": at(h.width),
+            "buckets": [{"lower": at(h.start + i * h.width),
+                         "upper": at(h.start + (i + 1) * h.width), "count": c}
+                        for i, c in enumerate(h.counts)],
+            "underflow": h.underflow, "overflow": h.overflow, "overflow_at": at(h.limit),
+            "source_overflow": h.source_overflow}
+
+
+def as_data(rec: dict, h: Histogram, run_id: int, est: Histogram | None) -> dict:
+    """`rtbench hist --format json`: the measured buckets in the unit the
+    text prints them in (a time's µs or ns, a board's instructions), the
+    summary in the same unit, and the cycle model's buckets apart, as an
+    estimate in `est. cycles` under the model's own label."""
+    m = MetricRecord(rec)
+    out = {"schema": "rtbench-hist", "schema_version": HIST_JSON_SCHEMA,
+           "metric": rec["id"], "run": run_id, "profile": rec.get("profile", "rt"),
+           "n": m.n, "measured": series(h, "measured"),
+           "summary": {stat: (None if (v := m.value(stat)) is None else v / h.div)
+                       for _label, stat in SUMMARY},
+           "estimate": None, "no_estimate": None}
+    if est is not None:
+        c = m.cycles
+        out["estimate"] = {**series(est, "estimate"), "label": estcycles.said(c),
+                           "summary": {stat: c[stat] for _label, stat in SUMMARY}}
+    elif m.is_count:
+        out["no_estimate"] = no_est(rec).lstrip("# ").strip()
+    return out
+
+
 def of_run(db: Path | None, metric: str, run: str, profile: str | None, width: str | None,
-           buckets: int, all_rows: bool) -> str:
-    """`rtbench hist METRIC RUN`: the text, from the store."""
+           buckets: int, all_rows: bool, fmt: str = "text") -> str:
+    """`rtbench hist METRIC RUN`: the text (or JSON, CSV), from the store."""
     with Store(db, create=False) as store:
         stored = store.get_run(run)
     recs = [r for r in stored.metrics if r["id"] == metric
@@ -228,6 +268,14 @@ def of_run(db: Path | None, metric: str, run: str, profile: str | None, width: s
     h = make(rec, w, buckets)
     title = (f"rtbench hist {metric}, run {stored.id} [{rec.get('profile', 'rt')}]: "
              f"{m.n} samples")
+    if fmt != "text":
+        from rtbench.sheets import tabular
+        from rtbench.store.records import strict_json
+
+        data = as_data(rec, h, stored.id,
+                       make_est(m.cycles, w, buckets) if m.cycles else None)
+        return (tabular.hist_csv(data) if fmt == "csv"
+                else strict_json(data, indent=2, ensure_ascii=False) + "\n")
     text = render(rec, h, title, all_rows)
     if m.cycles:  # the same --width and --buckets: both are counts
         return text + "\n" + render_est(m.cycles, make_est(m.cycles, w, buckets), all_rows)

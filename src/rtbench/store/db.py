@@ -138,6 +138,7 @@ class Run:
     damaged: list[str] = field(default_factory=list)  # what of the stored row could not be read
     picked: str | None = None  # a positional name (latest) landed on an import or unfinished run
     calibrations: list = field(default_factory=list)  # sheets.calibration.find: set by a renderer
+    file: str | None = None  # a results.json compared without importing it: its name, and its id
 
     @property
     def origin(self) -> str:
@@ -362,6 +363,8 @@ class Store:
             name = runref.parse(ref)
         except runref.RunRefError as exc:
             raise StoreError(str(exc)) from None
+        if name.kind == "file":  # read by `compare` only (sheets.export.compared_run)
+            raise StoreError(runref.file_here(name))
         row = runref.find(self.conn, name)
         if row is None:
             what = (f"labelled {contract.printable(name.value, 60)!r}" if name.kind == "label"

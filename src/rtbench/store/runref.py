@@ -1,9 +1,11 @@
 """How a command names a stored run: its integer id, `latest` (the newest
 stored run), `latest~N` (N runs before it), or `label:TEXT` (the newest run
 stored with that label: a baseline named once, `run --label baseline`, and
-found again by name). A name picked by position (`latest`, `latest~N`) that
-lands on a run not measured whole here says so (`note`): a gate must not
-compare against an import or an interrupted run without a word."""
+found again by name), or a results.json file (a name ending in `.json`,
+`rtbench compare a.json latest`: read, never imported, and no row of the
+database). A name picked by position (`latest`, `latest~N`) that lands on
+a run not measured whole here says so (`note`): a gate must not compare
+against an import or an interrupted run without a word."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 from rtbench.store import contract
 
 _LATEST = re.compile(r"latest(?:~([0-9]{1,9}))?")
-USAGE = "an integer id, 'latest', 'latest~N' or 'label:TEXT'"
+USAGE = "an integer id, 'latest', 'latest~N' or 'label:TEXT'"  # compare: or a FILE.json
 
 
 class RunRefError(ValueError):
@@ -23,13 +25,20 @@ class RunRefError(ValueError):
 
 @dataclass(frozen=True)
 class RunRef:
-    kind: str        # "id", "latest" (value: runs back from the newest) or "label"
+    kind: str        # "id", "latest" (value: runs back from the newest), "label" or "file"
     value: Any
 
     def __str__(self) -> str:
         if self.kind == "latest":
             return "latest" + (f"~{self.value}" if self.value else "")
         return f"label:{self.value}" if self.kind == "label" else str(self.value)
+
+
+def is_file(ref: object) -> bool:
+    """Whether `ref` names a results file: its name ends in .json (no run
+    id, `latest` or label does), so it can never be taken for a stored run."""
+    return isinstance(ref, str) and ref.lower().endswith(".json") and not ref.startswith(
+        "label:")
 
 
 def parse(ref: int | str) -> RunRef:
@@ -42,14 +51,25 @@ def parse(ref: int | str) -> RunRef:
         return RunRef("latest", int(m.group(1) or 0))
     if ref.startswith("label:") and ref[6:]:
         return RunRef("label", ref[6:])
+    if is_file(ref):
+        return RunRef("file", ref)
     # ASCII digits only: int() would also take " 1 ", "1_0", "+1" and "٣"
     if ref.isascii() and ref.isdigit():
         return RunRef("id", int(ref))
     raise RunRefError(f"run must be {USAGE}, not {contract.printable(ref, 40)!r}")
 
 
+def file_here(name: RunRef) -> str:
+    """Why a command that reads the database refuses a results file."""
+    shown = contract.printable(name.value, 80)
+    return (f"{shown} is a results file, not a stored run: `rtbench compare {shown} …` "
+            f"reads it as it is; `rtbench import {shown}` stores it")
+
+
 def find(conn, name: RunRef):
-    """The runs table's row `name` names, or None."""
+    """The runs table's row `name` names, or None (a file is no row)."""
+    if name.kind == "file":
+        return None
     if name.kind == "latest":
         return conn.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?",
                             (name.value,)).fetchone()
