@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from rtbench.cli import main
@@ -21,6 +23,9 @@ from rtbench.sheets import calibration
 from rtbench.store.db import Run, Store
 
 from conftest import board_tools_missing
+
+
+SCHEMA = Path(__file__).parent.parent / "docs" / "compare-schema.json"
 
 
 def run_of(rid: int, host: dict, metrics: list[dict]) -> Run:
@@ -102,7 +107,9 @@ def test_compare_and_the_emulated_sheet_show_the_calibration(pair_of_runs, capsy
     ok = [m for m in pair_of_runs["metrics"] if (m.get("cycles") or {}).get("status") == "ok"
           and m["cycles"]["p50"] > 0]  # method.null: 0 cycles take no ratio
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
-    cal = json.loads(capsys.readouterr().out)["calibration"]
+    doc = json.loads(capsys.readouterr().out)
+    cal = doc["calibration"]
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
     assert cal["same_image"] and len(cal["rows"]) == len(ok), cal["left_out"]
     assert {"id": "method.null", "why": "a measured median of 0 cycles takes no ratio"} in \
         cal["left_out"]
