@@ -5,8 +5,19 @@
 # ThreadX catalogues on QEMU's emulated board). Installs what the tests need
 # first (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when
 # all is there).
+#
+#   scripts/test.sh          everything (CI)
+#   scripts/test.sh --fast   everything but the tests that build and run board
+#                            images, drive Chromium or a labgrid lab (pytest
+#                            markers board, browser, lab: tests/conftest.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+fast=0
+case "${1:-}" in
+  --fast) fast=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--fast]" >&2; exit 2 ;;
+esac
 RTBENCH_TEST_DEPS=1 bash scripts/setup.sh
 py=.venv/bin/python
 # The kernel and peer sources the board tests build (test material beside
@@ -41,4 +52,8 @@ echo "== Cross build of the Linux port for AArch64"
 bash scripts/cross-check-aarch64.sh
 
 echo "== Python tests (pytest)"
-"$py" -m pytest -q tests
+if [ "$fast" = 1 ]; then
+  "$py" -m pytest -q -m "not board and not browser and not lab" --durations=15 tests
+else
+  "$py" -m pytest -q --durations=25 tests  # the slowest, so a slow test is seen
+fi

@@ -12,6 +12,24 @@ import pytest
 
 FAKE = Path(__file__).resolve().parent / "fake_harness.py"
 
+# What a test needs beyond Python and this host, as markers (pyproject.toml
+# registers them; `scripts/test.sh --fast` leaves out board, browser and
+# lab): told by the fixtures it uses, so a new test cannot forget its own.
+# board: an image built and run under QEMU (the board_cache fixture, or a
+# test marked by hand that checks the tools itself); zephyr: a board test of
+# Zephyr's; browser: Chromium; lab: a labgrid lab.
+NEEDS = {"board_cache": "board", "browser": "browser", "lab": "lab", "zephyr": "zephyr"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        for fixture, marker in NEEDS.items():
+            if fixture in names:
+                item.add_marker(marker)
+        if item.get_closest_marker("zephyr") or item.get_closest_marker("lab"):
+            item.add_marker("board")  # both build and run board images
+
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -22,7 +22,6 @@ from rtbench.cli import main
 from rtbench.sheets import calibration
 from rtbench.store.db import Run, Store
 
-from conftest import board_tools_missing
 
 
 SCHEMA = Path(__file__).parent.parent / "docs" / "compare-schema.json"
@@ -77,13 +76,10 @@ def test_only_an_estimate_and_a_chips_count_make_a_calibration():
 
 
 @pytest.fixture
-def pair_of_runs(isolated, board_runs):
+def pair_of_runs(isolated, board_cache, board_runs):
     """A real FreeRTOS AN385 run (the model's estimates) and its twin
     counted in cycles: every median 1.25 × the model's (a chip that spends
     a quarter more than zero wait states), as if imported from a lab."""
-    why = board_tools_missing()
-    if why:
-        pytest.skip(why)
     env = board_runs("freertos")[0]
     assert len(env["host"]["image_sha256"]) == 64
     chip = copy.deepcopy(env)

@@ -64,6 +64,7 @@ def _slow_compiler(bin_dir: Path) -> Path:
     return bin_dir
 
 
+@pytest.mark.board
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_a_signal_during_an_image_build_takes_the_compiler_down(sig, isolated, tmp_path, left):
     """A first board run builds its image (a fresh cache): a signal while the

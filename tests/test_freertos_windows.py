@@ -28,6 +28,9 @@ ROWS = STATIC + HEAP + PREPARED + ("clock.read.1",)
 HEAP_4 = {"pvPortMalloc", "vPortFree"}
 
 
+pytestmark = pytest.mark.board  # every test reads the audits of a board image
+
+
 @pytest.fixture(scope="module")
 def audits(tmp_path_factory):
     from conftest import board_tools_missing
