@@ -201,3 +201,30 @@ def test_an_interrupted_run_keeps_its_finished_segments_and_is_partial(tmp_path)
         f["n"] for seg in s["segments"] for f in seg["cpus"].values())
     assert "partial" in out and "interrupted by SIGINT" in out
     assert "interrupted (SIGINT)" in err
+
+
+@needs_cyclictest
+def test_a_killed_rtbench_keeps_its_segments_and_its_instance_is_removed(tmp_path):
+    """SIGKILL: no code of rtbench's runs, its guard ends cyclictest and the
+    holder and removes the trace instance; the finished segments stay."""
+    why = qualify_trace.unavailable()
+    if why:
+        pytest.skip(f"no private tracefs instance here: {why}")
+    db = tmp_path / "q.db"
+    proc = subprocess.Popen([sys.executable, "-m", "rtbench", "qualify", "--duration", "40",
+                             "--threshold", "500000", "--db", str(db)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    name = f"{qualify_trace.PREFIX}{proc.pid}"
+    deadline = time.monotonic() + 120  # a bound on waiting, not on the machine's speed
+    while _segments_stored(db) < 1 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert qualify_trace.exists(name)  # armed while it measures
+    proc.kill()
+    proc.wait()
+    while qualify_trace.exists(name) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not qualify_trace.exists(name)
+    with Store(db, create=False) as store:
+        run = store.get_run("latest")
+    assert run.status == "incomplete" and len(run.session["segments"]) >= 1
+    assert all(r["n"] > 0 for r in run.metrics)

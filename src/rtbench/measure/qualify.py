@@ -27,6 +27,7 @@ the trace instance (qualify_trace.py), made and removed by the run.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shlex
 import shutil
@@ -208,8 +209,10 @@ def _soak(req: QualifyRequest, cpus: list[int], rt: bool, inst: qualify_trace.In
     plan = segments(req.duration_s)
     live = LiveLine(say, total)
     i = 0
-    while total - soak.done_s >= 1:  # cyclictest -D takes whole seconds (0: forever)
-        length = min(plan[min(i, len(plan) - 1)], int(total - soak.done_s))
+    while total - soak.done_s > 0.01:
+        # cyclictest -D takes whole seconds (0: forever): what a -b segment left
+        # over is measured to the full second
+        length = max(1, min(plan[min(i, len(plan) - 1)], math.ceil(total - soak.done_s)))
         tracing = soak.crossing is None and inst.usable()
         argv = segment.command(req, cpus, length, rt, tracing)
         session["command"] = shlex.join(argv)

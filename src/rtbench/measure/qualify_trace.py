@@ -124,10 +124,15 @@ class Instance:
             return self.tracing
         remove_stale()
         self.token = lifetime.at_death(_remove_argv(self.name))
-        self.holder = lifetime.popen(
-            ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", _HOLDER,
-             "sh", self.name], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
+        try:
+            self.holder = lifetime.popen(
+                ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", _HOLDER,
+                 "sh", self.name], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True)
+        except OSError as exc:  # no unshare (util-linux)
+            lifetime.cancel(self.token)
+            self.tracing = Tracing("none", f"unshare not runnable: {exc.strerror or exc}")
+            return self.tracing
         line = self.holder.stdout.readline().strip()
         if line != "ready":
             err = self.holder.stderr.read(2000).strip().splitlines()

@@ -66,9 +66,9 @@ def verdict(run: Run) -> str:
         return f"no threshold given: {where}{partial}"
     n_over = sum(r.get("over_threshold", 0) for r in recs)
     if worst["max"] > thr * 1000:
-        return (f"FAIL: {where} > threshold {thr} µs ({n_over:,} sample(s) above it)"
+        return (f"FAIL: {where} > threshold {thr:,} µs ({n_over:,} sample(s) above it)"
                 + partial)
-    return f"PASS: {where} ≤ threshold {thr} µs{partial}"
+    return f"PASS: {where} ≤ threshold {thr:,} µs{partial}"
 
 
 def first_page(run: Run, trace_lines: int = TRACE_TAIL) -> str:
@@ -118,7 +118,7 @@ def _worst(s: dict, recs: list[dict], trace_lines: int) -> list[str]:
     out.append(f"Tracer: {tracer}" + (f" — {t.get('why')}" if t.get("why") else "")
                + (f"; instance {t['instance']}" if t.get("instance") else "") + ".")
     if x:
-        out.append(f"First crossing: {x['value_us']} µs on CPU {x['cpu']} (thread {x['thread']}), "
+        out.append(f"First crossing: {x['value_us']:,} µs on CPU {x['cpu']} (thread {x['thread']}), "
                    f"≈ {x['at_s']:g} s into the run; cyclictest -b stopped the trace there.")
     elif s.get("threshold_us"):
         out.append("No sample crossed the threshold while the trace was armed.")
