@@ -125,6 +125,13 @@ def test_a_short_run_stores_every_cpu_and_segment_and_writes_nothing(tmp_path, m
 
 
 @needs_cyclictest
+def test_under_load_the_load_runs_and_is_a_condition(tmp_path):
+    code, run, _said = _run(tmp_path, duration_s=2, load=True)
+    assert code == 0 and run.session["conditions"]["load"].startswith("built-in")
+    assert "| Load | built-in" in qualify_sheet.first_page(run)
+
+
+@needs_cyclictest
 def test_an_injected_crossing_keeps_the_trace_and_removes_the_instance(tmp_path, monkeypatch):
     why = qualify_trace.unavailable()
     if why:
