@@ -80,3 +80,14 @@ def test_a_boards_badges_read_the_kernels_facts_however_detailed():
     assert states["Asserts"] == states["Preemption"] == "good"
     r.session["target"]["asserts"] = "on (CONFIG_ASSERT=y)"
     assert {b.label: b.state for b in firstpage.build(r, catalog.load()).badges}["Asserts"] == "warn"
+
+
+def test_a_budget_cut_flag_says_what_was_cut_and_points_to_qualify():
+    r = _clean(("sys.timer.wakeup.idle",))
+    r.metrics = [{**record("sys.timer.wakeup.idle", [6500] * 300), "budget_exhausted": True}]
+    r.session["config"] = {"samples": 20000, "budget_ms": 2000}
+    page = firstpage.build(r, catalog.load())
+    flags = [f for g in page.groups for row in g.rows for f in row.flags]
+    assert "budget cut: 300 of 20,000 samples in 2,000 ms" in flags
+    found = {a.key: a for a in advice.check(r)}
+    assert "rtbench qualify --duration" in found["budget"].do

@@ -23,8 +23,9 @@ import rtbench
 from rtbench.errors import RtbenchError
 from rtbench.measure.run import RunRequest, execute, parse_profiles
 from rtbench.process import lifetime
-from rtbench.sheets import calibration, datasheet
+from rtbench.sheets import calibration
 from rtbench.sheets import output as sink
+from rtbench.sheets import qualify_sheet
 from rtbench.store import catalog as catalog_mod
 from rtbench.store import contract
 from rtbench.store.db import Store
@@ -223,6 +224,30 @@ def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
     return execute(req, Console(file=lifetime.ConsoleOut(), highlight=False))
 
 
+@cli.command("qualify")
+@click.option("--duration", callback=_duration, default="10m", show_default=True,
+              help="How long: 600, 10m, 2h; measured in segments, each stored as it ends.")
+@click.option("--threshold", type=click.IntRange(1, 1_000_000), metavar="US",
+              help="Verdict limit in µs; the first sample above it stops the kernel's trace "
+                   "(cyclictest -b), kept with the run.")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Measuring threads per online CPU.")
+@click.option("--load", is_flag=True, help="Under rtbench's built-in load (as `run --load`).")
+@click.option("--label", default="", callback=_text, help="Free text stored with the run.")
+@click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
+@click.pass_context
+def qualify_command(ctx: click.Context, **kw) -> int:
+    """RT-Linux qualification (docs/qualify.md): cyclictest on every online CPU,
+    checkpointed, the worst case's trace kept; changes no system setting."""
+    from rtbench.measure import qualify
+
+    req = qualify.QualifyRequest(duration_s=kw["duration"], threshold_us=kw["threshold"],
+                                 threads_per_cpu=kw["threads"], load=kw["load"], db=kw["db"],
+                                 label=kw["label"], argv=["rtbench", *ctx.find_root().obj["argv"]])
+    return qualify.execute(req, lambda t: click.echo(t), lambda run: click.echo(
+        qualify_sheet.first_page(run)))
+
+
 @cli.command("list")
 @click.option("--service", help="Only this service (see the section names).")
 @click.option("--long", "long_", is_flag=True,
@@ -282,7 +307,7 @@ def show_command(run: str, db: Path | None) -> int:
     with Store(db, create=False) as store:
         stored = store.get_run(run)
         stored.calibrations = calibration.find(store, stored)
-    text = datasheet.render_markdown(stored, catalog_mod.load())
+    text = qualify_sheet.render_markdown(stored, catalog_mod.load())
     console = Console(highlight=False)
     if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
         from rich.markdown import Markdown
@@ -320,7 +345,7 @@ def report_command(run: str, fmt: str | None, output: Path | None, db: Path | No
         stored.calibrations = calibration.find(store, stored)
     if stored.picked:
         click.echo(stored.picked, err=True)
-    render = {"md": datasheet.render_markdown, "html": datasheet.render_html,
+    render = {"md": qualify_sheet.render_markdown, "html": qualify_sheet.render_html,
               "csv": export.to_csv, "json": export.to_json}[fmt]
     sink.emit(render(stored, catalog_mod.load()), output)
     return 0

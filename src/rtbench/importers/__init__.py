@@ -5,7 +5,8 @@ Each kind has a module whose `read(Source, …)` returns the figures of one
 file (rtbench.importers.base.Figure) and what the file says about itself;
 `read_files` maps them onto the catalogue by its vendor names (the kind's
 key: `zephyr`, `rttests`, `lmbench`) and builds the records of one run,
-following docs/records.md, "Records from other sources". Every reader
+following docs/records.md, "Records from other sources" (rttests_cpus.py
+reads cyclictest's JSON per CPU for `rtbench qualify`). Every reader
 raises ImportFormatError ("FILE:LINE: reason") and nothing else for a file
 it cannot read; command.py stores what was read as a run.
 

@@ -12,6 +12,9 @@
   lifted and interrupts steered off the benchmark CPU, put back however
   the run ends), load.py (`--load`), placement.py (rtbench itself kept off
   the benchmark CPU); the lock of the benchmark CPU is process/locks.py.
+* qualify.py (+ qualify_trace.py): `rtbench qualify`, cyclictest soaked in
+  stored segments on every CPU, the worst case's trace from a private
+  tracefs instance, no system setting changed (docs/qualify.md).
 * outdir.py: the output folder, made before measuring and taken back if
   the run never starts; farm.py: several lab places measured at once, one
   `rtbench run` each, then compared.

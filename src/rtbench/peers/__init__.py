@@ -6,7 +6,8 @@ peer, and the one way their output becomes records of a run.
   entries `measured_by = "external"`; and `execute`, how every peer runs:
   bounded, in its own session, ended on a timeout or Ctrl-C.
 * rttests.py: rt-tests (cyclictest, ptsematest, pmqtest, svsematest,
-  sigwaittest) beside a Linux run, at rtbench's priorities on its CPU.
+  sigwaittest) beside a Linux run, at rtbench's priorities on its CPU;
+  cyclictest_segment.py: one segment of `rtbench qualify` (every CPU).
 * rtosbench.py: rtos-benchmark's FreeRTOS or Zephyr port beside a board
   run, built for the same board and booted in the same QEMU; what each port
   measures against rtbench's definitions in rtosbench_freertos.py and

@@ -4,7 +4,8 @@
   glossary) and the files `rtbench run` writes; configuration.py, what it
   says of how the run was made; firstpage.py, its first page (also
   `rtbench run`'s last screen); system.py, its System part; advice.py, the
-  warnings that advise.
+  warnings that advise. qualify_sheet.py: a `rtbench qualify` run's sheet
+  and first page (and `show`/`report`'s choice between the two sheets).
 * pages.py: one small document model for every other output (terminal,
   Markdown, HTML); views.py, the pages of `history`, `runs` and
   `reference list`.

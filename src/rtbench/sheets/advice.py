@@ -192,7 +192,10 @@ def budget_cut(f: Facts) -> list[Advice]:
                    f"{_ids([_profiled(f, m) for m in cut])} (the fewest: {fewest.n} samples, "
                    f"`{fewest.id}`).",
                    "Raise `--budget-ms` or lower `--samples` so they finish; until then their "
-                   "tails rest on fewer samples.", tuple(m.id for m in cut))]
+                   "tails and maxima rest on fewer samples. For a worst case to qualify a "
+                   "kernel by, soak the timer wake-up instead: `rtbench qualify --duration 1h` "
+                   "(every CPU, hours if need be, the trace of the worst case; docs/qualify.md).",
+                   tuple(m.id for m in cut))]
 
 
 def few_samples(f: Facts) -> list[Advice]:

@@ -138,7 +138,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
             if m is None or m.base_unit != unit:
                 continue
             meta = catalog.get(mid)
-            row_flags = list(flags.get(mid, ()))
+            row_flags = [budget_flag(m.n, facts.session.config) if f == "budget cut" else f
+                         for f in flags.get(mid, ())]
             if not m.has("p50") and m.has("mean"):
                 row_flags.append("mean only")
             if m.batch > 1:
@@ -187,6 +188,15 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         sorted((w for w in worst if w.ratio), key=lambda w: -w.ratio)[:WORST_SHOWN],
         advice_mod.self_checks(facts) if not facts.imported else [],
         badges, advice, note, unranked, est_label, step)
+
+
+def budget_flag(n: int | None, config: dict) -> str:
+    """The "budget cut" flag saying what was cut: "budget cut: 9,870 of 20,000
+    samples in 2,000 ms" (the max is the max of those only)."""
+    asked, ms = config.get("samples"), config.get("budget_ms")
+    if n is None or not asked:
+        return "budget cut"
+    return f"budget cut: {n:,} of {asked:,} samples" + (f" in {ms:,} ms" if ms else "")
 
 
 def _flags(advice: list[advice_mod.Advice]) -> dict[str, list[str]]:

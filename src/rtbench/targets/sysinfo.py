@@ -235,6 +235,19 @@ def hypervisor() -> str:
     return "; ".join(hints)
 
 
+def online_text() -> str:
+    """The kernel's list of online CPUs ("0-3,6"), "" if unreadable."""
+    return _read("/sys/devices/system/cpu/online") or ""
+
+
+def governors() -> dict[str, str]:
+    """Each CPU's cpufreq governor ("" when the CPU has no cpufreq: a VM): read only."""
+    out = {}
+    for p in sorted(Path("/sys/devices/system/cpu").glob("cpu[0-9]*")):
+        out[p.name] = _read(str(p / "cpufreq" / "scaling_governor")) or ""
+    return out
+
+
 def isolated_cpus() -> dict:
     """CPUs kept from the scheduler's general use: isolcpus= (isolated) and
     tickless (nohz_full); None for a list the kernel does not offer."""
