@@ -61,7 +61,7 @@ def _value(c, div: float) -> str:
         return (f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)} · {estcycles.median(c.cycles)} "
                 f"est. cyc, {estcycles.us(c.cycles)} µs")
     if c.p50 is not None:
-        return fmt_scaled(c.p50, div) if c.unit == "ns" else \
+        return fmt_scaled(c.p50, div, res=c.res) if c.unit == "ns" else \
             f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
     if c.figure:
         return c.figure

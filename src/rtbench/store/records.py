@@ -256,6 +256,15 @@ class MetricRecord:
         less the batch for a batched row's tails."""
         return self.ops / self.batch if self.per_batch(stat) else self.ops
 
+    def step(self, stat: str, clock_step: float) -> float:
+        """The smallest change `stat` can show, in `base_unit`: one step of
+        the clock (`Session.clock_step`, ticks) over what a sample is divided
+        by. A figure below it is below what the counter resolves; 0 where
+        there is no such step (a count, another tool's figure)."""
+        if not (self.is_time and clock_step > 0 and self.raw.get("tick_hz")) or self.origin:
+            return 0.0
+        return ticks_to_ns(clock_step, self.raw["tick_hz"]) / self.divisor(stat)
+
     def ns(self, stat: str) -> float:
         """A statistic in ns per operation (per sample divided by `ops`; a
         batch's tails per batch, `per_batch`). KeyError if the record lacks
@@ -450,3 +459,14 @@ class Session:
 
     def ticks_ns(self, ticks: float) -> float | None:
         return ticks_to_ns(ticks, self.hz) if self.hz else None
+
+    @property
+    def clock_step(self) -> float:
+        """One step of the clock as a sample sees it, in the counter's ticks:
+        its resolution, or one read's spread where larger (ts.step); 0 for a
+        count (instructions are exact) or where the harness did not say."""
+        if self.is_count:
+            return 0.0
+        steps = [v for v in (self.ts.get("step"), self.ts.get("resolution"))
+                 if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        return float(max(steps, default=0))
