@@ -72,6 +72,8 @@ def row_note(row: Row, columns: list[Column]) -> str:
             continue
         if c.status == "ok" and c.unranked:
             parts.append(f"{col.short}: not ranked: {c.unranked}")
+        if c.status == "ok" and c.window_holds:
+            parts.append(f"{col.short}: not comparable: {c.window_holds}")
         if c.how:
             parts.append(f"{col.short}: how: {c.how}")
         if c.status == "ok" and (d := difference(col.facts, row.id)):
@@ -228,6 +230,8 @@ def ratio_text(c: Cell, sheet: KernelSheet | None = None) -> str:
     the kernel's record keeps the row out of the rankings."""
     if c.status != "ok":
         return ""
+    if c.window_holds:  # the row's note says what its window holds
+        return "not comparable"
     if c.unranked:
         return not_ranked_mark(sheet, c) if sheet is not None else "not ranked"
     if c.diff is not None:

@@ -117,6 +117,12 @@ class Cell:
     unranked: str = ""  # the record's `unranked`: why it takes no ratio, no verdict
     step: float = 1.0  # the counter's step for the row's statistic, in `unit` per operation
     cycles: dict | None = None  # an emulated board's estimated cycles (docs/records.md)
+    window_holds: str = ""  # the record's `window_holds`: not the named service, so not comparable
+
+    @property
+    def apart(self) -> bool:
+        """Out of every ratio and verdict: unranked, or not the service of its name."""
+        return bool(self.unranked or self.window_holds)
 
     def fig(self, stat: str) -> float | None:
         return self.values.get(stat)
@@ -263,7 +269,8 @@ def _est_cell(c: Cell) -> Cell:
     if c.cycles is None:
         return Cell("no estimate", "no estimated cycles in this record")
     return Cell("ok", unit=EST_UNIT, values={k: c.cycles.get(k) for k in (*STATS, "mean")},
-                how=c.how, unranked=c.unranked, step=1.0, cycles=c.cycles)
+                how=c.how, unranked=c.unranked, step=1.0, cycles=c.cycles,
+                window_holds=c.window_holds)
 
 
 def _estimates(columns: list[Column], sections: list[Section]) -> tuple[list[Verdict], str]:
@@ -353,7 +360,8 @@ def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float 
     step = (ticks_to_ns(resolution, float(rec["tick_hz"])) if m.is_time and rec.get("tick_hz")
             else resolution) / m.divisor(stat)
     return Cell("ok", unit=m.base_unit, values={k: m.value(k) for k in (*STATS, "mean")},
-                how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles)
+                how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles,
+                window_holds=m.window_holds)
 
 
 def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], int]:

@@ -305,6 +305,8 @@ def _ours(r) -> str:
     statistic it is comes in its own column (_paired)."""
     if r.ours_status != "ok":
         return r.ours_status
+    if r.window_holds:  # what it holds: under the table (not_comparable_lines)
+        return f"not comparable ({_ours_figure(r)})"
     if r.unranked:
         return _ours_figure(r) + " (not ranked)"
     return _ours_figure(r)
@@ -388,6 +390,10 @@ def ref_comparison(cmp: RefComparison) -> Page:
             page.p("“not ranked”: our record keeps the row out of every ranking, so it stands "
                    "beside the published figure with no ratio, for this reason:")
             page.bullets(unranked)
+        if holds := not_comparable_lines(cmp.rows):
+            page.p("“not comparable”: on this port the row's window does not hold the service "
+                   "its name implies, so it has no ratio: what the port says it measures:")
+            page.bullets(holds)
     else:
         page.p("No metric of this run answers a row of this sheet.")
     page.h2(f"Published, not measured by this run ({len(cmp.published_only)})")
@@ -410,6 +416,12 @@ def _statistics_sentence(s: reference.Sheet) -> str:
             "units.")
 
 
+def not_comparable_lines(rows) -> list[str]:
+    """Our ok rows whose window holds not their service (`window_holds`): what."""
+    return [f"{r.id} [{r.profile}] beside “{r.key}”: not comparable: {r.window_holds}"
+            for r in rows if r.ours_status == "ok" and r.window_holds]
+
+
 def ref_summary(cmp: RefComparison) -> str:
     """Every published row accounted for once: with a figure of ours, or
     what this run has instead (unsupported, failed, not measured), or no
@@ -423,7 +435,10 @@ def ref_summary(cmp: RefComparison) -> str:
     counts = {"ok": 0, "unsupported": 0, "failed": 0, "other": 0}
     for status in best.values():
         counts[status if status in counts else "other"] += 1
-    parts = [f"{counts['ok']} with a figure of ours"]
+    ok = [r for r in cmp.rows if r.ours_status == "ok"]
+    apart = len({r.key for r in ok} - {r.key for r in ok if not r.window_holds})
+    parts = [f"{counts['ok']} with a figure of ours"
+             + (f" ({apart} of them not comparable: no ratio)" if apart else "")]
     parts += [f"{counts[k]} {k} in this run" for k in ("unsupported", "failed") if counts[k]]
     if counts["other"]:
         parts.append(f"{counts['other']} not measured (run incomplete)")

@@ -396,6 +396,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"tasks on CPU {rec['cpu']}")
     if rec.get("emulated"):  # the port built the service, or differs from the row: how
         notes.append(f"how: {rec['emulated']}")
+    if rec.get("window_holds"):  # not the service of its name: no vendor's, no kernel's
+        notes.append(f"not comparable: the window holds {rec['window_holds']}")
     if rec.get("status") == "ok" and (d := difference(expect.facts, rec.get("id", ""))):
         notes.append(d)  # the kernel's own convention in the window (the port says)
     if rec.get("note"):

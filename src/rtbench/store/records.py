@@ -231,6 +231,16 @@ class MetricRecord:
         return value.strip() if isinstance(value, str) else ""
 
     @property
+    def window_holds(self) -> str:
+        """What the row's window holds where the port says it is not the
+        service the row's name implies (docs/records.md `window_holds`,
+        rtb_port_window_holds): "a sem_post of the start gate …"; "" when
+        it holds the named service. Such a figure is compared with no other
+        kernel's and no vendor's."""
+        value = self.raw.get("window_holds")
+        return value.strip() if isinstance(value, str) else ""
+
+    @property
     def ops(self) -> int:
         """Operations one sample timed (`rtb_per_sample`); statistics are per sample."""
         return int(self.raw.get("ops") or 1)
