@@ -249,6 +249,34 @@ def est_text(sheet: KernelSheet) -> str:
             "clock. Where the two units rank the kernels otherwise, the section below says so.")
 
 
+def kernel_rows_table(sheet: KernelSheet, s: Section):
+    """A section's rows for a page of fixed width (HTML): a row per metric
+    and kernel, stacked under the metric's title, so every figure of every
+    kernel is on screen however many kernels there are (a column group per
+    kernel pushed the third kernel's off a 1280 px page). Columns: min,
+    median, p99, p99.9, max, "× fastest", a board's estimated cycles; the
+    kernel's unit beside its name."""
+    from rtbench.sheets.pages import Table
+
+    est = max((_est_headers(sheet, i) for i in range(len(sheet.columns))), key=len)
+    ratios = any(sheet.has_ratio(i) for i in range(len(sheet.columns)))
+    headers = ["metric", "ranked by", "kernel", *(n for _k, n in SECTION_STATS),
+               *[RATIO_HEADER] * ratios, *est, "notes"]
+    rows, styles = [], []
+    for r in s.rows:
+        for i, (c, col) in enumerate(zip(r.cells, sheet.columns)):
+            cells = [f"{r.title} · {r.id}", r.statistic] if i == 0 else ["", ""]
+            cells.append(f"{col.short} ({UNIT_SHORT.get(col.unit, col.unit)})")
+            cells += [cell_text(c, k) for k, _n in SECTION_STATS]
+            cells += [ratio_text(c, sheet) if sheet.has_ratio(i) else ""] * ratios
+            mine = _est_cells(sheet, r, i)
+            cells += mine + [""] * (len(est) - len(mine))
+            rows.append([*cells, row_note(r, sheet.columns) if i == 0 else ""])
+            styles.append("first" if i == 0 else "")
+    return Table(headers, rows, "lll" + "r" * (len(SECTION_STATS) + ratios + len(est)) + "l",
+                 styles)
+
+
 def _est_headers(sheet: KernelSheet, i: int, terminal: bool = False) -> list[str]:
     """The estimated-cycles columns of kernel i, where it has estimates (a
     terminal, too narrow, gets no µs)."""
@@ -391,7 +419,8 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
         est_text=est_text(sheet) if sheet.est_label else "",
         key_table=key_table, tm_text=TM_TEXT, not_ranked_text=NOT_RANKED_TEXT,
         not_ranked=not_ranked_lines(sheet),
-        section_table=section_table, peer_table=peer_table, plots=plots,
+        section_table=section_table, kernel_rows_table=kernel_rows_table,
+        peer_table=peer_table, plots=plots,
         colours=_colours(sheet), flat=flat_headers, summary=summary_line(sheet))
 
 

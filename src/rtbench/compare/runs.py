@@ -127,7 +127,7 @@ class StatChange:
     why: str = ""
 
 
-def _gated(cell: "Cell", stat: str) -> bool:
+def gated(cell: "Cell", stat: str) -> bool:
     """Whether a slower verdict can fail a gate: tested, or an exact count."""
     return cell.changes[stat].p_value is not None or cell.unit != "ns"
 
@@ -149,11 +149,11 @@ class RunComparison:
         board's instructions: the same on every run, so any change is one).
         A time's slow-down no test backs (one sample each) fails no gate:
         `untested` lists them."""
-        return [(r, i, st) for r, i, st in self._slower(stats) if _gated(r.cells[i], st)]
+        return [(r, i, st) for r, i, st in self._slower(stats) if gated(r.cells[i], st)]
 
     def untested(self, stats: tuple[str, ...] = ("p50",)) -> list[tuple[Row, int, str]]:
         """The slow-downs in `stats` a gate does not fail on: no test backs them."""
-        return [(r, i, st) for r, i, st in self._slower(stats) if not _gated(r.cells[i], st)]
+        return [(r, i, st) for r, i, st in self._slower(stats) if not gated(r.cells[i], st)]
 
     def _slower(self, stats: tuple[str, ...]) -> list[tuple[Row, int, str]]:
         return [(r, i, st) for r in self.rows for i, c in enumerate(r.cells) for st in stats

@@ -7,7 +7,7 @@ Markdown or HTML by the same blocks as every other page.
 from __future__ import annotations
 
 from rtbench.compare import estref
-from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison
+from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison, gated
 from rtbench.peers import lm_causes
 from rtbench.peers.lm_causes import AGREE
 from rtbench.compare.vendors import RefComparison
@@ -76,6 +76,8 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
                 f"each with its own verdict; medians in {unit} (counts in their unit).")
     for w in cmp.warnings:
         page.warning(w)
+    _verdict(page, cmp, gate)  # first: a reader (and a CI log's reader) opens it for this
+    page.h2("Method")
     page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
            "and by more than one step of the counter (its resolution, or one read's "
            "spread, and the difference of the two runs' subtracted overheads), and, where a "
@@ -99,21 +101,25 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
         _limits(page, cmp)
     if html and len(cmp.runs) > 1:
         _distribution_plots(page, cmp)
+    page.p(summary_line(cmp, gate))  # the last line, as every comparison's (CI logs)
+    return page
+
+
+def _verdict(page: Page, cmp: RunComparison, gate: tuple[str, ...]) -> None:
+    """The slow-downs of each statistic and the summary line."""
     page.h2("Verdict")
-    stats_gated = gate or ("p50",)
     for st in TAIL_STATS:
         slow = [(row, i) for row, i, s in cmp.regressions((st,)) if s == st]
         if slow:
-            gated = " (gates: --fail-on)" if st in gate else ""
+            gates = " (gates: --fail-on)" if st in gate else ""
             page.p(f"{STAT_NAMES[st]}: {len(slow)} slow-down(s) beyond "
-                   f"{cmp.threshold_pct:g} %{gated}:")
+                   f"{cmp.threshold_pct:g} %{gates}:")
             page.bullets([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i], st)
                           for row, i in slow[:20]]
                          + ([f"… and {len(slow) - 20} more"] if len(slow) > 20 else []))
     if not cmp.regressions(TAIL_STATS) and len(cmp.runs) > 1:
         page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} % in any statistic.")
-    page.p(summary_line(cmp, stats_gated if gate else ()))
-    return page
+    page.p(summary_line(cmp, gate))
 
 
 def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> None:
@@ -139,7 +145,8 @@ def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> 
                 cells += [_value(c, div), *(_change(c.changes.get(st)) for st in TAIL_STATS)]
             else:  # not compared: why, once
                 cells += [_value(c, div), c.why or c.verdict, *[""] * (len(TAIL_STATS) - 1)]
-            verdicts |= {ch.verdict for ch in c.changes.values()} or {c.verdict}
+            # coloured by what a test backs: a max one sample each decides colours nothing
+            verdicts |= {ch.verdict for st, ch in c.changes.items() if gated(c, st)} or {c.verdict}
         rows.append(cells)
         styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
                       else "muted" if verdicts <= {"not compared"} else "")
