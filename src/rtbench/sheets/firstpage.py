@@ -386,14 +386,16 @@ def unranked_line(page: FirstPage) -> str:
 _RICH = {"good": "green", "bad": "red", "warn": "yellow", "info": "cyan", "unknown": "dim"}
 
 
-def print_console(page: FirstPage, console, title: str = "") -> None:
+def print_console(page: FirstPage, console, title: str = "", soft: bool = True) -> None:
     """The first page on a terminal: badges, key figures, worst cases,
-    the method check, then each warning with what to do about it."""
+    the method check, then each warning with what to do about it. `soft`:
+    a line is one line however long (a log); else wrapped between words at
+    the console's width (`show --width`)."""
     from rich.markup import escape
     from rich.table import Table
 
     if title:
-        console.print(f"\n[bold]{escape(title)}[/bold]", soft_wrap=True)
+        console.print(f"\n[bold]{escape(title)}[/bold]", soft_wrap=soft)
     badges = [f"[{_RICH.get(b.state, 'dim')}]{b.mark} {escape(b.label)}: {escape(b.value)}"
               f"[/{_RICH.get(b.state, 'dim')}]" for b in page.badges]
     checks = [f"[{'green' if c.passed else 'red' if c.passed is False else 'dim'}]"
@@ -405,14 +407,14 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
                                              page.badges] + [f"? {c.name}: not run"
                                                               for c in page.checks]):
         if line and width + len(plain) + 2 > console.width:  # wrap between badges only
-            console.print("  ".join(line), soft_wrap=True)
+            console.print("  ".join(line), soft_wrap=soft)
             line, width = [], 0
         line.append(text)
         width += len(plain) + 2
     if line:
-        console.print("  ".join(line), soft_wrap=True)
+        console.print("  ".join(line), soft_wrap=soft)
     if page.note:
-        console.print(escape(page.note), soft_wrap=True)
+        console.print(escape(page.note), soft_wrap=soft)
     if page.groups:
         cells = {r.id: [page.fmt(r.values[k], r.steps.get(k, 0.0)) for k, _ in page.stats]
                  + [escape(r.est.get(k, "")) for k, _ in page.est_columns]
@@ -435,14 +437,14 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
         if not inline:  # a narrow terminal: the flags under the table, one line per flag
             for flag, ids in _rows_by_flag(page).items():
                 console.print(f"  [yellow]{escape(flag)}[/yellow]: {escape(', '.join(ids))}",
-                              soft_wrap=True)
+                              soft_wrap=soft)
     if page.est_label:
-        console.print(escape(page.est_label), soft_wrap=True)
+        console.print(escape(page.est_label), soft_wrap=soft)
     for line in summary_lines(page):
-        console.print(escape(line), soft_wrap=True)
+        console.print(escape(line), soft_wrap=soft)
     for a in page.advice:
-        console.print(f"[yellow]warning:[/yellow] {escape(_plain(a.what))}", soft_wrap=True)
-        console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=True)
+        console.print(f"[yellow]warning:[/yellow] {escape(_plain(a.what))}", soft_wrap=soft)
+        console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=soft)
 
 
 def _flags_fit(page: FirstPage, id_width: int, cells: dict[str, list[str]], width: int) -> bool:
