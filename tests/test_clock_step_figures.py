@@ -71,3 +71,14 @@ def test_the_run_comparison_table_shows_below_one_step():
     table = next(b.table for b in page.blocks if b.kind == "table")
     row = next(r for r in table.rows if r[0] == "sem.give.no_waiter")
     assert row[2].startswith("< ") and row[3].startswith("< ")
+
+
+def test_a_vendors_sheet_shows_ours_no_finer_than_the_step():
+    from rtbench.compare import compare_reference
+    from rtbench.store import reference
+
+    cmp = compare_reference(_host_run(), reference.get("vxworks"), _cat())
+    row = next(r for r in cmp.rows if r.id == "sem.give.no_waiter" and r.ours_status == "ok")
+    assert compare_views._ours(row) == "< 10 ns"  # 0.77 ns with a 10 ns step
+    take = next(r for r in cmp.rows if r.id == "sem.take.available" and r.ours_status == "ok")
+    assert compare_views._ours(take) == "773 ns"  # not 773.5

@@ -67,6 +67,7 @@ class RefRow:
     unranked: str = ""  # the record's `unranked`: why ours takes no ratio against theirs
     est: estref.Estimate | None = None  # a board's estimated cycles of the statistic ours is
     window_holds: str = ""  # the record's `window_holds`: not their service, so not comparable
+    ours_res: float = 0.0  # the clock's step in ours_ns: no digit finer is shown
 
 
 @dataclass
@@ -107,7 +108,7 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                     ours_only.append((it.id, profile, it.title))
                 continue
             for key in keys:
-                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz,
+                rows.append(_ref_row(it, profile, rec, key, session,
                                      sheet.statistic_of(key)))
     used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
     for r in rows:
@@ -140,7 +141,7 @@ def _cycles_note(session: Session) -> str:
             "(the counter's rate need not be the core's)")
 
 
-def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
+def _ref_row(it, profile: str, rec: dict | None, key: str, session: Session = Session({}),
              theirs: str = "unstated") -> RefRow:
     """Our figure for one published row, the statistic `theirs` asks for
     (reference.STATISTICS); beside their CPU cycles, the counter's ticks, or
@@ -153,8 +154,9 @@ def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
     if not m.ok:
         return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [],
                       their_stat=theirs)
-    row = _ok_row(it, profile, key, rec, m, core_hz, theirs)
+    row = _ok_row(it, profile, key, rec, m, session.core_cycles_hz, theirs)
     row.unranked, row.window_holds = m.unranked, m.window_holds
+    row.ours_res = m.step(row.ours_stat, session.clock_step) if row.ours_stat else 0.0
     return row
 
 

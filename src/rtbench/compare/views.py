@@ -322,7 +322,7 @@ def _ours(r) -> str:
 def _ours_figure(r) -> str:
     if r.ours_count is not None:
         return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}"
-    parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns)]
+    parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns, r.ours_res)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
     return " = ".join(parts) or "—"
