@@ -17,9 +17,10 @@ from rtbench.compare import kernelpage
 from rtbench.compare import kernels as kernelsheet
 from rtbench.compare import compare_reference
 from rtbench.compare import views as compare_views
-from rtbench.sheets import datasheet
+from rtbench.sheets import datasheet, listing
 from rtbench.sheets.pages import render
 from rtbench.store import catalog, contract, reference
+from rtbench.targets import harness
 from synth import latency, record, run
 
 CAT = catalog.load()
@@ -43,6 +44,12 @@ def test_the_linux_port_says_which_windows_hold_no_service_of_their_name(real_ex
                 "task.resume.suspended.thread", "sem.give.no_waiter", "msgq.create"):
         assert "window_holds" not in listed[mid], mid
     assert listed["task.start.no_ctx.thread"]["window_holds"] == HOLDS
+    # the catalogue's listing on this harness says it (`rtbench list`)
+    support = harness.registry_support(real_exe)
+    assert support["task.start.no_ctx.thread"] == (True, f"not comparable: {HOLDS}")
+    assert support["sem.give.no_waiter"] == (True, "")
+    assert listing.status(CAT.get("task.start.no_ctx.thread"), support) == \
+        f"supported; not comparable: {HOLDS}"
     (rec,) = [r for r in _lines(real_exe, "--only", "task.start.no_ctx.thread",
                                 "--samples", "20", "--warmup", "1") if r["type"] == "metric"]
     assert rec["window_holds"] == HOLDS

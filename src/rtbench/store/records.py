@@ -178,6 +178,18 @@ def strict_json(obj: Any, **kwargs: Any) -> str:
     return json.dumps(finite(obj), allow_nan=False, **kwargs)
 
 
+def registry_entry(rec: dict[str, Any]) -> tuple[bool, str]:
+    """A `--list` line as (supported, what the harness says of the row): an
+    unsupported row's reason, or where a supported row's window holds not
+    the service its name implies, "not comparable: " and what it holds
+    (`window_holds`); "" otherwise. The one reader of every target's list."""
+    supported = bool(rec.get("supported", True))
+    if not supported:
+        return False, str(rec.get("reason", ""))
+    holds = rec.get("window_holds")
+    return True, f"not comparable: {holds}" if isinstance(holds, str) and holds else ""
+
+
 def ticks_to_ns(ticks: float, tick_hz: float) -> float:
     # A 64-bit float keeps ~15 significant digits: plenty for tick counts.
     return ticks * 1e9 / tick_hz
