@@ -82,3 +82,16 @@ def test_a_vendors_sheet_shows_ours_no_finer_than_the_step():
     assert compare_views._ours(row) == "< 10 ns"  # 0.77 ns with a 10 ns step
     take = next(r for r in cmp.rows if r.id == "sem.take.available" and r.ours_status == "ok")
     assert compare_views._ours(take) == "773 ns"  # not 773.5
+
+
+def test_the_kernel_comparison_shows_a_time_no_finer_than_its_step():
+    from rtbench.compare import kernelpage
+    from rtbench.compare import kernels as kernelsheet
+
+    a, b = _host_run(1), _host_run(2)
+    b.host = {**b.host, "kernel_release": "6.12.0-rt"}  # another kernel: a column each
+    sheet = kernelsheet.build([a, b], _cat(), {})
+    row = next(r for s in sheet.sections for r in s.rows if r.id == "sem.give.no_waiter")
+    assert kernelpage.cell_text(row.cells[0], "p50") == "< 10 ns"
+    take = next(r for s in sheet.sections for r in s.rows if r.id == "sem.take.available")
+    assert kernelpage.cell_text(take.cells[1], "p50") == "773 ns"

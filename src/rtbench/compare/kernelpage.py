@@ -29,11 +29,12 @@ from rtbench.store.records import difference
 
 # ---- number formatting ----
 
-def fmt(v: float | None, unit: str) -> str:
+def fmt(v: float | None, unit: str, res: float = 0.0) -> str:
+    """A figure in its unit; a time no finer than `res`, its clock's step."""
     if v is None:
         return "—"
     if unit == "ns":
-        return system.fmt_time(v)
+        return system.fmt_time(v, res)
     return f"{v:,.0f}" if float(v).is_integer() or abs(v) >= 100 else f"{v:.1f}"
 
 
@@ -57,8 +58,8 @@ def cell_text(c: Cell, stat: str) -> str:
     if c.status != "ok":
         return c.status if stat == "p50" else ""
     if stat == "p50" and c.mean_only:
-        return f"mean {fmt(c.fig('mean'), c.unit)}"
-    return fmt(c.fig(stat), c.unit)
+        return f"mean {fmt(c.fig('mean'), c.unit, c.res.get('mean', 0.0))}"
+    return fmt(c.fig(stat), c.unit, c.res.get(stat, 0.0))
 
 
 def row_note(row: Row, columns: list[Column]) -> str:

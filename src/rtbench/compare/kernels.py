@@ -97,6 +97,7 @@ class Column:
     facts: dict[str, str]
     peers: list[Run] = field(default_factory=list)  # Thread-Metric runs beside it
     resolution: float = 1.0  # the counter's step in its own ticks (the session's ts.resolution)
+    clock_step: float = 0.0  # a time counter's step as a sample sees it (Session.clock_step)
 
     short: str = ""  # the kernel's name where it is unambiguous in the sheet ("ThreadX")
 
@@ -118,6 +119,7 @@ class Cell:
     step: float = 1.0  # the counter's step for the row's statistic, in `unit` per operation
     cycles: dict | None = None  # an emulated board's estimated cycles (docs/records.md)
     window_holds: str = ""  # the record's `window_holds`: not the named service, so not comparable
+    res: dict[str, float] = field(default_factory=dict)  # a time's clock step per statistic
 
     @property
     def apart(self) -> bool:
@@ -236,7 +238,8 @@ def _column(run: Run, peer_runs: list[Run]) -> Column:
     except (TypeError, ValueError):
         resolution = 1.0
     return Column(run, title, target, unit, facts,
-                  [p for p in peer_runs if tm.is_thread_metric(p)], resolution=resolution)
+                  [p for p in peer_runs if tm.is_thread_metric(p)], resolution=resolution,
+                  clock_step=session.clock_step)
 
 
 def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> KernelSheet:
@@ -345,8 +348,8 @@ def _profile(run: Run) -> str:
     return "rt" if "rt" in run.profiles else (run.profiles or [DEFAULT_PROFILE])[0]
 
 
-def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float = 1.0
-          ) -> Cell:
+def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float = 1.0,
+          clock_step: float = 0.0) -> Cell:
     if not present:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -361,7 +364,8 @@ def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float 
             else resolution) / m.divisor(stat)
     return Cell("ok", unit=m.base_unit, values={k: m.value(k) for k in (*STATS, "mean")},
                 how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles,
-                window_holds=m.window_holds)
+                window_holds=m.window_holds,
+                res={k: m.step(k, clock_step) for k in (*STATS, "mean")})
 
 
 def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], int]:
@@ -379,7 +383,8 @@ def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], i
         if system.is_system(it.service) or it.meta is None:
             continue  # the System part and imported figures: not kernel rows
         statistic = it.meta.statistic
-        cells = [_cell(t[mid][1], t[mid][2], STATISTIC_KEY[statistic], col.resolution)
+        cells = [_cell(t[mid][1], t[mid][2], STATISTIC_KEY[statistic], col.resolution,
+                       col.clock_step)
                  if mid in t else _cell(None, False) for t, col in zip(per_col, columns)]
         if not any(c.status == "ok" for c in cells):
             not_measured += 1
