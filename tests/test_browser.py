@@ -221,10 +221,11 @@ def test_kernel_sheet_renders_in_chromium(browser, tmp_path):
     browser.get(page.as_uri())
 
     assert browser.title == "rtbench kernel comparison — FreeRTOS V11.3.0 · ThreadX 6.4.2"
-    groups = [th.text for th in browser.find_elements(By.CSS_SELECTOR,
-                                                       "table.results thead th.group")]
-    assert groups[:2] == ["FreeRTOS", "ThreadX"]
-    rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr")
+    # a row per metric and kernel, stacked under the metric (every kernel on screen)
+    kernels = [td.text for td in browser.find_elements(
+        By.CSS_SELECTOR, "table.results tbody tr td:nth-child(3)")]
+    assert kernels[:2] == ["FreeRTOS (instr)", "ThreadX (instr)"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr.first")
     assert len(rows) == len(ids)
     config = browser.find_elements(By.CSS_SELECTOR, "table.kernels tbody tr")
     assert len(config) == len(sheet.config)

@@ -106,7 +106,7 @@ def test_cli_gate_exit_codes(isolated, capsys):
     assert main(["compare", "1", "2", "--db", "r.db", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["threshold_pct"] == 5.0 and [r["id"] for r in data["runs"]] == [1, 2]
-    for fmt, marker in (("md", "| metric |"), ("html", "<table>")):
+    for fmt, marker in (("md", "| metric |"), ("html", "<table class=\"fit\">")):
         assert main(["compare", "1", "2", "--db", "r.db", "--format", fmt]) == 0
         assert marker in capsys.readouterr().out
 
@@ -157,7 +157,9 @@ def test_cli_fail_on_max_gates_a_tail_regression(isolated, capsys):
     store(isolated / "r.db", _tailed(2, 2, tail_scale=1.6))
     assert main(["compare", "1", "2", "--db", "r.db", "--fail-on-regression"]) == 0
     out = capsys.readouterr().out
-    row = next(line for line in out.splitlines() if "sem.give.wake_ctx.thread" in line)
+    # the table's row (the verdict, above the table, names it first)
+    row = next(line for line in out.splitlines() if "sem.give.wake_ctx.thread" in line
+               and "│" in line)
     assert "slower" in row and "same" not in row  # the tail moved: said on the row
     assert out.rstrip().splitlines()[-1].startswith("Summary: run 2 vs run 1: 1 metrics "
                                                     "compared; median no change; p99 1 slower")

@@ -90,7 +90,9 @@ def test_every_rendering_shows_the_statistic_p999_and_max_beside_the_median():
     line = next(ln for ln in md.splitlines() if "| irq.kernel_latency |" in ln)
     assert "| irq.kernel_latency | max | 19 | 20 | " in line and "| ×2.09 |" in line
     html = kernelpage.render(sheet, "html")
-    assert "p99.9 instr" in html and "interrupts-off region), by max" in html
+    # a row per kernel under the metric (every kernel on a 1280 px page), its unit beside it
+    assert "<th class=\"num\">p99.9</th>" in html and "FreeRTOS (instr)" in html
+    assert "interrupts-off region) · irq.kernel_latency" in html
     data = json.loads(json.dumps(kernelsheet.to_jsonable(sheet)))
     row = next(r for s in data["sections"] for r in s["rows"] if r["id"] == "irq.kernel_latency")
     assert row["statistic"] == "max" and row["cells"][0]["values"]["p999"] == fr.fig("p999")

@@ -55,12 +55,13 @@ def test_full_sheet(cat):
     for mid in cat.ids:
         assert f"`{mid}`" in text
     assert "2600.001 MHz" in text and "SCHED_FIFO" in text and "Not real-time" not in text
-    # 1234 ticks at 1 GHz: 1.234 us and 1234 counter ticks; one unit per column
-    # (the table's, in its header), never the same figure twice in µs and ns.
-    assert "| 10000 | 1.204 | 1.234 | 1.236 | 3.702 | 1234 |" in text
+    # 1234 ticks at 1 GHz: 1.23 us (the clock's step, 26 ticks, is 0.026 µs: no
+    # digit finer) and 1234 counter ticks; one unit per column (the table's, in
+    # its header), never the same figure twice in µs and ns.
+    assert "| 10000 | 1.20 | 1.23 | 1.24 | 3.70 | 1234 |" in text
     assert "| min µs | median µs | p99 µs | max µs | median ticks |" in text
     assert " ns |" not in text
-    assert "| -0.026 |" in text  # a negative minimum keeps its sign
+    assert "| -0.03 |" in text  # a negative minimum keeps its sign
     # a row without a figure is one line under its table, with its reason
     unsupported = metrics[3]["id"]
     assert f"*Unsupported (1):* `{unsupported}` — no such service." in text

@@ -34,6 +34,7 @@ WEAK unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned task_fl
     return 0;
 }
 
+WEAK const char *rtb_port_window_holds(const char *id) { (void)id; return 0; }
 WEAK const char *rtb_port_unsupported_why(uint32_t cap) { (void)cap; return 0; }
 WEAK int rtb_port_option(const char *name, const char *value) { (void)name, (void)value; return 0; }
 WEAK int rtb_port_setup(bool list_only) { (void)list_only; return RTB_OK; }

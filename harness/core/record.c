@@ -19,12 +19,22 @@ bool rtb_unit_is_time(const char *unit)
     return rtb_streq(unit, "ticks") || rtb_streq(unit, "cycles");
 }
 
+/* What the window holds where the port says it is not the named service
+ * (rtb_port_window_holds); nothing otherwise. */
+static void write_window_holds(const char *id)
+{
+    const char *holds = rtb_port_window_holds(id);
+    if (holds && *holds)
+        jw_str("window_holds", holds);
+}
+
 void rtb_record_registry(const char *id, const char *unsupported_why)
 {
     jw_begin("registry");
     jw_str("id", id);
     jw_bool("supported", !unsupported_why);
     jw_str("reason", unsupported_why ? unsupported_why : "");
+    write_window_holds(id);
     jw_end();
 }
 
@@ -205,6 +215,7 @@ void rtb_record_metric(const struct rtb_ctx *c, const struct rtb_calib *cal,
     if (c->kernel_calls)
         jw_u64("kernel_calls", c->kernel_calls);
     write_unranked(c);
+    write_window_holds(c->metric->id);
     jw_str("allocation", (c->metric->task_flags & RTB_FROM_HEAP) ? "heap" : "static");
     jw_str("note", c->cold_failed ? "cold profile: the port could not evict caches" : c->note);
     jw_end();

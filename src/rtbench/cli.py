@@ -301,20 +301,32 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
 @cli.command("show")
 @click.argument("run")
+@click.option("--first-page", is_flag=True,
+              help="Only the first page: key figures, worst cases, conditions, warnings "
+                   "(what `rtbench run` ends with).")
+@click.option("--format", "fmt", type=click.Choice(("text", "md")),
+              help="text: laid out for the terminal (the default on one, or with --width); "
+                   "md: the Markdown sheet (the default into a file or a pipe).")
+@sink.width_option
 @click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")
-def show_command(run: str, db: Path | None) -> int:
-    """Print the data sheet of a stored RUN (an id, `latest`, `latest~N` or `label:TEXT`)."""
+def show_command(run: str, first_page: bool, fmt: str | None, db: Path | None) -> int:
+    """Print the data sheet of a stored RUN (an id, `latest`, `latest~N` or
+    `label:TEXT`) laid out for a terminal, or its first page alone."""
+    from rtbench.sheets import terminal
+
     with Store(db, create=False) as store:
         stored = store.get_run(run)
         stored.calibrations = calibration.find(store, stored)
-    text = qualify_sheet.render_markdown(stored, catalog_mod.load())
-    console = Console(highlight=False)
-    if console.is_terminal:  # rendered, never raw Markdown marks on a terminal
-        from rich.markdown import Markdown
-
-        console.print(Markdown(text))
-    else:
+    console, laid_out = sink.text_console()
+    if qualify_sheet.is_qualify(stored) or (fmt or ("text" if laid_out else "md")) == "md":
+        # a qualify run's sheet is text already (preformatted tables and its trace)
+        text = (qualify_sheet.first_page(stored) if first_page and qualify_sheet.is_qualify(
+            stored) else qualify_sheet.render_markdown(stored, catalog_mod.load()))
+        if first_page and not qualify_sheet.is_qualify(stored):  # up to the configuration
+            text = text.split("\n## Target configuration", 1)[0] + "\n"
         click.echo(text, nl=False)
+        return 0
+    terminal.print_sheet(stored, catalog_mod.load(), console, first_page, soft=not laid_out)
     return 0
 
 
@@ -324,6 +336,8 @@ EXIT_REGRESSION = 1
 
 def _output_options(formats: tuple[str, ...]):
     def wrap(f):
+        if "text" in formats:
+            f = sink.width_option(f)
         f = click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")(f)
         f = click.option("-o", "--output", type=click.Path(path_type=Path),
                          help="Write to FILE (its suffix picks the format) instead of stdout.")(f)

@@ -285,6 +285,17 @@ const char *rtb_port_emulation(enum rtb_emulation what, unsigned task_flags);
  * checks each port's answer against the trace. */
 unsigned rtb_port_emulation_calls(enum rtb_emulation what, unsigned task_flags);
 
+/* Where this port's timed window for metric `id` does not hold the service
+ * the row's name implies but something else: what it holds, in words for
+ * the record ("a sem_post of a start gate no task waits on yet: a counter
+ * in user memory, no kernel call", where Linux has no task start). NULL or
+ * "": the window holds the named service (the default). The core writes it
+ * into the row's registry line and metric record (`window_holds`); the row
+ * is measured and shown, and every comparison with another kernel or a
+ * vendor's sheet shows it as not comparable, in these words, out of every
+ * verdict. Only the port knows what its calls do: nothing else keeps a list. */
+const char *rtb_port_window_holds(const char *id);
+
 /* Why the port lacks the service behind capability bit `cap` (one bit), in
  * words for the record ("FreeRTOS has no reader-writer lock"). NULL: the
  * core says "port has no <service>" (the default). */

@@ -29,11 +29,12 @@ from rtbench.store.records import difference
 
 # ---- number formatting ----
 
-def fmt(v: float | None, unit: str) -> str:
+def fmt(v: float | None, unit: str, res: float = 0.0) -> str:
+    """A figure in its unit; a time no finer than `res`, its clock's step."""
     if v is None:
         return "—"
     if unit == "ns":
-        return system.fmt_time(v)
+        return system.fmt_time(v, res)
     return f"{v:,.0f}" if float(v).is_integer() or abs(v) >= 100 else f"{v:.1f}"
 
 
@@ -57,8 +58,8 @@ def cell_text(c: Cell, stat: str) -> str:
     if c.status != "ok":
         return c.status if stat == "p50" else ""
     if stat == "p50" and c.mean_only:
-        return f"mean {fmt(c.fig('mean'), c.unit)}"
-    return fmt(c.fig(stat), c.unit)
+        return f"mean {fmt(c.fig('mean'), c.unit, c.res.get('mean', 0.0))}"
+    return fmt(c.fig(stat), c.unit, c.res.get(stat, 0.0))
 
 
 def row_note(row: Row, columns: list[Column]) -> str:
@@ -72,6 +73,8 @@ def row_note(row: Row, columns: list[Column]) -> str:
             continue
         if c.status == "ok" and c.unranked:
             parts.append(f"{col.short}: not ranked: {c.unranked}")
+        if c.status == "ok" and c.window_holds:
+            parts.append(f"{col.short}: not comparable: {c.window_holds}")
         if c.how:
             parts.append(f"{col.short}: how: {c.how}")
         if c.status == "ok" and (d := difference(col.facts, row.id)):
@@ -228,6 +231,8 @@ def ratio_text(c: Cell, sheet: KernelSheet | None = None) -> str:
     the kernel's record keeps the row out of the rankings."""
     if c.status != "ok":
         return ""
+    if c.window_holds:  # the row's note says what its window holds
+        return "not comparable"
     if c.unranked:
         return not_ranked_mark(sheet, c) if sheet is not None else "not ranked"
     if c.diff is not None:
@@ -243,6 +248,34 @@ def est_text(sheet: KernelSheet) -> str:
             f"under {SMALL_STEPS} estimated cycles on every kernel is too small to rank), "
             "with the median's model range [lo, hi] in the tables and µs at the board's "
             "clock. Where the two units rank the kernels otherwise, the section below says so.")
+
+
+def kernel_rows_table(sheet: KernelSheet, s: Section):
+    """A section's rows for a page of fixed width (HTML): a row per metric
+    and kernel, stacked under the metric's title, so every figure of every
+    kernel is on screen however many kernels there are (a column group per
+    kernel pushed the third kernel's off a 1280 px page). Columns: min,
+    median, p99, p99.9, max, "× fastest", a board's estimated cycles; the
+    kernel's unit beside its name."""
+    from rtbench.sheets.pages import Table
+
+    est = max((_est_headers(sheet, i) for i in range(len(sheet.columns))), key=len)
+    ratios = any(sheet.has_ratio(i) for i in range(len(sheet.columns)))
+    headers = ["metric", "ranked by", "kernel", *(n for _k, n in SECTION_STATS),
+               *[RATIO_HEADER] * ratios, *est, "notes"]
+    rows, styles = [], []
+    for r in s.rows:
+        for i, (c, col) in enumerate(zip(r.cells, sheet.columns)):
+            cells = [f"{r.title} · {r.id}", r.statistic] if i == 0 else ["", ""]
+            cells.append(f"{col.short} ({UNIT_SHORT.get(col.unit, col.unit)})")
+            cells += [cell_text(c, k) for k, _n in SECTION_STATS]
+            cells += [ratio_text(c, sheet) if sheet.has_ratio(i) else ""] * ratios
+            mine = _est_cells(sheet, r, i)
+            cells += mine + [""] * (len(est) - len(mine))
+            rows.append([*cells, row_note(r, sheet.columns) if i == 0 else ""])
+            styles.append("first" if i == 0 else "")
+    return Table(headers, rows, "lll" + "r" * (len(SECTION_STATS) + ratios + len(est)) + "l",
+                 styles)
 
 
 def _est_headers(sheet: KernelSheet, i: int, terminal: bool = False) -> list[str]:
@@ -387,7 +420,8 @@ def render(sheet: KernelSheet, fmt_: str) -> str:
         est_text=est_text(sheet) if sheet.est_label else "",
         key_table=key_table, tm_text=TM_TEXT, not_ranked_text=NOT_RANKED_TEXT,
         not_ranked=not_ranked_lines(sheet),
-        section_table=section_table, peer_table=peer_table, plots=plots,
+        section_table=section_table, kernel_rows_table=kernel_rows_table,
+        peer_table=peer_table, plots=plots,
         colours=_colours(sheet), flat=flat_headers, summary=summary_line(sheet))
 
 

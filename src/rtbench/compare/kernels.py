@@ -97,6 +97,7 @@ class Column:
     facts: dict[str, str]
     peers: list[Run] = field(default_factory=list)  # Thread-Metric runs beside it
     resolution: float = 1.0  # the counter's step in its own ticks (the session's ts.resolution)
+    clock_step: float = 0.0  # a time counter's step as a sample sees it (Session.clock_step)
 
     short: str = ""  # the kernel's name where it is unambiguous in the sheet ("ThreadX")
 
@@ -117,6 +118,13 @@ class Cell:
     unranked: str = ""  # the record's `unranked`: why it takes no ratio, no verdict
     step: float = 1.0  # the counter's step for the row's statistic, in `unit` per operation
     cycles: dict | None = None  # an emulated board's estimated cycles (docs/records.md)
+    window_holds: str = ""  # the record's `window_holds`: not the named service, so not comparable
+    res: dict[str, float] = field(default_factory=dict)  # a time's clock step per statistic
+
+    @property
+    def apart(self) -> bool:
+        """Out of every ratio and verdict: unranked, or not the service of its name."""
+        return bool(self.unranked or self.window_holds)
 
     def fig(self, stat: str) -> float | None:
         return self.values.get(stat)
@@ -230,7 +238,8 @@ def _column(run: Run, peer_runs: list[Run]) -> Column:
     except (TypeError, ValueError):
         resolution = 1.0
     return Column(run, title, target, unit, facts,
-                  [p for p in peer_runs if tm.is_thread_metric(p)], resolution=resolution)
+                  [p for p in peer_runs if tm.is_thread_metric(p)], resolution=resolution,
+                  clock_step=session.clock_step)
 
 
 def build(runs: list[Run], catalog: Catalog, linked: dict[int, list[Run]]) -> KernelSheet:
@@ -263,7 +272,8 @@ def _est_cell(c: Cell) -> Cell:
     if c.cycles is None:
         return Cell("no estimate", "no estimated cycles in this record")
     return Cell("ok", unit=EST_UNIT, values={k: c.cycles.get(k) for k in (*STATS, "mean")},
-                how=c.how, unranked=c.unranked, step=1.0, cycles=c.cycles)
+                how=c.how, unranked=c.unranked, step=1.0, cycles=c.cycles,
+                window_holds=c.window_holds)
 
 
 def _estimates(columns: list[Column], sections: list[Section]) -> tuple[list[Verdict], str]:
@@ -338,8 +348,8 @@ def _profile(run: Run) -> str:
     return "rt" if "rt" in run.profiles else (run.profiles or [DEFAULT_PROFILE])[0]
 
 
-def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float = 1.0
-          ) -> Cell:
+def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float = 1.0,
+          clock_step: float = 0.0) -> Cell:
     if not present:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -353,7 +363,9 @@ def _cell(rec: dict | None, present: bool, stat: str = "p50", resolution: float 
     step = (ticks_to_ns(resolution, float(rec["tick_hz"])) if m.is_time and rec.get("tick_hz")
             else resolution) / m.divisor(stat)
     return Cell("ok", unit=m.base_unit, values={k: m.value(k) for k in (*STATS, "mean")},
-                how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles)
+                how=rec.get("emulated") or "", unranked=m.unranked, step=step, cycles=m.cycles,
+                window_holds=m.window_holds,
+                res={k: m.step(k, clock_step) for k in (*STATS, "mean")})
 
 
 def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], int]:
@@ -371,7 +383,8 @@ def _sections(columns: list[Column], catalog: Catalog) -> tuple[list[Section], i
         if system.is_system(it.service) or it.meta is None:
             continue  # the System part and imported figures: not kernel rows
         statistic = it.meta.statistic
-        cells = [_cell(t[mid][1], t[mid][2], STATISTIC_KEY[statistic], col.resolution)
+        cells = [_cell(t[mid][1], t[mid][2], STATISTIC_KEY[statistic], col.resolution,
+                       col.clock_step)
                  if mid in t else _cell(None, False) for t, col in zip(per_col, columns)]
         if not any(c.status == "ok" for c in cells):
             not_measured += 1

@@ -58,7 +58,7 @@ def rank_row(row, columns) -> None:
     for unit in dict.fromkeys(col.unit for col in columns):
         same = [c for c, col in zip(row.cells, columns) if col.unit == unit
                 and c.status == "ok" and c.unit == unit and c.fig(stat) is not None
-                and not c.unranked]
+                and not c.apart]
         if len(same) < 2:
             continue
         values = [c.fig(stat) for c in same]
@@ -145,10 +145,10 @@ def _verdict(s, unit: str, idx: list[int], columns) -> Verdict | None:
         if r.id.startswith("method.") or not all(
                 r.cells[i].status == "ok" and r.cells[i].fig(stat) is not None for i in idx):
             continue  # a row some kernel has no figure of its statistic for: not compared
-        if any(r.cells[i].unranked for i in idx):
+        if any(r.cells[i].apart for i in idx):
             left_out += 1
             for i in idx:
-                unranked[columns[i].short] += bool(r.cells[i].unranked)
+                unranked[columns[i].short] += r.cells[i].apart
         elif unit in r.small:
             small += 1
         else:

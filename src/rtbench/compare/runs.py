@@ -77,6 +77,7 @@ class Cell:
     # an emulated board's estimated cycles (docs/records.md `cycles`): shown
     # beside the instructions, not judged (the instructions are)
     cycles: dict | None = None
+    res: float = 0.0  # the clock's step in the median: no digit finer is shown (fmt_scaled)
 
     def stat(self, name: str) -> float | None:
         return getattr(self, name)
@@ -126,7 +127,7 @@ class StatChange:
     why: str = ""
 
 
-def _gated(cell: "Cell", stat: str) -> bool:
+def gated(cell: "Cell", stat: str) -> bool:
     """Whether a slower verdict can fail a gate: tested, or an exact count."""
     return cell.changes[stat].p_value is not None or cell.unit != "ns"
 
@@ -148,11 +149,11 @@ class RunComparison:
         board's instructions: the same on every run, so any change is one).
         A time's slow-down no test backs (one sample each) fails no gate:
         `untested` lists them."""
-        return [(r, i, st) for r, i, st in self._slower(stats) if _gated(r.cells[i], st)]
+        return [(r, i, st) for r, i, st in self._slower(stats) if gated(r.cells[i], st)]
 
     def untested(self, stats: tuple[str, ...] = ("p50",)) -> list[tuple[Row, int, str]]:
         """The slow-downs in `stats` a gate does not fail on: no test backs them."""
-        return [(r, i, st) for r, i, st in self._slower(stats) if not _gated(r.cells[i], st)]
+        return [(r, i, st) for r, i, st in self._slower(stats) if not gated(r.cells[i], st)]
 
     def _slower(self, stats: tuple[str, ...]) -> list[tuple[Row, int, str]]:
         return [(r, i, st) for r in self.rows for i, c in enumerate(r.cells) for st in stats
@@ -186,11 +187,12 @@ def compare_runs(runs: list[Run], catalog: Catalog,
     keys = list(dict.fromkeys(k for table in per_run for k in table))
     keys.sort(key=lambda k: order.get(k[0], len(order)))
     resolution = max((_resolution_ns(r) for r in runs), default=0.0) + _calibration_ns(runs)
-    baselines = [blocks_mod.canary_baseline(r.metrics) for r in runs]
+    baselines = [(blocks_mod.canary_baseline(r.metrics), Session(r.session or {}).clock_step)
+                 for r in runs]
     rows, samples = [], {}
     for key in keys:
         it = next(t[key][0] for t in per_run if key in t)
-        cells = [_cell(t[key][1] if key in t else _ABSENT, base)
+        cells = [_cell(t[key][1] if key in t else _ABSENT, *base)
                  for t, base in zip(per_run, baselines)]
         grouped = [stats.grouped(t[key][1]) if key in t and t[key][1] else None
                    for t in per_run]
@@ -234,7 +236,7 @@ def _block_figures(rec: dict, m: MetricRecord, baseline: float | None) -> tuple[
              for st in ("p50", "p99", "p999", "max")}, slow)
 
 
-def _cell(rec: Any, baseline: float | None = None) -> Cell:
+def _cell(rec: Any, baseline: float | None = None, clock: float = 0.0) -> Cell:
     if rec is _ABSENT:
         return Cell("absent", "not in this run")
     if rec is None:
@@ -248,7 +250,7 @@ def _cell(rec: Any, baseline: float | None = None) -> Cell:
         return Cell("ok", n=m.n or 0, unit=m.unit, figure=figure)
     cell = Cell("ok", n=m.n or 0, unit=m.base_unit, p50=m.value("p50"), p99=m.value("p99"),
                 max=m.value("max"), mean=m.value("mean"), p999=m.value("p999"),
-                unranked=m.unranked, cycles=m.cycles)
+                unranked=m.unranked, cycles=m.cycles, res=m.step("p50", clock))
     if rec.get("blocks") and (m.is_time or m.is_count):
         cell.blocks, cell.slow_blocks = _block_figures(rec, m, baseline)
     cell.window = blocks_mod.window_text(rec)
@@ -584,11 +586,9 @@ def check_limit(lim: Limit, run: Run) -> list[LimitCheck]:
 
 
 def _resolution_ns(run: Run) -> float:
-    """One step of the run's clock as a sample sees it, in ns: its
-    resolution, or one read's spread where larger (ts.step)."""
+    """One step of the run's clock as a sample sees it, in ns (clock_step)."""
     s = Session(run.session or {})
-    res = max(s.ts.get("step") or 0, s.ts.get("resolution") or 0)
-    return (s.ticks_ns(res) or 0.0) if res else 0.0
+    return (s.ticks_ns(s.clock_step) or 0.0) if s.clock_step else 0.0
 
 
 def _calibration_ns(runs: list[Run]) -> float:

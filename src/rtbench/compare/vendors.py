@@ -10,7 +10,10 @@ run's estimated cycles of the same samples stand beside theirs with a ratio
 marked model against measurement (estref.py). A row
 whose record says `unranked` (docs/records.md: the kernel adds nothing, the
 tick's phase, rtbench's own instructions) stands beside theirs without a
-ratio either, and says why. Rows either side lacks are listed, the
+ratio either, and says why; so does a row whose window, the port says,
+holds something other than the service its name implies (`window_holds`:
+Linux's task start is a sem_post): not comparable, in the port's words, and
+out of every ratio. Rows either side lacks are listed, the
 unclaimed ones with why (coverage.py).
 """
 
@@ -63,6 +66,8 @@ class RefRow:
     their_stat: str = "unstated"  # what the published figure is (reference.STATISTICS)
     unranked: str = ""  # the record's `unranked`: why ours takes no ratio against theirs
     est: estref.Estimate | None = None  # a board's estimated cycles of the statistic ours is
+    window_holds: str = ""  # the record's `window_holds`: not their service, so not comparable
+    ours_res: float = 0.0  # the clock's step in ours_ns: no digit finer is shown
 
 
 @dataclass
@@ -103,7 +108,7 @@ def compare_reference(run: Run, sheet: reference.Sheet, catalog: Catalog) -> Ref
                     ours_only.append((it.id, profile, it.title))
                 continue
             for key in keys:
-                rows.append(_ref_row(it, profile, rec, key, session.core_cycles_hz,
+                rows.append(_ref_row(it, profile, rec, key, session,
                                      sheet.statistic_of(key)))
     used = [v for v in sheet.variants() if any((r.key, v) in cells for r in rows)]
     for r in rows:
@@ -136,7 +141,7 @@ def _cycles_note(session: Session) -> str:
             "(the counter's rate need not be the core's)")
 
 
-def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
+def _ref_row(it, profile: str, rec: dict | None, key: str, session: Session = Session({}),
              theirs: str = "unstated") -> RefRow:
     """Our figure for one published row, the statistic `theirs` asks for
     (reference.STATISTICS); beside their CPU cycles, the counter's ticks, or
@@ -149,8 +154,9 @@ def _ref_row(it, profile: str, rec: dict | None, key: str, core_hz: float = 0.0,
     if not m.ok:
         return RefRow(it.id, it.title, profile, key, m.status, m.reason, None, None, [],
                       their_stat=theirs)
-    row = _ok_row(it, profile, key, rec, m, core_hz, theirs)
-    row.unranked = m.unranked
+    row = _ok_row(it, profile, key, rec, m, session.core_cycles_hz, theirs)
+    row.unranked, row.window_holds = m.unranked, m.window_holds
+    row.ours_res = m.step(row.ours_stat, session.clock_step) if row.ours_stat else 0.0
     return row
 
 
@@ -220,8 +226,8 @@ def _with_ratio(cell: Published | None, row: RefRow) -> Published | None:
     if cell is None or row.ours_status != "ok":
         return cell
     c = Published(cell.figures, cell.time_ns, cell.cycles, cell.note, cell.mb_s)
-    if row.unranked:
-        return c  # ours measures no work of the kernel a ratio could set beside theirs
+    if row.unranked or row.window_holds:
+        return c  # ours measures no work of the kernel, or not theirs: nothing to set beside
     if row.ours_stat != reference.STATISTICS[row.their_stat]:
         return c  # not the statistic they published (ours lacks it): no ratio
     if c.mb_s and row.ours_mb_s:  # as a time ratio: above 1, we are slower

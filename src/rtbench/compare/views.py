@@ -7,7 +7,7 @@ Markdown or HTML by the same blocks as every other page.
 from __future__ import annotations
 
 from rtbench.compare import estref
-from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison
+from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison, gated
 from rtbench.peers import lm_causes
 from rtbench.peers.lm_causes import AGREE
 from rtbench.compare.vendors import RefComparison
@@ -61,7 +61,7 @@ def _value(c, div: float) -> str:
         return (f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)} · {estcycles.median(c.cycles)} "
                 f"est. cyc, {estcycles.us(c.cycles)} µs")
     if c.p50 is not None:
-        return fmt_scaled(c.p50, div) if c.unit == "ns" else \
+        return fmt_scaled(c.p50, div, res=c.res) if c.unit == "ns" else \
             f"{c.p50:g} {UNIT_SHORT.get(c.unit, c.unit)}"
     if c.figure:
         return c.figure
@@ -76,6 +76,8 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
                 f"each with its own verdict; medians in {unit} (counts in their unit).")
     for w in cmp.warnings:
         page.warning(w)
+    _verdict(page, cmp, gate)  # first: a reader (and a CI log's reader) opens it for this
+    page.h2("Method")
     page.p(f"A statistic counts as changed only if it moved by more than {cmp.threshold_pct:g} % "
            "and by more than one step of the counter (its resolution, or one read's "
            "spread, and the difference of the two runs' subtracted overheads), and, where a "
@@ -99,21 +101,25 @@ def run_comparison(cmp: RunComparison, gate: tuple[str, ...] = (), html: bool = 
         _limits(page, cmp)
     if html and len(cmp.runs) > 1:
         _distribution_plots(page, cmp)
+    page.p(summary_line(cmp, gate))  # the last line, as every comparison's (CI logs)
+    return page
+
+
+def _verdict(page: Page, cmp: RunComparison, gate: tuple[str, ...]) -> None:
+    """The slow-downs of each statistic and the summary line."""
     page.h2("Verdict")
-    stats_gated = gate or ("p50",)
     for st in TAIL_STATS:
         slow = [(row, i) for row, i, s in cmp.regressions((st,)) if s == st]
         if slow:
-            gated = " (gates: --fail-on)" if st in gate else ""
+            gates = " (gates: --fail-on)" if st in gate else ""
             page.p(f"{STAT_NAMES[st]}: {len(slow)} slow-down(s) beyond "
-                   f"{cmp.threshold_pct:g} %{gated}:")
+                   f"{cmp.threshold_pct:g} %{gates}:")
             page.bullets([regression_line(row, cmp.runs[i], cmp.runs[0], row.cells[i], st)
                           for row, i in slow[:20]]
                          + ([f"… and {len(slow) - 20} more"] if len(slow) > 20 else []))
     if not cmp.regressions(TAIL_STATS) and len(cmp.runs) > 1:
         page.p(f"No significant slow-down beyond {cmp.threshold_pct:g} % in any statistic.")
-    page.p(summary_line(cmp, stats_gated if gate else ()))
-    return page
+    page.p(summary_line(cmp, gate))
 
 
 def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> None:
@@ -139,7 +145,8 @@ def _comparison_table(page: Page, cmp: RunComparison, div: float, unit: str) -> 
                 cells += [_value(c, div), *(_change(c.changes.get(st)) for st in TAIL_STATS)]
             else:  # not compared: why, once
                 cells += [_value(c, div), c.why or c.verdict, *[""] * (len(TAIL_STATS) - 1)]
-            verdicts |= {ch.verdict for ch in c.changes.values()} or {c.verdict}
+            # coloured by what a test backs: a max one sample each decides colours nothing
+            verdicts |= {ch.verdict for st, ch in c.changes.items() if gated(c, st)} or {c.verdict}
         rows.append(cells)
         styles.append("bad" if "slower" in verdicts else "better" if "faster" in verdicts
                       else "muted" if verdicts <= {"not compared"} else "")
@@ -305,6 +312,8 @@ def _ours(r) -> str:
     statistic it is comes in its own column (_paired)."""
     if r.ours_status != "ok":
         return r.ours_status
+    if r.window_holds:  # what it holds: under the table (not_comparable_lines)
+        return f"not comparable ({_ours_figure(r)})"
     if r.unranked:
         return _ours_figure(r) + " (not ranked)"
     return _ours_figure(r)
@@ -313,7 +322,7 @@ def _ours(r) -> str:
 def _ours_figure(r) -> str:
     if r.ours_count is not None:
         return f"{r.ours_count:g} {UNIT_SHORT.get(r.ours_unit, r.ours_unit)}"
-    parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns)]
+    parts = [] if r.ours_ns is None else [system.fmt_time(r.ours_ns, r.ours_res)]
     if r.ours_mb_s is not None:
         parts.append(f"{r.ours_mb_s:,.0f} MB/s" if r.ours_mb_s >= 100 else f"{r.ours_mb_s:.3g} MB/s")
     return " = ".join(parts) or "—"
@@ -388,6 +397,10 @@ def ref_comparison(cmp: RefComparison) -> Page:
             page.p("“not ranked”: our record keeps the row out of every ranking, so it stands "
                    "beside the published figure with no ratio, for this reason:")
             page.bullets(unranked)
+        if holds := not_comparable_lines(cmp.rows):
+            page.p("“not comparable”: on this port the row's window does not hold the service "
+                   "its name implies, so it has no ratio: what the port says it measures:")
+            page.bullets(holds)
     else:
         page.p("No metric of this run answers a row of this sheet.")
     page.h2(f"Published, not measured by this run ({len(cmp.published_only)})")
@@ -410,6 +423,12 @@ def _statistics_sentence(s: reference.Sheet) -> str:
             "units.")
 
 
+def not_comparable_lines(rows) -> list[str]:
+    """Our ok rows whose window holds not their service (`window_holds`): what."""
+    return [f"{r.id} [{r.profile}] beside “{r.key}”: not comparable: {r.window_holds}"
+            for r in rows if r.ours_status == "ok" and r.window_holds]
+
+
 def ref_summary(cmp: RefComparison) -> str:
     """Every published row accounted for once: with a figure of ours, or
     what this run has instead (unsupported, failed, not measured), or no
@@ -423,7 +442,10 @@ def ref_summary(cmp: RefComparison) -> str:
     counts = {"ok": 0, "unsupported": 0, "failed": 0, "other": 0}
     for status in best.values():
         counts[status if status in counts else "other"] += 1
-    parts = [f"{counts['ok']} with a figure of ours"]
+    ok = [r for r in cmp.rows if r.ours_status == "ok"]
+    apart = len({r.key for r in ok} - {r.key for r in ok if not r.window_holds})
+    parts = [f"{counts['ok']} with a figure of ours"
+             + (f" ({apart} of them not comparable: no ratio)" if apart else "")]
     parts += [f"{counts[k]} {k} in this run" for k in ("unsupported", "failed") if counts[k]]
     if counts["other"]:
         parts.append(f"{counts['other']} not measured (run incomplete)")

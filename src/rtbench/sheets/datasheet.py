@@ -124,7 +124,7 @@ def sheet_model(run: Run, catalog: Catalog) -> dict[str, Any]:
         "The harness did not report its session record, so the method cannot be described.",
         "profiles": run.profiles,
         "services": _service_tables(its, run.profiles, expect, catalog.services,
-                                    figures_unit(session), session.core_cycles_hz),
+                                    figures_unit(session), session),
         "definitions": _definitions(its),
         "units_note": " ".join(filter(None, (units_note(session), estcycles.label(
             r for it in its for r in it.records.values())))),
@@ -244,18 +244,18 @@ def _count_methodology(session: Session) -> str:
 
 def _service_tables(its: list[Item], profiles: list[str], expect: dict[str, Expect],
                     services: tuple[str, ...], unit: str = "ticks",
-                    core_hz: float = 0.0) -> list[dict]:
+                    session: Session = Session({})) -> list[dict]:
     by_service: dict[str, list[Item]] = {}
     for it in its:
         by_service.setdefault(it.service, []).append(it)
     order = [*services, OTHER_SERVICE, UNMAPPED_SERVICE]
-    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit, core_hz),
+    return [{"name": s, "table": _table(by_service[s], profiles, expect, unit, session),
              "part": "System" if system.is_system(s) else "Kernel"}
             for s in order if s in by_service]
 
 
 def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
-           unit: str, core_hz: float = 0.0) -> Table:
+           unit: str, session: Session = Session({})) -> Table:
     """One section: a row per metric that has a figure in some profile, the
     others collapsed into a line per status. Columns and the unit are this
     table's own (a section of imported means gets a mean column; a
@@ -282,14 +282,14 @@ def _table(its: list[Item], profiles: list[str], expect: dict[str, Expect],
             columns = (*columns[:-1], (MEAN_COLUMN[0], MEAN_COLUMN[1] + suffix), columns[-1])
         if not multi and any(m.is_time and not m.origin for m in recs):
             columns = (*columns, ("p50_ticks", _COUNTER_HEADER.get(unit, "median ticks")))
-            if core_hz:
+            if session.core_cycles_hz:
                 columns = (*columns, _CORE_HEADER)
     table = Table(profiles, columns)
     for it in shown:
         values, notes = [], []
         for profile in profiles:
             figures, note = _figures(it.records, profile, expect[profile], scale[1], in_system,
-                                     core_hz)
+                                     session)
             values.extend(figures.get(k, _BLANK) for k, _h in columns)
             if note:
                 notes.append(f"{profile}: {note}" if multi else note)
@@ -324,9 +324,10 @@ _MISSING = object()
 
 def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
              div: float = 1e3, in_system: bool = False,
-             core_hz: float = 0.0) -> tuple[dict[str, str], str]:
+             session: Session = Session({})) -> tuple[dict[str, str], str]:
     """The table cells of one metric under one profile (times in the
-    table's unit: ns divided by `div`), and its note."""
+    table's unit: ns divided by `div`, no digit finer than the clock's
+    step), and its note."""
     rec = records.get(profile, _MISSING)
     if rec is _MISSING:
         return {"n": ""}, ""
@@ -337,19 +338,17 @@ def _figures(records: dict[str, dict | None], profile: str, expect: Expect,
         return {"n": ""}, f"{m.status}: {m.reason or 'no reason given'}"
     if in_system:
         return system.figures(rec, div), "; ".join(_notes(rec, expect))
-    cells = {k: figure_cell(m, k, lambda v: fmt_scaled(v, div, m.step_ns)) for k in FIGURE_KEYS}
+    core_hz, step = session.core_cycles_hz, session.clock_step
+    cells = {k: figure_cell(m, k, lambda v, k=k: fmt_scaled(v, div, m.step_ns, m.step(k, step)))
+             for k in FIGURE_KEYS}
     cells.update(estcycles.cells(rec))
     cells["n"] = _BLANK if m.n is None else str(m.n)
     cells["p50_ticks"] = (fmt_ticks(rec["p50"]) if m.has("p50") and m.is_time
                           and not m.origin else _BLANK)
-    cells["p50_core"] = (_core_cycles(m.ns("p50"), core_hz) if core_hz and m.has("p50")
+    # a time per operation in core cycles, whole (the clock is an estimate)
+    cells["p50_core"] = (f"{m.ns('p50') * core_hz / 1e9:.0f}" if core_hz and m.has("p50")
                          and m.is_time and not m.origin else _BLANK)
     return cells, "; ".join(_notes(rec, expect))
-
-
-def _core_cycles(ns: float, core_hz: float) -> str:
-    """A time per operation in core cycles, whole (the clock is an estimate)."""
-    return f"{ns * core_hz / 1e9:.0f}"
 
 
 def figure_cell(m: MetricRecord, stat: str, fmt=fmt_us) -> str:
@@ -398,6 +397,8 @@ def _notes(rec: dict, expect: Expect) -> list[str]:
         notes.append(f"tasks on CPU {rec['cpu']}")
     if rec.get("emulated"):  # the port built the service, or differs from the row: how
         notes.append(f"how: {rec['emulated']}")
+    if rec.get("window_holds"):  # not the service of its name: no vendor's, no kernel's
+        notes.append(f"not comparable: the window holds {rec['window_holds']}")
     if rec.get("status") == "ok" and (d := difference(expect.facts, rec.get("id", ""))):
         notes.append(d)  # the kernel's own convention in the window (the port says)
     if rec.get("note"):

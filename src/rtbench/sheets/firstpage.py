@@ -31,6 +31,10 @@ from rtbench.store.host import cpu_list, throttling
 from rtbench.store.records import MetricRecord
 
 WORST_SHOWN = 5
+# A max/median ratio ranks a row only where its median sample spans this many
+# steps of the clock: nearer the step the median is the counter's
+# quantisation, and the ratio with it (a 0.003 µs median led a ×328).
+RATIO_STEPS = 10
 STATS = (("p50", "median"), ("p99", "p99"), ("max", "max"))
 
 
@@ -42,6 +46,7 @@ class KeyRow:
     n: int | None
     flags: list[str] = field(default_factory=list)  # why not to quote it as is
     est: dict[str, str] = field(default_factory=dict)  # a board's estimated cycles (estcycles)
+    steps: dict[str, float] = field(default_factory=dict)  # each figure's clock step (fmt_scaled)
 
     @property
     def flag(self) -> str:
@@ -63,6 +68,8 @@ class Worst:
     p50: float
     ratio: float | None
     window: str = ""  # the max's observed window: "1,000 samples in 4.9 ms" (blocks.window_text)
+    p50_step: float = 0.0  # the clock's step in the median and the max (fmt_scaled)
+    max_step: float = 0.0
 
 
 @dataclass
@@ -94,6 +101,8 @@ class FirstPage:
     unranked: list[tuple[str, str]] = field(default_factory=list)
     est_label: str = ""  # the cycle model's label, where the key rows carry estimates
     step: float = 0.0  # the step an imported source printed every figure in (units.fmt_whole)
+    # kernel rows given no max/median ratio: their median is within RATIO_STEPS clock steps
+    unresolved: list[str] = field(default_factory=list)
 
     @property
     def est_columns(self) -> tuple[tuple[str, str], ...]:
@@ -109,9 +118,19 @@ class FirstPage:
                         for g in self.groups for r in g.rows)
         return STATS + (("mean", "mean"),) if with_mean else STATS
 
-    def fmt(self, v: float | None) -> str:
-        """A figure in the page's unit (one unit for every column)."""
-        return fmt_scaled(v, self.scale[1], self.step)
+    def fmt(self, v: float | None, res: float = 0.0) -> str:
+        """A figure in the page's unit (one unit for every column), no finer
+        than `res`, the clock's step in it."""
+        return fmt_scaled(v, self.scale[1], self.step, res)
+
+    @property
+    def unresolved_note(self) -> str:
+        """Why some rows have no max/median ratio ("" when none)."""
+        return (f"No max/median ratio for {len(self.unresolved)} row(s) whose median is within "
+                f"{RATIO_STEPS} steps of the counter (the ratio would be the counter's "
+                "quantisation, not the kernel's): " + ", ".join(self.unresolved[:WORST_SHOWN])
+                + (f" and {len(self.unresolved) - WORST_SHOWN} more" if
+                   len(self.unresolved) > WORST_SHOWN else "")) if self.unresolved else ""
 
     @property
     def unit_label(self) -> str:
@@ -130,6 +149,7 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
     unit = next((m.base_unit for m in recs.values() if m.is_time or m.is_count), "ns")
     advice = advice_mod.check(run) if advice is None else advice
     flags = _flags(advice)
+    clock = facts.session.clock_step
     groups = []
     for name, ids in catalog.first_page:
         rows = []
@@ -148,7 +168,8 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
                 row_flags.append(f"not ranked: {m.unranked}")
             rows.append(KeyRow(mid, meta.title if meta else mid,
                                {k: m.value(k) for k in ("p50", "p99", "max", "mean")}, m.n,
-                               row_flags, estcycles.cells(m.raw)))
+                               row_flags, estcycles.cells(m.raw),
+                               {k: m.step(k, clock) for k in ("p50", "p99", "max", "mean")}))
         if rows:
             groups.append(KeyGroup(name, rows))
     kernel = [m for m in recs.values() if m.base_unit == unit and not m.origin
@@ -157,12 +178,15 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
     unranked = [(m.id, m.unranked) for m in kernel if m.unranked]
     kernel = [m for m in kernel if not m.unranked]  # its figure ranks nothing
     at_res = set(advice_mod.resolution_rows(facts))
+    unresolved = [m.id for m in kernel if m.id not in at_res and m.value("p50") > 0
+                  and m.value("p50") < RATIO_STEPS * m.step("p50", clock)]
     # a batched row's max is per batch: against a batch's median (p50 x batch)
     worst = [Worst(m.id, _title(catalog, m.id), m.value("max"), m.value("p50"),
                    m.value("max") / (m.value("p50") * m.batch) if m.value("p50") > 0
-                   and m.id not in at_res else None,
+                   and m.id not in at_res and m.id not in unresolved else None,
                    ", ".join(filter(None, (blocks.window_text(m.raw),
-                                           f"the max of a batch of {m.batch}" if m.batch > 1 else ""))))
+                                           f"the max of a batch of {m.batch}" if m.batch > 1 else ""))),
+                   m.step("p50", clock), m.step("max", clock))
              for m in kernel]
     values = [v for g in groups for r in g.rows for v in r.values.values()]
     values += [w.max for w in worst]
@@ -187,7 +211,7 @@ def build(run: Run, catalog: Catalog, advice: list[advice_mod.Advice] | None = N
         sorted(worst, key=lambda w: -w.max)[:WORST_SHOWN],
         sorted((w for w in worst if w.ratio), key=lambda w: -w.ratio)[:WORST_SHOWN],
         advice_mod.self_checks(facts) if not facts.imported else [],
-        badges, advice, note, unranked, est_label, step)
+        badges, advice, note, unranked, est_label, step, unresolved)
 
 
 def budget_flag(n: int | None, config: dict) -> str:
@@ -347,12 +371,15 @@ def summary_lines(page: FirstPage) -> list[str]:
     lines = []
     if page.worst_max:
         lines.append("Largest max: " + "; ".join(
-            f"{w.id} {page.fmt(w.max)} {page.unit_label} (median {page.fmt(w.p50)}"
+            f"{w.id} {page.fmt(w.max, w.max_step)} {page.unit_label} (median "
+            f"{page.fmt(w.p50, w.p50_step)}"
             + (f"; {w.window})" if w.window else ")")
             for w in page.worst_max[:3]))
     if page.worst_ratio:
         lines.append("Largest max/median: " + "; ".join(
             f"{w.id} ×{w.ratio:,.0f}" for w in page.worst_ratio[:3]))
+    if page.unresolved:
+        lines.append(page.unresolved_note)
     if page.unranked:
         lines.append(unranked_line(page))
     return lines
@@ -369,14 +396,16 @@ def unranked_line(page: FirstPage) -> str:
 _RICH = {"good": "green", "bad": "red", "warn": "yellow", "info": "cyan", "unknown": "dim"}
 
 
-def print_console(page: FirstPage, console, title: str = "") -> None:
+def print_console(page: FirstPage, console, title: str = "", soft: bool = True) -> None:
     """The first page on a terminal: badges, key figures, worst cases,
-    the method check, then each warning with what to do about it."""
+    the method check, then each warning with what to do about it. `soft`:
+    a line is one line however long (a log); else wrapped between words at
+    the console's width (`show --width`)."""
     from rich.markup import escape
     from rich.table import Table
 
     if title:
-        console.print(f"\n[bold]{escape(title)}[/bold]", soft_wrap=True)
+        console.print(f"\n[bold]{escape(title)}[/bold]", soft_wrap=soft)
     badges = [f"[{_RICH.get(b.state, 'dim')}]{b.mark} {escape(b.label)}: {escape(b.value)}"
               f"[/{_RICH.get(b.state, 'dim')}]" for b in page.badges]
     checks = [f"[{'green' if c.passed else 'red' if c.passed is False else 'dim'}]"
@@ -388,16 +417,16 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
                                              page.badges] + [f"? {c.name}: not run"
                                                               for c in page.checks]):
         if line and width + len(plain) + 2 > console.width:  # wrap between badges only
-            console.print("  ".join(line), soft_wrap=True)
+            console.print("  ".join(line), soft_wrap=soft)
             line, width = [], 0
         line.append(text)
         width += len(plain) + 2
     if line:
-        console.print("  ".join(line), soft_wrap=True)
+        console.print("  ".join(line), soft_wrap=soft)
     if page.note:
-        console.print(escape(page.note), soft_wrap=True)
+        console.print(escape(page.note), soft_wrap=soft)
     if page.groups:
-        cells = {r.id: [page.fmt(r.values[k]) for k, _ in page.stats]
+        cells = {r.id: [page.fmt(r.values[k], r.steps.get(k, 0.0)) for k, _ in page.stats]
                  + [escape(r.est.get(k, "")) for k, _ in page.est_columns]
                  + ["—" if r.n is None else str(r.n)] for g in page.groups for r in g.rows}
         id_width = max(len(r.id) for g in page.groups for r in g.rows)
@@ -418,14 +447,14 @@ def print_console(page: FirstPage, console, title: str = "") -> None:
         if not inline:  # a narrow terminal: the flags under the table, one line per flag
             for flag, ids in _rows_by_flag(page).items():
                 console.print(f"  [yellow]{escape(flag)}[/yellow]: {escape(', '.join(ids))}",
-                              soft_wrap=True)
+                              soft_wrap=soft)
     if page.est_label:
-        console.print(escape(page.est_label), soft_wrap=True)
+        console.print(escape(page.est_label), soft_wrap=soft)
     for line in summary_lines(page):
-        console.print(escape(line), soft_wrap=True)
+        console.print(escape(line), soft_wrap=soft)
     for a in page.advice:
-        console.print(f"[yellow]warning:[/yellow] {escape(_plain(a.what))}", soft_wrap=True)
-        console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=True)
+        console.print(f"[yellow]warning:[/yellow] {escape(_plain(a.what))}", soft_wrap=soft)
+        console.print(f"  [dim]→ {escape(_plain(a.do))}[/dim]", soft_wrap=soft)
 
 
 def _flags_fit(page: FirstPage, id_width: int, cells: dict[str, list[str]], width: int) -> bool:

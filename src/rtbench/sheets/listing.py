@@ -36,8 +36,8 @@ def status(m: Metric, support: dict[str, tuple[bool, str]]) -> str:
         return "standard program"
     if m.id not in support:
         return "?" if not support else "not in this harness"
-    ok, why = support[m.id]
-    return "supported" if ok else f"unsupported: {why}"
+    ok, why = support[m.id]  # a supported row's words: its window is not the service
+    return (f"supported; {why}" if why else "supported") if ok else f"unsupported: {why}"
 
 
 def long_table(metrics: list[Metric]) -> Table:

@@ -48,6 +48,33 @@ def emit(text: str, output: Path | None) -> None:
     click.echo(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB)", err=True)
 
 
+WIDTH_KEY = "rtbench.width"
+
+
+def width_option(f):
+    """--width N: the text's width in columns (default: the terminal's,
+    $COLUMNS, or 160 for a file or a pipe); a table too wide for it prints a
+    row at a time (pages.print_records), never cropped."""
+    def keep(ctx: click.Context, _param, value: int | None) -> None:
+        ctx.meta[WIDTH_KEY] = value
+    return click.option("--width", type=click.IntRange(40, 1000), expose_value=False,
+                        callback=keep, help="Text width in columns (default: the "
+                        "terminal's; 160 for a file or pipe).")(f)
+
+
+def text_console(file=None) -> tuple[Console, bool]:
+    """A console as wide as --width, else the terminal (shutil's size or
+    $COLUMNS), else 160 for a file or a pipe (rows on one line); and whether
+    its text is laid out for that width (paragraphs wrapped between words)."""
+    ctx = click.get_current_context(silent=True)
+    width = ctx.meta.get(WIDTH_KEY) if ctx else None
+    console = Console(file=file, highlight=False, width=width)
+    if width is None and (file is not None or not console.is_terminal):
+        console.width = max(console.width, 160)
+        return console, False
+    return console, True
+
+
 def emit_page(page, fmt: str, output: Path | None, data=None) -> None:
     from rtbench.sheets import pages
 
@@ -55,10 +82,8 @@ def emit_page(page, fmt: str, output: Path | None, data=None) -> None:
         emit(strict_json(data, indent=2, ensure_ascii=False) + "\n", output)
     elif fmt == "text":
         buf = io.StringIO()
-        console = Console(file=buf if output else None, highlight=False)
-        if output or not console.is_terminal:
-            console.width = max(console.width, 160)  # files and pipes: wide tables
-        pages.print_rich(page, console)
+        console, laid_out = text_console(buf if output else None)
+        pages.print_rich(page, console, soft=not laid_out)
         if output:
             emit(buf.getvalue(), output)
     else:

@@ -99,36 +99,91 @@ def rich_markup(text: str) -> str:
 
 
 def min_width(values: list[str]) -> int:
-    """The width a column needs so no id or number is broken mid-token."""
+    """The width a column needs so no id, number or header word is broken
+    mid-token."""
     return min(LONGEST_TOKEN, max((len(tok) for v in values for tok in str(v).split()),
                                   default=1))
 
 
-def print_rich(page: Page, console: Any) -> None:
-    """The page on the terminal: rich tables, plain paragraphs, no plots."""
+def _column(t: Table, i: int) -> list[str]:
+    return [t.headers[i], *(row[i] for row in t.rows if i < len(row))]
+
+
+def fits(t: Table, width: int) -> bool:
+    """Whether the table's columns, each as wide as its longest word (header
+    included), fit `width` with rich's borders and padding (3 a column)."""
+    cols = [min_width(_column(t, i)) for i in range(len(t.headers))]
+    return sum(cols) + 3 * len(cols) + 1 <= width
+
+
+def column_widths(t: Table, width: int) -> list[int]:
+    """Each column's width in `width` columns: its longest line where all
+    fit, else its longest word plus a share of what is left by how much
+    more it would take (rich's own shrinking left a table wider than the
+    terminal, cropped)."""
+    cols = [_column(t, i) for i in range(len(t.headers))]
+    mins = [min_width(c) for c in cols]
+    full = [max(mins[i], max(len(line) for v in c for line in str(v).splitlines() or [""]))
+            for i, c in enumerate(cols)]
+    room = width - 3 * len(cols) - 1
+    if sum(full) <= room:
+        return full
+    spare, want = room - sum(mins), sum(f - m for f, m in zip(full, mins)) or 1
+    return [m + (f - m) * spare // want for f, m in zip(full, mins)]
+
+
+def _named_headers(t: Table) -> list[str]:
+    """Each header with its group's label in front ("FreeRTOS median")."""
+    out, i = [], 0
+    for label, span in t.groups or [("", len(t.headers))]:
+        out += [f"{label} {h}".strip() for h in t.headers[i:i + span]]
+        i += span
+    return out + t.headers[len(out):]
+
+
+def print_records(t: Table, console: Any) -> None:
+    """A table too wide for the terminal, a row at a time: its first cell,
+    then "header value" pairs wrapped between words. Nothing is cropped,
+    no word broken (a kernel comparison at 80 columns, --ref at 120)."""
+    from rich.markup import escape
+
+    heads = [h.replace("\n", " ") for h in _named_headers(t)]
+    for i, row in enumerate(t.rows):
+        style = _RICH_STYLES.get(t.styles[i] if i < len(t.styles) else "", "")
+        first = f"[{style}]{escape(row[0])}[/{style}]" if style and row else escape(row[0])
+        pairs = [f"[dim]{escape(h)}[/dim] {escape(c)}" for h, c in zip(heads[1:], row[1:]) if c]
+        console.print(first + ("  " + " · ".join(pairs) if pairs else ""))
+
+
+def print_rich(page: Page, console: Any, soft: bool = True) -> None:
+    """The page on the terminal: rich tables, plain paragraphs, no plots.
+    `soft`: a paragraph is one line (a file, a pipe); else wrapped between
+    words at the console's width (a terminal, --width)."""
     from rich.markup import escape
     from rich.table import Table as RichTable
 
-    console.print(f"[bold]{escape(page.title)}[/bold]", soft_wrap=True)
+    console.print(f"[bold]{escape(page.title)}[/bold]", soft_wrap=soft)
     if page.subtitle:
-        console.print(escape(page.subtitle), soft_wrap=True)
+        console.print(escape(page.subtitle), soft_wrap=soft)
     for b in page.blocks:
         if b.kind == "h2":
             console.print(f"\n[bold underline]{escape(b.text)}[/bold underline]")
         elif b.kind == "p":
-            console.print(rich_markup(b.text), soft_wrap=True)
+            console.print(rich_markup(b.text), soft_wrap=soft)
         elif b.kind == "warning":
-            console.print(f"[yellow]warning:[/yellow] {rich_markup(b.text)}", soft_wrap=True)
+            console.print(f"[yellow]warning:[/yellow] {rich_markup(b.text)}", soft_wrap=soft)
         elif b.kind == "list":
             for item in b.items:
-                console.print(f"  • {rich_markup(item)}", soft_wrap=True)
+                console.print(f"  • {rich_markup(item)}", soft_wrap=soft)
+        elif b.kind == "table" and b.table is not None and not fits(b.table, console.width):
+            print_records(b.table, console)
         elif b.kind == "table" and b.table is not None:
             t = b.table
             rt = RichTable(show_lines=False, header_style="bold", pad_edge=False)
-            for i, h in enumerate(t.headers):
+            widths = column_widths(t, console.width)
+            for i, h in enumerate(t.headers):  # headers wrap between words, never inside one
                 rt.add_column(escape(h), justify="right" if t.aligned(i) == "r" else "left",
-                              overflow="fold",
-                              min_width=min_width([row[i] for row in t.rows if i < len(row)]))
+                              overflow="fold", width=widths[i])
             for i, row in enumerate(t.rows):
                 style = _RICH_STYLES.get(t.styles[i] if i < len(t.styles) else "", None)
                 rt.add_row(*[escape(c) for c in row], style=style)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rtbench.sheets.units import fmt_scaled
+from rtbench.sheets.units import below, fmt_scaled, resolved_decimals
 from rtbench.store.catalog import Metric
 from rtbench.store.records import MetricRecord
 
@@ -43,11 +43,18 @@ def is_system(service: str) -> bool:
     return service.startswith(PREFIX)
 
 
-def fmt_time(ns: float) -> str:
-    """A cell: ns below 1 µs, µs below 1 ms, else ms; four significant digits."""
-    for scale, unit in ((1e6, "ms"), (1e3, "µs")):
-        if abs(ns) >= scale:
-            return f"{ns / scale:.4g} {unit}"
+def fmt_time(ns: float, res: float = 0.0) -> str:
+    """A cell: ns below 1 µs, µs below 1 ms, else ms; four significant
+    digits, none finer than `res` (ns: the clock's step in the figure), and
+    "< 6.1 ns" below one step (units.fmt_scaled)."""
+    if res > 0 and abs(ns) < res:
+        return f"{below(res, 1.0)} ns" if res < 1e3 else f"{below(res, 1e3)} µs"
+    for scale, unit in ((1e6, "ms"), (1e3, "µs"), (1.0, "ns")):
+        if abs(ns) >= scale or scale == 1.0:
+            text = f"{ns / scale:.4g}"
+            if res > 0 and "e" not in text and "." in text:
+                text = f"{ns / scale:.{min(len(text.split('.')[1]), resolved_decimals(res / scale))}f}"
+            return f"{text} {unit}"
     return f"{ns:.4g} ns"
 
 

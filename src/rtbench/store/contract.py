@@ -76,7 +76,7 @@ _METRIC = {
     "note": "text", "profile": "text", "origin": "text", "placement": "text",
     "rt_reason": "text", "tasks": "text", "emulated": "text", "variant_of": "text",
     "allocation": "text", "kernel_calls": "count",
-    "unranked": "text",
+    "unranked": "text", "window_holds": "text",
     "realtime": "flag", "budget_exhausted": "flag", "cross_cpu": "flag", "cold": "flag",
     "mapped": "flag",
     "n": "count", "ops": "count", "bytes": "count", "discarded": "count", "invalid": "count",
@@ -514,11 +514,11 @@ def _metric_problem(rec: dict) -> str | None:
         return f"metric id {printable(rid, 40)!r} is not one line of text"
     if rec.get("status") not in STATUSES:
         return f"unknown status {printable(rec.get('status'), 20)!r}"
-    unranked = rec.get("unranked")
-    if isinstance(unranked, str) and (len(unranked) > MAX_UNRANKED
-                                      or not unranked.isprintable()):
-        return (f"unranked is not one line of at most {MAX_UNRANKED} characters: "
-                f"{printable(unranked, 40)!r}")
+    for key in ("unranked", "window_holds"):  # one sentence a sheet prints beside the row
+        text = rec.get(key)
+        if isinstance(text, str) and (len(text) > MAX_UNRANKED or not text.isprintable()):
+            return (f"{key} is not one line of at most {MAX_UNRANKED} characters: "
+                    f"{printable(text, 40)!r}")
     given = rec.get("stats_given")
     if given is not None and not all(s in STATS for s in given):
         return f"stats_given names something that is not a statistic: {printable(given, 60)}"

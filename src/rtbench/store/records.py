@@ -178,6 +178,18 @@ def strict_json(obj: Any, **kwargs: Any) -> str:
     return json.dumps(finite(obj), allow_nan=False, **kwargs)
 
 
+def registry_entry(rec: dict[str, Any]) -> tuple[bool, str]:
+    """A `--list` line as (supported, what the harness says of the row): an
+    unsupported row's reason, or where a supported row's window holds not
+    the service its name implies, "not comparable: " and what it holds
+    (`window_holds`); "" otherwise. The one reader of every target's list."""
+    supported = bool(rec.get("supported", True))
+    if not supported:
+        return False, str(rec.get("reason", ""))
+    holds = rec.get("window_holds")
+    return True, f"not comparable: {holds}" if isinstance(holds, str) and holds else ""
+
+
 def ticks_to_ns(ticks: float, tick_hz: float) -> float:
     # A 64-bit float keeps ~15 significant digits: plenty for tick counts.
     return ticks * 1e9 / tick_hz
@@ -231,6 +243,16 @@ class MetricRecord:
         return value.strip() if isinstance(value, str) else ""
 
     @property
+    def window_holds(self) -> str:
+        """What the row's window holds where the port says it is not the
+        service the row's name implies (docs/records.md `window_holds`,
+        rtb_port_window_holds): "a sem_post of the start gate …"; "" when
+        it holds the named service. Such a figure is compared with no other
+        kernel's and no vendor's."""
+        value = self.raw.get("window_holds")
+        return value.strip() if isinstance(value, str) else ""
+
+    @property
     def ops(self) -> int:
         """Operations one sample timed (`rtb_per_sample`); statistics are per sample."""
         return int(self.raw.get("ops") or 1)
@@ -255,6 +277,15 @@ class MetricRecord:
         """What a sample's `stat` is divided by to give the figure: `ops`,
         less the batch for a batched row's tails."""
         return self.ops / self.batch if self.per_batch(stat) else self.ops
+
+    def step(self, stat: str, clock_step: float) -> float:
+        """The smallest change `stat` can show, in `base_unit`: one step of
+        the clock (`Session.clock_step`, ticks) over what a sample is divided
+        by. A figure below it is below what the counter resolves; 0 where
+        there is no such step (a count, another tool's figure)."""
+        if not (self.is_time and clock_step > 0 and self.raw.get("tick_hz")) or self.origin:
+            return 0.0
+        return ticks_to_ns(clock_step, self.raw["tick_hz"]) / self.divisor(stat)
 
     def ns(self, stat: str) -> float:
         """A statistic in ns per operation (per sample divided by `ops`; a
@@ -450,3 +481,14 @@ class Session:
 
     def ticks_ns(self, ticks: float) -> float | None:
         return ticks_to_ns(ticks, self.hz) if self.hz else None
+
+    @property
+    def clock_step(self) -> float:
+        """One step of the clock as a sample sees it, in the counter's ticks:
+        its resolution, or one read's spread where larger (ts.step); 0 for a
+        count (instructions are exact) or where the harness did not say."""
+        if self.is_count:
+            return 0.0
+        steps = [v for v in (self.ts.get("step"), self.ts.get("resolution"))
+                 if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        return float(max(steps, default=0))

@@ -422,7 +422,9 @@ def registry(exe: Path, timeout: float = 60) -> list[str]:
 
 
 def registry_support(exe: Path, timeout: float = 60) -> dict[str, tuple[bool, str]]:
-    """Each metric id the harness knows -> (the port supports it, why not)."""
+    """Each metric id the harness knows -> (the port supports it, why not;
+    or for a supported row whose window is not its service, what it holds:
+    records.registry_entry)."""
     try:
         proc = subprocess.run([str(exe), "--list"], capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
@@ -437,7 +439,7 @@ def registry_support(exe: Path, timeout: float = 60) -> dict[str, tuple[bool, st
     for line in proc.stdout.splitlines():
         rec = records.parse_line(line)
         if rec and rec["type"] == "registry":
-            out[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+            out[rec["id"]] = records.registry_entry(rec)
     return out
 
 

@@ -373,7 +373,7 @@ class LabgridTarget(Target):
                 heard.append(line.strip())
                 rec = records.parse_line(line)
                 if rec and rec["type"] == "registry":
-                    got[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+                    got[rec["id"]] = records.registry_entry(rec)
         finally:
             inst.kill()
         if inst.lines.ended == ENDED and got:

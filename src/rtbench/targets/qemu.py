@@ -117,7 +117,7 @@ class QemuTarget(Target):
         for line in out.splitlines():
             rec = records.parse_line(line)
             if rec and rec["type"] == "registry":
-                got[rec["id"]] = (bool(rec.get("supported", True)), str(rec.get("reason", "")))
+                got[rec["id"]] = records.registry_entry(rec)
         return got
 
     def start(self, args: list[str]) -> Instance:
