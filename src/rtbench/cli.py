@@ -334,9 +334,9 @@ def show_command(run: str, first_page: bool, fmt: str | None, db: Path | None) -
 
 EXIT_REGRESSION = 1
 
-def _output_options(formats: tuple[str, ...]):
+def _output_options(formats: tuple[str, ...], text_width: bool = True):
     def wrap(f):
-        if "text" in formats:
+        if "text" in formats and text_width:  # hist's --width is its buckets' (cyclictest's)
             f = sink.width_option(f)
         f = click.option("--db", type=click.Path(path_type=Path), help="SQLite database.")(f)
         f = click.option("-o", "--output", type=click.Path(path_type=Path),
@@ -462,7 +462,7 @@ def history_command(metric: str, profile: str | None, target: str | None, kernel
 @click.option("--buckets", type=click.IntRange(1, 100_000), default=100, show_default=True,
               help="Buckets before the overflow count (cyclictest's -h).")
 @click.option("--all", "all_rows", is_flag=True, help="Print empty buckets at the ends too.")
-@_output_options(("text", "json", "csv"))
+@_output_options(("text", "json", "csv"), text_width=False)
 def hist_command(metric: str, run: str, profile: str | None, width: str | None, buckets: int,
                  all_rows: bool, fmt: str | None, output: Path | None, db: Path | None) -> int:
     """Print METRIC's histogram in RUN (default: latest) as cyclictest does:
