@@ -32,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "process": set(),
 }
 ANYONE = {"errors", "rtbench"}  # rtbench.errors, and `import rtbench` for the version
-TOP_FILES = {"__init__.py", "__main__.py", "cli.py", "errors.py"}
+TOP_FILES = {"__init__.py", "__main__.py", "errors.py"}
 
 
 def _modules() -> dict[str, Path]:
@@ -85,7 +85,7 @@ def test_the_top_holds_the_entry_points_and_the_stages():
     files = {p.name for p in SRC.iterdir() if p.suffix == ".py"}
     assert files == TOP_FILES
     folders = {p.name for p in SRC.iterdir() if p.is_dir() and p.name != "__pycache__"}
-    assert folders == set(ALLOWED) - {"cli"}
+    assert folders == set(ALLOWED)
     for folder in folders:
         assert (SRC / folder / "__init__.py").is_file(), folder
 

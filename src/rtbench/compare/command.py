@@ -4,7 +4,7 @@ Runs of different kernels (or one run with Thread-Metric beside it) get
 the kernel sheet, one run measured `--with-peers` the peers beside it, one
 run and `--ref NAME` the vendor's sheet beside it; otherwise run against
 run with its verdicts, gates (`--fail-on`) and limits. The command line
-(cli.py) chooses where the outcome goes and the exit status.
+(cli/) chooses where the outcome goes and the exit status.
 """
 
 from __future__ import annotations

@@ -47,12 +47,11 @@ def fmt_ns(ns: float) -> str:
 
 
 def fmt_count(v: float) -> str:
-    """Instructions: whole where they are, else one decimal (a mean)."""
+    """Instructions (and raw ticks): whole where they are, else one decimal (a mean)."""
     return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
-def fmt_ticks(ticks: float) -> str:
-    return str(int(ticks)) if float(ticks).is_integer() else f"{ticks:.1f}"
+fmt_ticks = fmt_count
 
 
 # ---- the model ----

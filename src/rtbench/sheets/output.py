@@ -1,5 +1,5 @@
 """Where a command's page goes: stdout, or `-o FILE` in the format the
-file's suffix names (or --format); one place for every command (cli.py)."""
+file's suffix names (or --format); one place for every command (cli/)."""
 
 from __future__ import annotations
 
