@@ -47,15 +47,15 @@ static struct {
 void rtb_board_irqsrc_init(rtb_board_isr_fn fn, void *arg, uint8_t prio)
 {
     /* stops the timer too: an armed or free-running TIMER1 is over */
-    an385_irq_disable(AN385_IRQ_TIMER1);
+    cm_irq_disable(AN385_IRQ_TIMER1);
     AN385_TIMER1->ctrl = 0;
     AN385_TIMER1->intstat = 1u;
     src.fn = fn;
     src.arg = arg;
     src.count = 0;
-    an385_irq_clear_pending(AN385_IRQ_TIMER1);
-    an385_irq_set_priority(AN385_IRQ_TIMER1, prio);
-    an385_irq_enable(AN385_IRQ_TIMER1);
+    cm_irq_clear_pending(AN385_IRQ_TIMER1);
+    cm_irq_set_priority(AN385_IRQ_TIMER1, prio);
+    cm_irq_enable(AN385_IRQ_TIMER1);
 }
 
 void rtb_board_irqsrc_arm(uint32_t ticks)
@@ -78,7 +78,7 @@ static uint32_t expiry32(void)
 {
     uint32_t counter, timer1;
 #if defined(RTB_BOARD_COUNTER_DWT)
-    volatile uint32_t *counter_reg = &AN385_DWT_CYCCNT;
+    volatile uint32_t *counter_reg = &CM_DWT_CYCCNT;
 #else
     volatile uint32_t *counter_reg = &AN385_TIMER0->value;
 #endif
@@ -130,10 +130,10 @@ static bool moved;
 
 static void point_vtor(uint32_t table)
 {
-    uint32_t primask = an385_irq_save();
-    AN385_SCB_VTOR = table;
+    uint32_t primask = cm_irq_save();
+    CM_SCB_VTOR = table;
     __asm volatile("dsb\n\tisb" ::: "memory");
-    an385_irq_restore(primask);
+    cm_irq_restore(primask);
 }
 
 /* Exception `exc`'s vector (16 + IRQ for an interrupt) set to `handler` in
@@ -141,7 +141,7 @@ static void point_vtor(uint32_t table)
 static uint32_t exception_set(unsigned exc, uint32_t handler)
 {
     if (!moved) {
-        original_table = AN385_SCB_VTOR;
+        original_table = CM_SCB_VTOR;
         const uint32_t *from = (const uint32_t *)(uintptr_t)original_table;
         for (int i = 0; i < VECTORS; i++)
             ram_vectors[i] = from[i];
@@ -168,14 +168,14 @@ void rtb_board_tick_entry(void);
 
 void rtb_board_tick_stamps(bool on)
 {
-    uint32_t primask = an385_irq_save(); /* no tick between the two stores */
+    uint32_t primask = cm_irq_save(); /* no tick between the two stores */
     if (on && !rtb_board_tick_next) {
         rtb_board_tick_next = exception_set(SYSTICK_EXCEPTION, (uint32_t)(uintptr_t)rtb_board_tick_entry);
     } else if (!on && rtb_board_tick_next) {
         exception_set(SYSTICK_EXCEPTION, rtb_board_tick_next);
         rtb_board_tick_next = 0;
     }
-    an385_irq_restore(primask);
+    cm_irq_restore(primask);
 }
 
 void rtb_board_vectors_restore(void)
@@ -265,7 +265,7 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
                    : "=r"(resumed) : "r"(&bare) : "r1", "r2", "cc", "memory");
 
     rtb_board_vectors_restore();
-    an385_irq_clear_pending(AN385_IRQ_TIMER1);
+    cm_irq_clear_pending(AN385_IRQ_TIMER1);
 
     /* Counts are taken at the end of their load; the instrumentation's own
      * instructions, known from the code above, are taken out: the minimum

@@ -22,7 +22,7 @@
 #define MAX_ARGS 64
 #define RUNNER_STACK_WORDS 2048u
 
-static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
+static char cmdline[RTB_BOARD_CMDLINE_MAX]; /* the board's: rtb_board_config.h */
 
 static void runner(void *unused)
 {

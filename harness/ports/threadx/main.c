@@ -18,7 +18,7 @@
 #define MAX_ARGS 64
 #define RUNNER_STACK_BYTES 8192u
 
-static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
+static char cmdline[RTB_BOARD_CMDLINE_MAX]; /* the board's: rtb_board_config.h */
 static TX_THREAD runner_thread;
 static ULONG runner_stack[RUNNER_STACK_BYTES / sizeof(ULONG)];
 

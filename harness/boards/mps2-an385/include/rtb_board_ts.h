@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "an385.h"
+#include "rtb_board_config.h"
 
 /* Under QEMU -icount shift=N one instruction is 2^N ns of virtual time. The
  * image is built for one N (default 7, the smallest at which every delta
@@ -69,7 +70,7 @@ extern struct rtb_board_ts_state rtb_board_ts_state;
 static inline uint32_t rtb_board_ts_raw(void)
 {
 #if defined(RTB_BOARD_COUNTER_DWT)
-    return AN385_DWT_CYCCNT;
+    return CM_DWT_CYCCNT;
 #else
     return ~AN385_TIMER0->value;
 #endif
@@ -98,7 +99,7 @@ static inline uint64_t rtb_board_ts(void)
 {
     uint32_t pm, now, last, high, wrap;
 #if defined(RTB_BOARD_COUNTER_DWT)
-    volatile uint32_t *reg = &AN385_DWT_CYCCNT;
+    volatile uint32_t *reg = &CM_DWT_CYCCNT;
 #else
     volatile uint32_t *reg = &AN385_TIMER0->value;
 #endif
@@ -242,6 +243,13 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 #else
 #define RTB_BOARD_TS_SOURCE "CMSDK TIMER0 at 25 MHz (PCLK), 32 bits extended to 64"
 #endif
+/* A stamp run stores TIMER0 as read (kcall.S): a down-count, inverted. */
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_STAMP_RUN_VALUE(entry) (entry)
+#else
+#define RTB_BOARD_STAMP_RUN_VALUE(entry) (~(entry))
+#endif
+
 /* The board's name and core (board.cmake defines them: the AN386 reuses
  * this code with a Cortex-M4). */
 #ifndef RTB_BOARD_NAME
