@@ -17,15 +17,7 @@
 #include "an385_vectors.h"
 #include "cm_vectors.h" /* rtb_board_unexpected, DEFAULT, rtb_vector_t */
 
-DEFAULT(NMI_Handler);
-DEFAULT(HardFault_Handler);
-DEFAULT(MemManage_Handler);
-DEFAULT(BusFault_Handler);
-DEFAULT(UsageFault_Handler);
-DEFAULT(SVC_Handler);
-DEFAULT(DebugMon_Handler);
-DEFAULT(PendSV_Handler);
-DEFAULT(SysTick_Handler);
+CM_SYSTEM_HANDLERS;
 DEFAULT(UART0RX_IRQHandler);
 DEFAULT(UART0TX_IRQHandler);
 DEFAULT(UART1RX_IRQHandler);
@@ -61,19 +53,7 @@ DEFAULT(GPIO0_7_IRQHandler);
 
 __attribute__((section(".vectors"), used))
 const rtb_vector_t rtb_board_vectors[SYSTEM_VECTORS + AN385_IRQ_COUNT] = {
-    { .stack = __stack_top },
-    { Reset_Handler },
-    { NMI_Handler },
-    { HardFault_Handler },
-    { MemManage_Handler },
-    { BusFault_Handler },
-    { UsageFault_Handler },
-    { 0 }, { 0 }, { 0 }, { 0 }, /* 7-10 reserved */
-    { SVC_Handler },
-    { DebugMon_Handler },
-    { 0 }, /* 13 reserved */
-    { PendSV_Handler },
-    { SysTick_Handler },
+    CM_SYSTEM_VECTORS,
     [SYSTEM_VECTORS + AN385_IRQ_UART0_RX] = { UART0RX_IRQHandler },
     [SYSTEM_VECTORS + AN385_IRQ_UART0_TX] = { UART0TX_IRQHandler },
     [SYSTEM_VECTORS + AN385_IRQ_UART1_RX] = { UART1RX_IRQHandler },

@@ -3,7 +3,7 @@ builds, starts, restarts and yields records; the orchestrator (measure),
 the store and the sheets never know which one they serve.
 
 * `host`: this machine, the POSIX port as a local process (host.py).
-* `mps2-an385`, `mps2-an386`: QEMU's Cortex-M3 and Cortex-M4F boards with an
+* `mps2-an385`, `mps2-an386`, `stm32f4`: QEMU's Cortex-M3 and Cortex-M4F boards with an
   RTOS port (qemu.py), records read from the UART; the kernels a board
   carries and where their sources are (kernels.py).
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
@@ -29,7 +29,7 @@ from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
 
 HOST = "host"
-BOARDS = ("mps2-an385", "mps2-an386")
+BOARDS = ("mps2-an385", "mps2-an386", "stm32f4")
 LABGRID = "labgrid"
 NAMES = (HOST, *BOARDS, LABGRID)
 HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`

@@ -41,4 +41,22 @@ typedef union {
 
 #define SYSTEM_VECTORS 16
 
+/* The system handlers every table names, weak aliases of the report, and
+ * the table's first 16 entries (the initial stack, reset, the system
+ * exceptions; 7-10 and 13 reserved). */
+#define CM_SYSTEM_HANDLERS                                                                   \
+    DEFAULT(NMI_Handler);                                                                    \
+    DEFAULT(HardFault_Handler);                                                              \
+    DEFAULT(MemManage_Handler);                                                              \
+    DEFAULT(BusFault_Handler);                                                               \
+    DEFAULT(UsageFault_Handler);                                                             \
+    DEFAULT(SVC_Handler);                                                                    \
+    DEFAULT(DebugMon_Handler);                                                               \
+    DEFAULT(PendSV_Handler);                                                                 \
+    DEFAULT(SysTick_Handler)
+#define CM_SYSTEM_VECTORS                                                                    \
+    {.stack = __stack_top}, {Reset_Handler}, {NMI_Handler}, {HardFault_Handler},             \
+        {MemManage_Handler}, {BusFault_Handler}, {UsageFault_Handler}, {0}, {0}, {0}, {0},   \
+        {SVC_Handler}, {DebugMon_Handler}, {0}, {PendSV_Handler}, { SysTick_Handler }
+
 #endif /* CM_VECTORS_H */

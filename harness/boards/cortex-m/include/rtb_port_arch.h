@@ -38,6 +38,10 @@ static inline rtb_stamp_t rtb_port_stamp_end(void) { return rtb_board_stamp_end(
 /* The stamp log's buffer (core/stamplog.h): as many pairs as the board's
  * RAM allows (rtb_board_ts.h says why its number). */
 #define RTB_PORT_STAMPLOG_PAIRS RTB_BOARD_STAMPLOG_PAIRS
+/* A board too small for the AMX rows' stamp-run buffers says why. */
+#ifdef RTB_BOARD_NO_ROOM_FOR_RUNS
+#define RTB_PORT_NO_ROOM_FOR_RUNS RTB_BOARD_NO_ROOM_FOR_RUNS
+#endif
 
 #ifdef RTB_BOARD_KNOWN_WORK
 #define RTB_PORT_KNOWN_WORK() RTB_BOARD_KNOWN_WORK()

@@ -103,6 +103,8 @@ enum an385_irq {
 /* The same lines under the name every kernel port reads (any board). */
 #define RTB_BOARD_SOFT_IRQ_FIRST AN385_SOFT_IRQ_FIRST
 #define RTB_BOARD_SOFT_IRQ_COUNT AN385_SOFT_IRQ_COUNT
+#define RTB_BOARD_IRQ_COUNT AN385_IRQ_COUNT /* the vector table's external lines */
+#define RTB_BOARD_VECTORS_ALIGN 256 /* (16 + 32) words: 192 bytes */
 
 _Static_assert(offsetof(struct an385_uart, bauddiv) == 0x10, "CMSDK UART layout");
 _Static_assert(offsetof(struct an385_timer, intstat) == 0x0C, "CMSDK timer layout");

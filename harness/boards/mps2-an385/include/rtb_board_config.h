@@ -19,6 +19,10 @@
  * every id of the catalogue fits. */
 #define RTB_BOARD_CMDLINE_MAX (24u * 1024u)
 
+/* The interrupt capabilities the board's source gives (rtb/port.h): a
+ * timer whose expiry is placed, and bare handlers of it. */
+#define RTB_BOARD_IRQ_CAPS (RTB_CAP_IRQ_TIMED | RTB_CAP_IRQ_BARE)
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 /* SysTick's clock (rtb_board.h), for configCPU_CLOCK_HZ. */
