@@ -130,7 +130,9 @@ def cli() -> None:
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
-                   "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
+                   "--kernel), stm32f4 (an STM32F4 image: QEMU's netduinoplus2, or a real "
+                   "board through --gdb and --serial) or labgrid (a place of a labgrid lab, "
+                   "--env/--place).")
 @click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
                                "several (freertos,threadx,zephyr: one run each, then the "
                                "kernel comparison; default: the kernel whose checkout "
@@ -424,7 +426,8 @@ def runs_command(fmt: str | None, output: Path | None, db: Path | None) -> int:
 
 @cli.command("audit")
 @click.option("--target", required=True,
-              help="The emulated board whose image is traced: mps2-an385 or mps2-an386.")
+              help="The emulated board whose image is traced: mps2-an385, mps2-an386 or "
+                   "stm32f4.")
 @click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")

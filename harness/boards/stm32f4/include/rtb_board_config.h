@@ -13,10 +13,12 @@
  * (2 KiB each) of tasks created from it, queues' storage and the heap
  * rows' blocks. */
 #define RTB_BOARD_HEAP_BYTES 10240
-/* The stamp log's buffer (core/stamplog.h): 512 pairs, 4 KiB; a metric
- * with more samples logs its first 512 and says how many it had (the
- * window audit runs a few samples a metric). */
-#define RTB_BOARD_STAMPLOG_PAIRS 512u
+/* The stamp log's buffer (core/stamplog.h): 1024 pairs, 8 KiB, a quick
+ * run's 1000 samples a metric. A metric with more logs its first 1024 and
+ * says how many it had: the window audit (a few samples a metric) is
+ * whole, and the cycle model, which prices every sample or none, leaves
+ * such a row's estimate out with that reason. */
+#define RTB_BOARD_STAMPLOG_PAIRS 1024u
 /* The shared arena (rtb_port_shared): the runner's histogram (13 KiB with
  * RTB_HIST_MAX_LOG2=32, board.cmake), its context, and every scenario's
  * shared state (kept for the run; not the AMX rows' stamp runs: below). */
