@@ -178,6 +178,9 @@ def cli() -> None:
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
                               "with a tag (TAG=VALUE), measured at once and compared.")
+@click.option("--gdb", help="--target stm32f4 on a real board: the GDB server that loads it "
+                            "(HOST:PORT: OpenOCD, pyOCD, ...; docs/boards.md).")
+@click.option("--serial", help="With --gdb: the board's console (/dev/ttyACM0, socket://HOST:PORT).")
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 @click.pass_context
@@ -205,7 +208,7 @@ def run_command(ctx: click.Context, quick: bool, **kw) -> int:
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
-        duration_s=kw["duration"], cycles=not kw["no_cycles"],
+        duration_s=kw["duration"], cycles=not kw["no_cycles"], gdb=kw["gdb"], serial=kw["serial"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).

@@ -14,7 +14,8 @@ target_include_directories(rtb_board_headers INTERFACE ${RTB_CM_DIR}/include)
 function(rtb_cm_board_objects)
   add_library(rtb_board OBJECT ${ARGN}
     ${RTB_CM_DIR}/reset.c ${RTB_CM_DIR}/fault.c ${RTB_CM_DIR}/semihost.c
-    ${RTB_CM_DIR}/ramvec.c ${RTB_CM_DIR}/console_text.c ${RTB_CM_DIR}/kcall.S)
+    ${RTB_CM_DIR}/ramvec.c ${RTB_CM_DIR}/console_text.c ${RTB_CM_DIR}/hostargs.c
+    ${RTB_CM_DIR}/kcall.S)
   target_link_libraries(rtb_board PUBLIC rtb_board_headers)
   target_include_directories(rtb_board PRIVATE ${RTB_CM_DIR}) # board_internal.h
   target_compile_options(rtb_board PRIVATE -ffunction-sections -fdata-sections)

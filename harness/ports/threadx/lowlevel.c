@@ -38,13 +38,13 @@
 #define SCB_SHPR2 (*(volatile uint32_t *)0xE000ED1Cu) /* SVCall in bits 31:24 */
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u) /* PendSV 23:16, SysTick 31:24 */
 
-extern uint32_t __bss_end[];                /* the board's .ld: the first RAM byte nothing uses */
+extern uint32_t __noinit_end[];             /* the board's .ld: the first RAM byte nothing uses */
 extern const uint32_t rtb_board_vectors[];  /* startup.c: [0] is the initial stack */
 
 VOID _tx_initialize_low_level(VOID)
 {
     __asm volatile("cpsid i" ::: "memory");
-    _tx_initialize_unused_memory = (VOID *)__bss_end;
+    _tx_initialize_unused_memory = (VOID *)__noinit_end;
     _tx_thread_system_stack_ptr = (VOID *)(uintptr_t)rtb_board_vectors[0];
 
     CM_SYST_CSR = 0;

@@ -39,12 +39,15 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
          place: str | None = None, zephyr_modules: Path | None = None,
          userspace: bool = False, kernel_profile: str | None = None,
-         cycles: bool = True) -> Target:
+         cycles: bool = True, gdb: str | None = None, serial: str | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
     `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
     `kernel_profile`: the profile a board's kernel is built in (profiles.py);
     `cycles`: False for --no-cycles (an emulated board without the cycle
-    model, targets/cycles.py)."""
+    model, targets/cycles.py); `gdb`, `serial`: a real board of that kind
+    loaded through a GDB server and read from its serial port (gdbboard.py)."""
+    if gdb is not None or serial is not None:
+        return _gdb_board(name, kernel, kernel_src, kernel_profile, gdb, serial)
     if not cycles and name not in BOARDS:
         raise RtbenchError("--no-cycles is for an emulated board (--target mps2-an385 or "
                            "mps2-an386): only there does rtbench estimate cycles")
@@ -89,6 +92,27 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
         return QemuTarget(name, kernels.get(kernel, kernel_src, zephyr_modules, userspace,
                                             kernel_profile), BoardCycles if cycles else None)
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
+
+
+# The boards whose images a GDB server can load and start (their image
+# reads its command line from RAM: boards/cortex-m/hostargs.c).
+GDB_BOARDS = ("stm32f4",)
+
+
+def _gdb_board(name: str, kernel: str | None, kernel_src: Path | None,
+               kernel_profile: str | None, gdb: str | None, serial: str | None) -> Target:
+    if name not in GDB_BOARDS:
+        raise RtbenchError(f"--gdb and --serial are for a board rtbench can load ({', '.join(GDB_BOARDS)}), "
+                           f"not --target {name}")
+    if gdb is None or serial is None:
+        raise RtbenchError("--gdb HOST:PORT and --serial DEVICE go together (the server that "
+                           "loads the board, the port its console is on)")
+    from rtbench.targets import kernels
+    from rtbench.targets.gdbboard import GdbBoardTarget, parse_gdb
+
+    parse_gdb(gdb)  # before the kernel's sources are looked for: the first thing wrong
+    return GdbBoardTarget(name, kernels.get(kernel, kernel_src, None, False, kernel_profile),
+                          gdb, serial)
 
 
 def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),

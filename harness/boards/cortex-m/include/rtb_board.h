@@ -44,6 +44,11 @@ int rtb_board_getc(void);                      /* a received byte, or -1 if none
 #define RTB_BOARD_EXIT_EXCEPTION(n) (64 + (n))   /* unexpected exception n */
 _Noreturn void rtb_board_exit(int status);
 
+/* The harness's command line buffer (the kernel ports' main() use it):
+ * where rtbench's GDB loader writes the line of a board without a host,
+ * in .noinit (hostargs.c). rtb_board_cmdline() takes it from there first. */
+extern char rtb_board_args[RTB_BOARD_CMDLINE_MAX];
+
 /* Copy the host's command line into buf (NUL-terminated) and return its
  * length, or -1 if the host has none or it does not fit in size bytes.
  * QEMU's line is "IMAGE ARG1 ARG2…": the -kernel path, then the words of
