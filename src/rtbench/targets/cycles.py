@@ -204,21 +204,27 @@ def ranges(image) -> list[tuple[int, int, str]]:
 
 def handlers(elf: Path, irqs: int = AN385_IRQS) -> dict[int, str]:
     """Where exception handlers start: every entry of the vector table the
-    image boots with (at address 0: its system exceptions and `irqs`
-    interrupts; Zephyr's _irq_vector_table follows its _vector_table there),
-    and the functions rtbench installs at run time (RUNTIME_HANDLERS)."""
+    image boots with (rtbench's boards: `rtb_board_vectors`, wherever it is
+    linked, the STM32F4's at 0x08000000; else the table at address 0: its
+    system exceptions and `irqs` interrupts; Zephyr's _irq_vector_table
+    follows its _vector_table there), and the functions rtbench installs
+    at run time (RUNTIME_HANDLERS)."""
     from elftools.elf.elffile import ELFFile
 
     with open(elf, "rb") as f:
         ef = ELFFile(f)
-        names = {}
+        names, where = {}, (0, 4 * (16 + irqs))
         for sym in ef.get_section_by_name(".symtab").iter_symbols():
             if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"]:
                 names.setdefault(sym["st_value"] & ~1, sym.name)
+            elif sym.name == "rtb_board_vectors" and sym["st_size"]:
+                where = (sym["st_value"], sym["st_size"])
         table = b""
         for seg in ef.iter_segments():
-            if seg["p_type"] == "PT_LOAD" and seg["p_paddr"] == 0 and seg["p_filesz"]:
-                table = seg.data()[:4 * (16 + irqs)]
+            start = seg["p_paddr"]
+            if seg["p_type"] == "PT_LOAD" and seg["p_filesz"] and \
+                    start <= where[0] < start + seg["p_filesz"]:
+                table = seg.data()[where[0] - start:where[0] - start + where[1]]
                 break
     out = {}
     words = struct.unpack_from(f"<{len(table) // 4}I", table)
