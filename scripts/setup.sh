@@ -13,8 +13,9 @@ need_apt=(cmake gcc make libc6-dev python3-venv)
 # Cortex-M cross toolchain with newlib (RTBENCH_EMBEDDED=1, or for the tests),
 # and what the cycle model's QEMU plugin is built with on first use
 # (src/rtbench/targets/cycles.py): glib's headers, found by pkg-config (QEMU
-# ships no plugin header; the plugin's glib symbols are QEMU's own).
-embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
+# ships no plugin header; the plugin's glib symbols are QEMU's own); and
+# gdb-multiarch, which loads a real board through its GDB server (--gdb).
+embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi gdb-multiarch
           libglib2.0-dev pkg-config)
 [ "${RTBENCH_EMBEDDED:-0}" = 1 ] && need_apt+=("${embedded[@]}")
 # Tests also need the board target's packages (the FreeRTOS image is built

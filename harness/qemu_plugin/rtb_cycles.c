@@ -5,13 +5,16 @@
  * and prices every window the harness logged (windows.c).
  *
  *   qemu-system-arm ... -icount shift=7,... \
- *     -plugin FILE.so,map=MAP,log=STAMPLOG,out=OUT,cpu=m3[,shift=7]
+ *     -plugin FILE.so,map=MAP,log=STAMPLOG,out=OUT,cpu=m3[,shift=7][,tick_ns=40]
  *
  *   map   the image's map (imagemap.h), written by rtbench from the ELF
  *   log   the harness's stamp log (--stamp-log; harness/core/stamplog.h)
  *   out   the output (format: windows.c)
  *   cpu   m3 (DDI 0337I) or m4 (DDI 0439B)
- *   shift -icount's shift (default 7): 2^shift/40 counter ticks an instruction
+ *   shift -icount's shift (default 7)
+ *   tick_ns the board counter's tick in ns of virtual time (default 40, the
+ *         MPS2's 25 MHz TIMER0; the STM32F4's TIM2 2^shift): 2^shift/tick_ns
+ *         counter ticks an instruction
  *
  * How a run is followed. Every instruction gets an inline add to one
  * counter (a per-block add would count twice the instructions QEMU runs
@@ -775,7 +778,7 @@ RTB_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     char err[300], model[400];
     const char *map = arg(argc, argv, "map"), *log = arg(argc, argv, "log");
     const char *out = arg(argc, argv, "out"), *cpu = arg(argc, argv, "cpu");
-    const char *shift = arg(argc, argv, "shift");
+    const char *shift = arg(argc, argv, "shift"), *tick = arg(argc, argv, "tick_ns");
     if (strcmp(info->target_name, "arm") != 0) {
         qemu_plugin_outs("rtb_cycles: an ARM (Cortex-M) guest only\n");
         return -1;
@@ -786,19 +789,25 @@ RTB_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     }
     g.cpu = !strcmp(cpu, "m4") ? RTB_M4 : RTB_M3;
     g.shift = shift ? (unsigned)atoi(shift) : 7;
+    unsigned tick_ns = tick ? (unsigned)atoi(tick) : 40;
+    if (tick_ns < 1 || tick_ns > 65536) {
+        qemu_plugin_outs("rtb_cycles: tick_ns=1..65536\n");
+        return -1;
+    }
     if (g.shift < 1 || g.shift > 16 || rtb_map_load(map, &g.map, err, sizeof err) != 0) {
         qemu_plugin_outs(g.shift < 1 || g.shift > 16 ? "rtb_cycles: shift=1..16\n" : err);
         return -1;
     }
     snprintf(model, sizeof model,
-             "cpu=%s shift=%u ticks_per_instruction=%u/40 entry=%d return=%d tail_chain=%d "
+             "cpu=%s shift=%u ticks_per_instruction=%u/%u entry=%d return=%d tail_chain=%d "
              "late_arrival_saving=%d refill=%d..%d(est %d) fp_lazy_stacking=%d "
              "computed_tail=%u source=%s",
-             cpu, g.shift, 1u << g.shift, EXC_ENTRY, EXC_RETURN, EXC_TAIL,
+             cpu, g.shift, 1u << g.shift, tick_ns, EXC_ENTRY, EXC_RETURN, EXC_TAIL,
              LATE_SAVING_ENTRY + LATE_SAVING_RETURN, RTB_P_LO, RTB_P_HI, RTB_P_EST, FP_STACK,
              g.map.computed_tail,
              g.cpu == RTB_M4 ? "ARM-DDI-0439B" : "ARM-DDI-0337I");
-    g.win = rtb_windows_open(log, out, g.shift, g.map.computed_tail, model, err, sizeof err);
+    g.win = rtb_windows_open(log, out, g.shift, tick_ns, g.map.computed_tail, model, err,
+                             sizeof err);
     if (!g.win) {
         qemu_plugin_outs(err);
         return -1;

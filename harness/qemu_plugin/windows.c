@@ -1,13 +1,14 @@
 /*
  * windows.c — the samples' windows (windows.h) and the output file.
  *
- * Pairing. Under -icount shift=S the 25 MHz counter advances 2^S/40 ticks
- * per instruction (3.2 at S=7), so once the anchor's load is placed (the
+ * Pairing. Under -icount shift=S a counter of T ns a tick (tick_ns: the
+ * MPS2's 25 MHz TIMER0 40, the STM32F4's TIM2 2^S) advances 2^S/T ticks
+ * per instruction (3.2 at S=7 on the MPS2, 1 on the STM32F4), so once the anchor's load is placed (the
  * one load in rtb_stamplog_begin, whose value the log's block carries), a
  * value v names the load at instruction
- *     anchor_index + ((v - anchor) mod 2^32 + k * 2^32) * 40 / 2^S
- * within 1.5 ticks (stamplog.py's TOLERANCE; loads are at least 3.2 ticks
- * apart at S=7), k the counter's wraps since the anchor: 0 in a metric
+ *     anchor_index + ((v - anchor) mod 2^32 + k * 2^32) * T / 2^S
+ * within 1.5 ticks, or half an instruction where a tick is one (stamplog.py's
+ * tolerance; loads are at least one instruction apart), k the counter's wraps since the anchor: 0 in a metric
  * shorter than 171 s of virtual time, else the first that names a load at
  * or after the previous sample's (less half a wrap). Each logged sample's
  * closing value names a closing load; its opening is (t1 - t0) mod 2^32
@@ -64,7 +65,6 @@
 
 #define LOG_MAGIC "rtbench stamp log 2\n"
 #define OUT_MAGIC "rtbench cycles 1\n"
-#define TOLERANCE_X40 60 /* 1.5 ticks, in ticks * 40 */
 
 enum {
     F_UNFOUND = 1, F_COMPUTED = 2, F_UNPLACED = 4, F_LATE = 8, F_UNKNOWN = 16, F_NEGATIVE = 32,
@@ -94,6 +94,8 @@ struct rtb_windows {
     FILE *log;
     long log_at; /* where the next block starts */
     unsigned shift, computed_tail;
+    unsigned tick_ns; /* the counter's tick in ns of virtual time (40: the MPS2's 25 MHz) */
+    int64_t tol;      /* how far a value may be from its load's, in ticks * tick_ns */
     uint32_t metric;  /* anchors seen */
     int open;         /* a metric is under way */
     uint64_t anchor;  /* its anchor's index */
@@ -147,8 +149,8 @@ static void put_u64(struct rtb_windows *w, uint64_t v)
 }
 
 struct rtb_windows *rtb_windows_open(const char *log, const char *out, unsigned shift,
-                                     unsigned computed_tail, const char *model, char *err,
-                                     unsigned errlen)
+                                     unsigned tick_ns, unsigned computed_tail, const char *model,
+                                     char *err, unsigned errlen)
 {
     struct rtb_windows *w = calloc(1, sizeof *w);
     if (!w)
@@ -163,6 +165,14 @@ struct rtb_windows *rtb_windows_open(const char *log, const char *out, unsigned 
     setvbuf(w->out, buf, _IOFBF, sizeof buf);
     w->log_path = log ? strdup(log) : NULL;
     w->shift = shift;
+    w->tick_ns = tick_ns;
+    /* 1.5 ticks (the counter's own rounding and a margin) where a tick is
+     * shorter than an instruction (the MPS2's 40 ns against 128 at shift
+     * 7); half an instruction where a tick is one (the STM32F4's TIM2),
+     * whose values are exact and whose loads may be one instruction apart. */
+    w->tol = 3 * (int64_t)tick_ns / 2;
+    if (w->tol > (1ll << shift) / 2)
+        w->tol = (1ll << shift) / 2;
     w->computed_tail = computed_tail;
     put(w, OUT_MAGIC, strlen(OUT_MAGIC));
     put_u32(w, (uint32_t)strlen(model));
@@ -248,7 +258,7 @@ static int find(const struct rtb_windows *w, const struct runs *rs, int64_t D, u
 {
     if (D < 0 || !rs->n)
         return 0;
-    int64_t num = 40 * D; /* the load's distance from the anchor, in instructions * 2^S */
+    int64_t num = (int64_t)w->tick_ns * D; /* the load's distance from the anchor, in instructions * 2^S */
     uint64_t guess = w->anchor + (uint64_t)(num >> w->shift);
     size_t lo = 0, hi = rs->n; /* the first run that starts after the guess */
     while (lo < hi) {
@@ -266,7 +276,7 @@ static int find(const struct rtb_windows *w, const struct runs *rs, int64_t D, u
         for (uint64_t k = k0 ? k0 - 1 : 0; k <= k0 + 1 && k < r->count; k++) {
             uint64_t at = r->first + k * r->step;
             int64_t diff = num - (int64_t)((at - w->anchor) << w->shift);
-            if (at >= w->anchor && diff >= -TOLERANCE_X40 && diff <= TOLERANCE_X40) {
+            if (at >= w->anchor && diff >= -w->tol && diff <= w->tol) {
                 *load = at;
                 acc_mul_add(st, &r->base, &r->delta, k);
                 *of = r;
@@ -287,9 +297,9 @@ static int find_close(struct rtb_windows *w, uint32_t d, int64_t *D, uint64_t *l
     const struct runs *rs = &w->loads[1];
     uint64_t last = rs->n ? rs->v[rs->n - 1].first + rs->v[rs->n - 1].step *
                                                          (rs->v[rs->n - 1].count - 1) : 0;
-    uint64_t half = (1ull << 31) * 40 >> w->shift, floor = w->cursor > half ? w->cursor - half : 0;
+    uint64_t half = (1ull << 31) * w->tick_ns >> w->shift, floor = w->cursor > half ? w->cursor - half : 0;
     int found = 0;
-    for (int64_t D1 = d; w->anchor + (uint64_t)((40 * D1) >> w->shift) <= last + 1; D1 += 1ll << 32) {
+    for (int64_t D1 = d; w->anchor + (uint64_t)(((int64_t)w->tick_ns * D1) >> w->shift) <= last + 1; D1 += 1ll << 32) {
         uint64_t at;
         struct rtb_acc s1;
         const struct run *r1;
@@ -315,7 +325,7 @@ static int computed_start(const struct rtb_windows *w, int64_t D, uint64_t *star
 {
     if (D < 0)
         return 0;
-    uint64_t num = (uint64_t)(40 * D), one = 1ull << w->shift;
+    uint64_t num = (uint64_t)w->tick_ns * (uint64_t)D, one = 1ull << w->shift;
     uint64_t q = num >> w->shift, rem = num & (one - 1);
     if (2 * rem > one || (2 * rem == one && (q & 1)))
         q++;

@@ -35,11 +35,12 @@ struct rtb_totals {
 struct rtb_windows;
 
 /* `log`: the stamp log's path (NULL: none); `out`: the output's; `shift`:
- * -icount's; `model`: the model's description for the file's header.
+ * -icount's; `tick_ns`: the board counter's tick in ns of virtual time;
+ * `model`: the model's description for the file's header.
  * NULL and a message in err on failure. */
 struct rtb_windows *rtb_windows_open(const char *log, const char *out, unsigned shift,
-                                     unsigned computed_tail, const char *model, char *err,
-                                     unsigned errlen);
+                                     unsigned tick_ns, unsigned computed_tail, const char *model,
+                                     char *err, unsigned errlen);
 
 /* The anchor load ran at instruction `idx`: a metric begins (the previous
  * one is paired with its block of the log and written). */

@@ -162,6 +162,14 @@ static void mb4(struct rtb_ctx *c) { sync_run(c, true, 4); }
  * are still there when A wakes. */
 #define RUN 2048u
 #define RUN_DELAY 4096u
+/* A board whose RAM cannot also hold these buffers (8 and 16 KiB) says so
+ * (RTB_PORT_NO_ROOM_FOR_RUNS: the STM32F4's 96 KiB), and the rows that
+ * need them are unsupported with its words rather than failed. */
+#ifdef RTB_PORT_NO_ROOM_FOR_RUNS
+#define ROOM_FOR_RUNS(ctx) (rtb_unsupported(ctx, RTB_PORT_NO_ROOM_FOR_RUNS), false)
+#else
+#define ROOM_FOR_RUNS(ctx) true
+#endif
 
 static rtb_stamp_t entry(const rtb_stamp_t *buf, uint32_t i)
 {
@@ -236,6 +244,8 @@ static void compute_bound(void *arg)
 
 static void clock_run(struct rtb_ctx *ctx, bool to_task)
 {
+    if (!ROOM_FOR_RUNS(ctx))
+        return;
     struct clock_state *s = rtb_shared_state(ctx, (void **)&clock_shared, sizeof *clock_shared);
     if (!s)
         return;
@@ -335,6 +345,8 @@ static void other_task(void *arg)
 
 static void delay_run(struct rtb_ctx *ctx, bool wakeup)
 {
+    if (!ROOM_FOR_RUNS(ctx))
+        return;
     struct delay_state *s = rtb_shared_state(ctx, (void **)&delay_shared, sizeof *delay_shared);
     if (!s)
         return;

@@ -14,6 +14,7 @@
 #   RTB_ICOUNT_SHIFT        the -icount shift the image is run with (7); 0 for
 #                           silicon, where figures are printed in cycles
 set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(RTB_BOARD_LD ${RTB_BOARD_DIR}/an385.ld)
 # What a board that reuses this code (boards/mps2-an386: the same FPGA
 # image with a Cortex-M4) sets before include()ing this file: its name and
 # core for the records, and the kernels' ports for its core, named as each
@@ -49,31 +50,13 @@ target_compile_definitions(rtb_board_headers INTERFACE
   RTB_BOARD_ICOUNT_SHIFT=${RTB_ICOUNT_SHIFT}
   $<$<STREQUAL:${RTB_BOARD_COUNTER},DWT>:RTB_BOARD_COUNTER_DWT>)
 
-add_library(rtb_board OBJECT
+# Every Cortex-M board's shared code (reset, fault report, semihosting, the
+# RAM vector table, the timing primitives in assembly) and the image's link.
+include(${RTB_BOARD_DIR}/../cortex-m/board.cmake)
+rtb_cm_board_objects(
   ${RTB_BOARD_DIR}/startup.c
-  ${RTB_BOARD_DIR}/fault.c
   ${RTB_BOARD_DIR}/board.c
   ${RTB_BOARD_DIR}/console.c
-  ${RTB_BOARD_DIR}/semihost.c
   ${RTB_BOARD_DIR}/counter.c
   ${RTB_BOARD_DIR}/irqsrc.c
-  ${RTB_BOARD_DIR}/oneshot.c
-  ${RTB_BOARD_DIR}/kcall.S)
-target_link_libraries(rtb_board PUBLIC rtb_board_headers)
-target_compile_options(rtb_board PRIVATE -ffunction-sections -fdata-sections)
-
-# rtb_board_image(target): link an image for this board. Start-up is the
-# board's (-nostartfiles); the C library is newlib-nano, for the mem* and
-# str* functions the kernel and the compiler call (its optimised memcpy is
-# what an application on this board links); 64-bit division from libgcc.
-function(rtb_board_image target)
-  target_sources(${target} PRIVATE $<TARGET_OBJECTS:rtb_board>)
-  target_link_libraries(${target} PRIVATE rtb_board_headers)
-  # The link map beside the image: which object every function came from,
-  # for the window audit (kernel, port, harness).
-  target_link_options(${target} PRIVATE -nostartfiles --specs=nano.specs
-                      -T${RTB_BOARD_DIR}/an385.ld -Wl,--gc-sections
-                      -Wl,-Map=$<TARGET_FILE:${target}>.map)
-  target_link_libraries(${target} PRIVATE c_nano gcc)
-  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${RTB_BOARD_DIR}/an385.ld)
-endfunction()
+  ${RTB_BOARD_DIR}/oneshot.c)

@@ -39,18 +39,6 @@ void rtb_board_putc(char c)
     u->data = (uint8_t)c;
 }
 
-void rtb_board_write(const char *s, size_t n)
-{
-    while (n--)
-        rtb_board_putc(*s++);
-}
-
-void rtb_board_puts(const char *s)
-{
-    while (*s)
-        rtb_board_putc(*s++);
-}
-
 void rtb_board_console_flush(void)
 {
     struct an385_uart *u = AN385_UART0;

@@ -27,18 +27,18 @@ void rtb_board_ts_init(void)
 {
     struct an385_timer *t = AN385_TIMER0;
 
-    an385_irq_disable(AN385_IRQ_TIMER0);
+    cm_irq_disable(AN385_IRQ_TIMER0);
     t->ctrl = 0;
 #if defined(RTB_BOARD_COUNTER_DWT)
-    AN385_DEMCR |= AN385_DEMCR_TRCENA;
-    AN385_DWT_CYCCNT = 0;
-    AN385_DWT_CTRL |= AN385_DWT_CTRL_CYCCNTENA;
+    CM_DEMCR |= CM_DEMCR_TRCENA;
+    CM_DWT_CYCCNT = 0;
+    CM_DWT_CTRL |= CM_DWT_CTRL_CYCCNTENA;
     /* QEMU has no DWT: CYCCNT reads 0 for ever (and NOCYCCNT reads 0 too, so
      * that bit proves nothing). Better to stop than to print zeros. */
-    uint32_t c0 = AN385_DWT_CYCCNT;
+    uint32_t c0 = CM_DWT_CYCCNT;
     for (volatile int i = 0; i < 10; i++)
         ;
-    if (AN385_DWT_CYCCNT == c0) {
+    if (CM_DWT_CYCCNT == c0) {
         rtb_board_puts("rtb-board: DWT CYCCNT does not count (QEMU does not model the DWT); "
                        "build with RTB_BOARD_COUNTER=TIMER0\n");
         rtb_board_exit(RTB_BOARD_EXIT_FAIL);
@@ -50,9 +50,9 @@ void rtb_board_ts_init(void)
     rtb_board_ts_state.last = rtb_board_ts_raw();
     rtb_board_ts_state.high = 0;
     t->intstat = 1u;
-    an385_irq_clear_pending(AN385_IRQ_TIMER0);
-    an385_irq_set_priority(AN385_IRQ_TIMER0, WRAP_IRQ_PRIORITY);
-    an385_irq_enable(AN385_IRQ_TIMER0);
+    cm_irq_clear_pending(AN385_IRQ_TIMER0);
+    cm_irq_set_priority(AN385_IRQ_TIMER0, WRAP_IRQ_PRIORITY);
+    cm_irq_enable(AN385_IRQ_TIMER0);
     t->ctrl = AN385_TIMER_CTRL_EN | AN385_TIMER_CTRL_IRQEN;
 }
 

@@ -27,7 +27,8 @@
  *
  * Bare handlers (rtb_board_irq_bare): the same expiry taken by a handler
  * the kernel never sees, installed for the measurement through a copy of
- * the vector table in RAM (VTOR), for the ISR prolog and epilog rows.
+ * the vector table in RAM (VTOR: cortex-m/ramvec.c), for the ISR prolog
+ * and epilog rows.
  */
 #include "an385.h"
 #include "an385_vectors.h"
@@ -47,15 +48,15 @@ static struct {
 void rtb_board_irqsrc_init(rtb_board_isr_fn fn, void *arg, uint8_t prio)
 {
     /* stops the timer too: an armed or free-running TIMER1 is over */
-    an385_irq_disable(AN385_IRQ_TIMER1);
+    cm_irq_disable(AN385_IRQ_TIMER1);
     AN385_TIMER1->ctrl = 0;
     AN385_TIMER1->intstat = 1u;
     src.fn = fn;
     src.arg = arg;
     src.count = 0;
-    an385_irq_clear_pending(AN385_IRQ_TIMER1);
-    an385_irq_set_priority(AN385_IRQ_TIMER1, prio);
-    an385_irq_enable(AN385_IRQ_TIMER1);
+    cm_irq_clear_pending(AN385_IRQ_TIMER1);
+    cm_irq_set_priority(AN385_IRQ_TIMER1, prio);
+    cm_irq_enable(AN385_IRQ_TIMER1);
 }
 
 void rtb_board_irqsrc_arm(uint32_t ticks)
@@ -78,7 +79,7 @@ static uint32_t expiry32(void)
 {
     uint32_t counter, timer1;
 #if defined(RTB_BOARD_COUNTER_DWT)
-    volatile uint32_t *counter_reg = &AN385_DWT_CYCCNT;
+    volatile uint32_t *counter_reg = &CM_DWT_CYCCNT;
 #else
     volatile uint32_t *counter_reg = &AN385_TIMER0->value;
 #endif
@@ -116,81 +117,6 @@ void TIMER1_IRQHandler(void)
     if (src.armed == armed)
         AN385_TIMER1->intstat = 1u;
     src.count++;
-}
-
-/* ---- the vector table in RAM ------------------------------------------------ */
-#define VECTORS (16 + AN385_IRQ_COUNT)
-static uint32_t ram_vectors[VECTORS] __attribute__((aligned(256)));
-
-/* The table VTOR pointed at before the RAM copy (the board's flash table at
- * 0, or a kernel's own: Zephyr's), and whether VTOR is ours: the board's own
- * table sits at address 0, so the table's address cannot say it. */
-static uint32_t original_table;
-static bool moved;
-
-static void point_vtor(uint32_t table)
-{
-    uint32_t primask = an385_irq_save();
-    AN385_SCB_VTOR = table;
-    __asm volatile("dsb\n\tisb" ::: "memory");
-    an385_irq_restore(primask);
-}
-
-/* Exception `exc`'s vector (16 + IRQ for an interrupt) set to `handler` in
- * the RAM copy; returns the one it replaces. */
-static uint32_t exception_set(unsigned exc, uint32_t handler)
-{
-    if (!moved) {
-        original_table = AN385_SCB_VTOR;
-        const uint32_t *from = (const uint32_t *)(uintptr_t)original_table;
-        for (int i = 0; i < VECTORS; i++)
-            ram_vectors[i] = from[i];
-        point_vtor((uint32_t)(uintptr_t)ram_vectors);
-        moved = true;
-    }
-    uint32_t was = ram_vectors[exc];
-    ram_vectors[exc] = handler;
-    __asm volatile("dsb" ::: "memory");
-    return was;
-}
-
-void rtb_board_vector_set(unsigned irq, void (*handler)(void))
-{
-    exception_set(16 + irq, (uint32_t)(uintptr_t)handler);
-}
-
-/* ---- the kernel's tick as an instant (kcall.S: rtb_board_tick_entry) -------- */
-#define SYSTICK_EXCEPTION 15u
-volatile uint32_t rtb_board_tick_stamp;
-volatile uint32_t rtb_board_tick_next; /* the kernel's own SysTick handler */
-
-void rtb_board_tick_entry(void);
-
-void rtb_board_tick_stamps(bool on)
-{
-    uint32_t primask = an385_irq_save(); /* no tick between the two stores */
-    if (on && !rtb_board_tick_next) {
-        rtb_board_tick_next = exception_set(SYSTICK_EXCEPTION, (uint32_t)(uintptr_t)rtb_board_tick_entry);
-    } else if (!on && rtb_board_tick_next) {
-        exception_set(SYSTICK_EXCEPTION, rtb_board_tick_next);
-        rtb_board_tick_next = 0;
-    }
-    an385_irq_restore(primask);
-}
-
-void rtb_board_vectors_restore(void)
-{
-    if (moved)
-        point_vtor(original_table);
-    moved = false;
-}
-
-/* ---- interrupts raised from software (kcall.S: rtb_port_irq_raise_timed) ---- */
-volatile uint32_t rtb_board_soft_irq_line = AN385_SOFT_IRQ_FIRST;
-
-void rtb_board_soft_irq_select(unsigned irq)
-{
-    rtb_board_soft_irq_line = irq;
 }
 
 /* ---- bare handlers ----------------------------------------------------------- */
@@ -265,7 +191,7 @@ int rtb_board_irq_bare(bool c_call, int32_t *prolog, int32_t *epilog)
                    : "=r"(resumed) : "r"(&bare) : "r1", "r2", "cc", "memory");
 
     rtb_board_vectors_restore();
-    an385_irq_clear_pending(AN385_IRQ_TIMER1);
+    cm_irq_clear_pending(AN385_IRQ_TIMER1);
 
     /* Counts are taken at the end of their load; the instrumentation's own
      * instructions, known from the code above, are taken out: the minimum

@@ -20,14 +20,14 @@ static struct {
 
 void rtb_board_oneshot_init(rtb_board_isr_fn fn, void *arg, uint8_t prio)
 {
-    an385_irq_disable(AN385_IRQ_DUALTIMER);
+    cm_irq_disable(AN385_IRQ_DUALTIMER);
     AN385_DUALTIMER1->ctrl = 0;
     AN385_DUALTIMER1->intclr = 1u;
     shot.fn = fn;
     shot.arg = arg;
-    an385_irq_clear_pending(AN385_IRQ_DUALTIMER);
-    an385_irq_set_priority(AN385_IRQ_DUALTIMER, prio);
-    an385_irq_enable(AN385_IRQ_DUALTIMER);
+    cm_irq_clear_pending(AN385_IRQ_DUALTIMER);
+    cm_irq_set_priority(AN385_IRQ_DUALTIMER, prio);
+    cm_irq_enable(AN385_IRQ_DUALTIMER);
 }
 
 void rtb_board_oneshot_start(uint32_t ticks)
@@ -43,11 +43,11 @@ void rtb_board_oneshot_start(uint32_t ticks)
 
 void rtb_board_oneshot_cancel(void)
 {
-    uint32_t primask = an385_irq_save();
+    uint32_t primask = cm_irq_save();
     AN385_DUALTIMER1->ctrl = 0;
     AN385_DUALTIMER1->intclr = 1u;
-    an385_irq_clear_pending(AN385_IRQ_DUALTIMER); /* it may have expired just now */
-    an385_irq_restore(primask);
+    cm_irq_clear_pending(AN385_IRQ_DUALTIMER); /* it may have expired just now */
+    cm_irq_restore(primask);
 }
 
 void DUALTIMER_IRQHandler(void)

@@ -22,16 +22,15 @@
 #define MAX_ARGS 64
 #define RUNNER_STACK_WORDS 2048u
 
-static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
 
 static void runner(void *unused)
 {
     static const struct rtb_build build = RTB_BUILD_INIT;
     static const char builtin[] = RTB_FREERTOS_ARGS;
     char *argv[MAX_ARGS];
-    _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_FREERTOS_ARGS is too long");
+    _Static_assert(sizeof builtin <= sizeof rtb_board_args, "RTB_FREERTOS_ARGS is too long");
     (void)unused;
-    int argc = rtb_board_command_line(cmdline, sizeof cmdline, rtb_board_cmdline, builtin, argv,
+    int argc = rtb_board_command_line(rtb_board_args, sizeof rtb_board_args, rtb_board_cmdline, builtin, argv,
                                       MAX_ARGS);
     rtb_board_exit(rtb_main(argc, argv, &build));
 }

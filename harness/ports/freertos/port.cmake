@@ -28,7 +28,7 @@ target_compile_options(rtb_core PRIVATE -ffreestanding -ffunction-sections -fdat
 target_link_libraries(rtb_port PUBLIC rtb_freertos_kernel)
 target_compile_options(rtb_port PRIVATE -ffunction-sections -fdata-sections)
 # the board's share of the port: output, the shared arena, the counter's facts
-target_sources(rtb_port PRIVATE ${RTB_BOARD_DIR}/port_board.c)
+target_sources(rtb_port PRIVATE ${RTB_CM_DIR}/port_board.c)
 
 set(RTB_PORT_EXECUTABLE rtbench-freertos-${RTB_BOARD}.elf)
 add_executable(${RTB_PORT_EXECUTABLE} ${RTB_FREERTOS_DIR}/main.c)

@@ -226,11 +226,13 @@ int rtb_port_task_join(int id)
 
 /* At least `us`: whole kernel ticks with vTaskDelay (its first tick is
  * partial, hence one more), or, below a tick, the board's one-shot timer,
- * so a 50 us settle stays 50 us instead of a whole 1 ms tick. */
+ * where it keeps time (not on QEMU's STM32F4: rtb_board_ts.h), so a 50 us
+ * settle stays 50 us instead of a whole 1 ms tick. */
 int rtb_port_task_delay(uint32_t us)
 {
     const uint32_t tick_us = 1000000u / configTICK_RATE_HZ;
-    if (us < tick_us && rtb_freertos_delay_ticks(us * (RTB_BOARD_TS_HZ / 1000000u)) == 0)
+    if (us < tick_us && RTB_BOARD_ONESHOT_AVAILABLE() &&
+        rtb_freertos_delay_ticks(RTB_BOARD_US_TICKS(us)) == 0)
         return RTB_OK;
     vTaskDelay((TickType_t)((us + tick_us - 1) / tick_us) + 1);
     return RTB_OK;

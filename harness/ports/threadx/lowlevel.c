@@ -1,5 +1,5 @@
 /*
- * lowlevel.c — ThreadX's low-level initialisation for the AN385, written
+ * lowlevel.c — ThreadX's low-level initialisation for a Cortex-M board, written
  * for this board rather than taken from ThreadX's example
  * (ports/cortex_m3/gnu/example_build/tx_initialize_low_level.S assumes a
  * 6 MHz clock, its own vector table and linker symbols).
@@ -28,8 +28,8 @@
 #include "tx_thread.h"
 #include "tx_timer.h"
 
-#include "an385.h"
-#include "an385_vectors.h"
+#include "cortex_m.h"
+#include "rtb_board.h"
 
 #ifndef RTB_THREADX_TICK_HZ
 #error "RTB_THREADX_TICK_HZ: the kernel tick (tx_user.h)"
@@ -38,19 +38,22 @@
 #define SCB_SHPR2 (*(volatile uint32_t *)0xE000ED1Cu) /* SVCall in bits 31:24 */
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u) /* PendSV 23:16, SysTick 31:24 */
 
-extern uint32_t __bss_end[];                /* an385.ld: the first RAM byte nothing uses */
+extern uint32_t __noinit_end[];             /* the board's .ld: the first RAM byte nothing uses */
 extern const uint32_t rtb_board_vectors[];  /* startup.c: [0] is the initial stack */
 
 VOID _tx_initialize_low_level(VOID)
 {
     __asm volatile("cpsid i" ::: "memory");
-    _tx_initialize_unused_memory = (VOID *)__bss_end;
+    _tx_initialize_unused_memory = (VOID *)__noinit_end;
     _tx_thread_system_stack_ptr = (VOID *)(uintptr_t)rtb_board_vectors[0];
 
-    AN385_SYST_CSR = 0;
-    AN385_SYST_RVR = AN385_SYSCLK_HZ / RTB_THREADX_TICK_HZ - 1u; /* 24-bit: down to 2 Hz */
-    AN385_SYST_CVR = 0;
-    AN385_SYST_CSR = 7u; /* core clock, interrupt, enable */
+    CM_SYST_CSR = 0;
+    /* The clock SysTick really counts, which the board may only know at run
+     * time (rtb_board_init ran first, in main). 24 bits: at 168 MHz down to
+     * 11 Hz, at 25 MHz 2 Hz. */
+    CM_SYST_RVR = rtb_board_systick_hz() / RTB_THREADX_TICK_HZ - 1u;
+    CM_SYST_CVR = 0;
+    CM_SYST_CSR = 7u; /* core clock, interrupt, enable */
 
     SCB_SHPR2 = (SCB_SHPR2 & 0x00FFFFFFu) | (0xFFu << 24);
     SCB_SHPR3 = (SCB_SHPR3 & 0x0000FFFFu) | (0xC0u << 24) | (0xFFu << 16);
@@ -64,5 +67,3 @@ VOID _tx_initialize_low_level(VOID)
  * registers the exception entry saved. (ThreadX's example enters it from
  * a SysTick_Handler of its own, push, call, pop, return, with room for
  * TX_ENABLE_EXECUTION_CHANGE_NOTIFY's calls, which this build leaves off.) */
-
-_Static_assert(AN385_SYSCLK_HZ / RTB_THREADX_TICK_HZ - 1u < (1u << 24), "SysTick reload is 24 bits");

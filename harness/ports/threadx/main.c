@@ -18,7 +18,6 @@
 #define MAX_ARGS 64
 #define RUNNER_STACK_BYTES 8192u
 
-static char cmdline[24 * 1024]; /* --only with every id of the catalogue fits */
 static TX_THREAD runner_thread;
 static ULONG runner_stack[RUNNER_STACK_BYTES / sizeof(ULONG)];
 
@@ -27,9 +26,9 @@ static VOID runner(ULONG unused)
     static const struct rtb_build build = RTB_BUILD_INIT;
     static const char builtin[] = RTB_THREADX_ARGS;
     char *argv[MAX_ARGS];
-    _Static_assert(sizeof builtin <= sizeof cmdline, "RTB_THREADX_ARGS is too long");
+    _Static_assert(sizeof builtin <= sizeof rtb_board_args, "RTB_THREADX_ARGS is too long");
     (void)unused;
-    int argc = rtb_board_command_line(cmdline, sizeof cmdline, rtb_board_cmdline, builtin, argv,
+    int argc = rtb_board_command_line(rtb_board_args, sizeof rtb_board_args, rtb_board_cmdline, builtin, argv,
                                       MAX_ARGS);
     rtb_board_exit(rtb_main(argc, argv, &build));
 }

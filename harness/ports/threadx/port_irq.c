@@ -81,18 +81,18 @@ int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
             return rtb_threadx_fail("irq_hook", "no such semaphore, or not a bounded one");
     }
     hooked = true;
-    const unsigned line = AN385_SOFT_IRQ_FIRST;
+    const unsigned line = RTB_BOARD_SOFT_IRQ_FIRST;
     rtb_board_vector_set(line, handlers[k]);
-    an385_irq_set_priority((enum an385_irq)line, RTB_THREADX_IRQ_PRIORITY);
-    an385_irq_clear_pending((enum an385_irq)line);
-    an385_irq_enable((enum an385_irq)line);
+    cm_irq_set_priority(line, RTB_THREADX_IRQ_PRIORITY);
+    cm_irq_clear_pending(line);
+    cm_irq_enable(line);
     rtb_board_soft_irq_select(line);
     return RTB_OK;
 }
 
 int rtb_port_irq_unhook(void)
 {
-    an385_irq_disable((enum an385_irq)AN385_SOFT_IRQ_FIRST);
+    cm_irq_disable(RTB_BOARD_SOFT_IRQ_FIRST);
     rtb_board_vectors_restore();
     rtb_board_irqsrc_init(NULL, NULL, RTB_THREADX_IRQ_PRIORITY);
     hooked = false;

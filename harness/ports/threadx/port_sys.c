@@ -61,7 +61,7 @@ uint32_t rtb_port_caps(void)
            RTB_CAP_SCHED_LOCK |
 #endif
            RTB_CAP_SEM | RTB_CAP_MUTEX | RTB_CAP_MSGQ | RTB_CAP_EVENTS | RTB_CAP_TIMER |
-           RTB_CAP_QUEUE | RTB_CAP_HEAP | RTB_CAP_IRQ | RTB_CAP_IRQ_TIMED | RTB_CAP_IRQ_BARE |
+           RTB_CAP_QUEUE | RTB_CAP_HEAP | RTB_CAP_IRQ | RTB_BOARD_IRQ_CAPS |
            RTB_CAP_IRQ_MASK | RTB_CAP_CRITICAL;
 }
 
@@ -100,6 +100,11 @@ const char *rtb_port_unsupported_why(uint32_t cap)
         return "the " RTB_BOARD_CPU " has no caches";
     case RTB_CAP_REF_CLOCK:
         return "the board has no clock independent of its counter";
+#ifdef RTB_BOARD_NO_IRQ_TIMER_WHY
+    case RTB_CAP_IRQ_TIMED:
+    case RTB_CAP_IRQ_BARE:
+        return RTB_BOARD_NO_IRQ_TIMER_WHY;
+#endif
     default:
         return 0;
     }

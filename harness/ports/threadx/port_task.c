@@ -276,11 +276,13 @@ RTB_KCALL_PLAIN(task_set_prio, (int id, int prio), id, prio)
 
 /* At least `us`: whole kernel ticks with tx_thread_sleep (its first tick is
  * partial, hence one more), or, below a tick, the board's one-shot timer,
- * so a 50 us settle stays 50 us instead of a whole 1 ms tick. */
+ * where it keeps time (not on QEMU's STM32F4: rtb_board_ts.h), so a 50 us
+ * settle stays 50 us instead of a whole 1 ms tick. */
 int rtb_port_task_delay(uint32_t us)
 {
     const uint32_t tick_us = 1000000u / RTB_THREADX_TICK_HZ;
-    if (us < tick_us && rtb_threadx_delay_ticks(us * (RTB_BOARD_TS_HZ / 1000000u)) == 0)
+    if (us < tick_us && RTB_BOARD_ONESHOT_AVAILABLE() &&
+        rtb_threadx_delay_ticks(RTB_BOARD_US_TICKS(us)) == 0)
         return RTB_OK;
     UINT rc = tx_thread_sleep((ULONG)((us + tick_us - 1) / tick_us) + 1);
     return rc == TX_SUCCESS ? RTB_OK : rtb_threadx_status("tx_thread_sleep", rc);

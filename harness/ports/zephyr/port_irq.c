@@ -102,7 +102,7 @@ static void connect_timer(rtb_board_isr_fn fn, void *fn_arg)
 {
     irq_disable(TIMER1_IRQ);
     irq_connect_dynamic(TIMER1_IRQ, IRQ_PRIO, board_dispatch, NULL, 0);
-    rtb_board_irqsrc_init(fn, fn_arg, AN385_NVIC_IPR[TIMER1_IRQ]);
+    rtb_board_irqsrc_init(fn, fn_arg, CM_NVIC_IPR[TIMER1_IRQ]);
 }
 
 void rtb_zephyr_irq_init(void)
@@ -154,7 +154,7 @@ int rtb_port_irq_hook_plan(const struct rtb_irq_plan *plan)
     hooked_line = plan->path == RTB_IRQ_DISPATCHED ? DISPATCHED_LINE : LINE(k);
     if (plan->path == RTB_IRQ_DISPATCHED)
         irq_connect_dynamic(DISPATCHED_LINE, IRQ_PRIO, dispatched[k], NULL, 0);
-    an385_irq_clear_pending((enum an385_irq)hooked_line);
+    cm_irq_clear_pending((enum an385_irq)hooked_line);
     irq_enable(hooked_line);
     rtb_board_soft_irq_select(hooked_line);
     return RTB_OK;

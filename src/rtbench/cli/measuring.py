@@ -65,7 +65,9 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
-                   "--kernel) or labgrid (a place of a labgrid lab, --env/--place).")
+                   "--kernel), stm32f4 (an STM32F4 image: QEMU's netduinoplus2, or a real "
+                   "board through --gdb and --serial) or labgrid (a place of a labgrid lab, "
+                   "--env/--place).")
 @click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
                                "several (freertos,threadx,zephyr: one run each, then the "
                                "kernel comparison; default: the kernel whose checkout "
@@ -116,6 +118,9 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "
                               "with a tag (TAG=VALUE), measured at once and compared.")
+@click.option("--gdb", help="--target stm32f4 on a real board: the GDB server that loads it "
+                            "(HOST:PORT: OpenOCD, pyOCD, ...; docs/boards.md).")
+@click.option("--serial", help="With --gdb: the board's console (/dev/ttyACM0, socket://HOST:PORT).")
 @click.option("-q", "--quiet", is_flag=True,
               help="Print only the end: the first page (several kernels or places: their "
                    "comparison) and errors; what a run prints while it measures goes to "
@@ -147,7 +152,7 @@ def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
         zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
         board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
-        duration_s=kw["duration"], cycles=not kw["no_cycles"],
+        duration_s=kw["duration"], cycles=not kw["no_cycles"], gdb=kw["gdb"], serial=kw["serial"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
     # The console survives a reader that went away (`| head`): the run then
     # stops as if interrupted and is kept (rtbench.process.lifetime.ConsoleOut).
@@ -235,7 +240,8 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 
 @cli.command("audit")
 @click.option("--target", required=True,
-              help="The emulated board whose image is traced: mps2-an385 or mps2-an386.")
+              help="The emulated board whose image is traced: mps2-an385, mps2-an386 or "
+                   "stm32f4.")
 @click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")

@@ -94,6 +94,8 @@ class RunRequest:
     blocks: int | None = None    # blocks per metric (rtbench.store.blocks); None: target's default
     duration_s: float | None = None  # --duration: repeat the blocks this long (a soak)
     cycles: bool = True          # an emulated board's estimated cycles (--no-cycles: off)
+    gdb: str | None = None       # a real board: the GDB server that loads it (--gdb HOST:PORT)
+    serial: str | None = None    # ...and its console (--serial DEVICE or socket://HOST:PORT)
 
     def check_budget(self) -> None:
         """The watchdog must outlast a metric's budget: a metric may
@@ -116,6 +118,8 @@ def execute(req: RunRequest, console: Console) -> int:
     if req.board is not None or not req.board_glue:
         _check_board_options(req)
         return zephyr_board.build(req, console)  # an image to flash: nothing measured here
+    if kernelset.is_several(req.kernel, req.kernel_profile) and (req.gdb or req.serial):
+        raise RtbenchError("--gdb: one kernel and profile at a time (one board)")
     if kernelset.is_several(req.kernel, req.kernel_profile):
         return kernelset.run_kernels(req, console)  # one run per kernel and profile, then compared
     if req.target == targets.LABGRID and req.place and farm.is_several(req.place):
@@ -131,7 +135,7 @@ def execute(req: RunRequest, console: Console) -> int:
     with lifetime.guarded():
         target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
                               req.place, req.zephyr_modules, req.userspace, req.kernel_profile,
-                              req.cycles, req.kernel_config)
+                              req.cycles, req.kernel_config, req.gdb, req.serial)
         try:
             with harness.announcing(say):  # an image build (the run's, a peer's) says so
                 return _execute(req, console, target, cat, ids)

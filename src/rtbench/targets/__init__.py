@@ -3,7 +3,7 @@ builds, starts, restarts and yields records; the orchestrator (measure),
 the store and the sheets never know which one they serve.
 
 * `host`: this machine, the POSIX port as a local process (host.py).
-* `mps2-an385`, `mps2-an386`: QEMU's Cortex-M3 and Cortex-M4F boards with an
+* `mps2-an385`, `mps2-an386`, `stm32f4`: QEMU's Cortex-M3 and Cortex-M4F boards with an
   RTOS port (qemu.py), records read from the UART; the kernels a board
   carries and where their sources are (kernels.py).
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
@@ -29,7 +29,7 @@ from rtbench.errors import RtbenchError
 from rtbench.targets.base import Instance, Target
 
 HOST = "host"
-BOARDS = ("mps2-an385", "mps2-an386")
+BOARDS = ("mps2-an385", "mps2-an386", "stm32f4")
 LABGRID = "labgrid"
 NAMES = (HOST, *BOARDS, LABGRID)
 HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
@@ -39,16 +39,21 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
          place: str | None = None, zephyr_modules: Path | None = None,
          userspace: bool = False, kernel_profile: str | None = None,
-         cycles: bool = True, kernel_config: Path | None = None) -> Target:
+         cycles: bool = True, kernel_config: Path | None = None, gdb: str | None = None,
+         serial: str | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
     `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
     `kernel_profile`: the profile a board's kernel is built in (profiles.py);
     `cycles`: False for --no-cycles (an emulated board without the cycle
     model, targets/cycles.py); `kernel_config`: the engineer's own kernel
-    configuration on top of the profile (kernelconfig.py)."""
+    configuration on top of the profile (kernelconfig.py); `gdb`, `serial`: a
+    real board of that kind loaded through a GDB server and read from its
+    serial port (gdbboard.py)."""
     if kernel_config is not None and name not in BOARDS:
         raise RtbenchError("--kernel-config is for an RTOS built by rtbench on an emulated "
                            "board (--target " + " or ".join(BOARDS) + ")")
+    if gdb is not None or serial is not None:
+        return _gdb_board(name, kernel, kernel_src, kernel_profile, gdb, serial, kernel_config)
     if not cycles and name not in BOARDS:
         raise RtbenchError("--no-cycles is for an emulated board (--target mps2-an385 or "
                            "mps2-an386): only there does rtbench estimate cycles")
@@ -97,6 +102,32 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
             k = kernelconfig.apply(k, kernel_config)
         return QemuTarget(name, k, BoardCycles if cycles else None)
     raise RtbenchError(f"unknown target {name!r} (one of: {', '.join(NAMES)})")
+
+
+# The boards whose images a GDB server can load and start (their image
+# reads its command line from RAM: boards/cortex-m/hostargs.c).
+GDB_BOARDS = ("stm32f4",)
+
+
+def _gdb_board(name: str, kernel: str | None, kernel_src: Path | None,
+               kernel_profile: str | None, gdb: str | None, serial: str | None,
+               kernel_config: Path | None = None) -> Target:
+    if name not in GDB_BOARDS:
+        raise RtbenchError(f"--gdb and --serial are for a board rtbench can load ({', '.join(GDB_BOARDS)}), "
+                           f"not --target {name}")
+    if gdb is None or serial is None:
+        raise RtbenchError("--gdb HOST:PORT and --serial DEVICE go together (the server that "
+                           "loads the board, the port its console is on)")
+    from rtbench.targets import kernels
+    from rtbench.targets.gdbboard import GdbBoardTarget, parse_gdb
+
+    parse_gdb(gdb)  # before the kernel's sources are looked for: the first thing wrong
+    k = kernels.get(kernel, kernel_src, None, False, kernel_profile)
+    if kernel_config is not None:  # the engineer's own settings, on their own board too
+        from rtbench.targets import kernelconfig
+
+        k = kernelconfig.apply(k, kernel_config)
+    return GdbBoardTarget(name, k, gdb, serial)
 
 
 def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),

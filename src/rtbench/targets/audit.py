@@ -70,10 +70,6 @@ PART_OF_ONE_CALL = frozenset({"z_arm_thread_is_in_user_mode"})
 # interrupt of it (Zephyr's user-mode threads enter the kernel this way).
 SYSCALL_HANDLERS = frozenset({"z_arm_svc"})
 KERNEL_SIDE = ("kernel", "libc", "call")
-# The window stamps' shape on the MPS2 boards (rtb_board_ts.h): the
-# register's address in two instructions before the load, the inversion
-# of TIMER0's down-count after it.
-STAMP_HEAD, STAMP_TAIL = 2, 1
 
 # How many instructions of rtbench's own code a window may hold: the call
 # instruction and the store of the first stamp (rtb/kcall.h), with room for
@@ -324,6 +320,20 @@ class Image:
         out.sort()
         return out
 
+    def window_shape(self) -> tuple[int, int]:
+        """The board's stamps as the image lists them: the instructions
+        before a closing stamp's load (its head: in the window it closes)
+        and after an opening one's (its tail: before the window it opens).
+        The MPS2's are 2 and 1 (TIMER0's address, its inversion), the
+        STM32F4's 3 and 0 (the counter's address read from a variable, an
+        up-count). One of each in an image, or it is not rtbench's."""
+        heads = {h for k, h, _t in self.stamps.values() if k == 1}
+        tails = {t for k, _h, t in self.stamps.values() if k == 0}
+        if len(heads) != 1 or len(tails) != 1:
+            raise ValueError(f"{self.path}: its stamps have closing heads {sorted(heads)} and "
+                             f"opening tails {sorted(tails)}, not one of each")
+        return heads.pop(), tails.pop()
+
     def at(self, pc: int) -> Func:
         got = self._cache.get(pc)
         if got is None:
@@ -366,7 +376,7 @@ def audit_span(span: Span, block: stamplog.Block, image: Image,
     if clock is None:
         a.unfound.append("the trace shows no anchor stamp (rtb_stamplog_begin) in the metric")
         return a
-    located, a.unfound = stamplog.locate(block, span.loads, clock, STAMP_HEAD, STAMP_TAIL)
+    located, a.unfound = stamplog.locate(block, span.loads, clock, *image.window_shape())
     entries = frozenset(span.entries)
     for loc in located:
         w = _window(image, span.pcs, loc.start, loc.end, entries)

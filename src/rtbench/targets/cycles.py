@@ -58,8 +58,20 @@ OUT_MAGIC = b"rtbench cycles 1\n"
 # The unit's words, wherever a figure of the model is shown.
 UNIT = ("est. cycles: {core} TRM model, zero wait states; [lo, hi] is the model's own "
         "uncertainty, not a spread")
-CORES = {"mps2-an385": ("m3", "Cortex-M3"), "mps2-an386": ("m4", "Cortex-M4")}
-CORE_HZ = {"mps2-an385": 25_000_000, "mps2-an386": 25_000_000}  # the MPS2 FPGA images' clock
+CORES = {"mps2-an385": ("m3", "Cortex-M3"), "mps2-an386": ("m4", "Cortex-M4"),
+         "stm32f4": ("m4", "Cortex-M4")}
+# The core clock µs are given at: the MPS2 FPGA images' 25 MHz; the
+# STM32F4's reset clock, the 16 MHz HSI (zero flash wait states, as the model).
+CORE_HZ = {"mps2-an385": 25_000_000, "mps2-an386": 25_000_000, "stm32f4": 16_000_000}
+# The board counter's tick in ns of virtual time, which pairs a stamp's
+# value with its load: the MPS2's 25 MHz TIMER0, 40; the STM32F4's TIM2,
+# prescaled by 2^shift so that a tick is an instruction (None: 2^shift).
+TICK_NS = {"mps2-an385": 40, "mps2-an386": 40, "stm32f4": None}
+
+
+def tick_ns(board: str, shift: int) -> int:
+    ns = TICK_NS[board]
+    return 2 ** shift if ns is None else ns
 AN385_IRQS = 32  # the MPS2 boards' vector table: 16 system vectors and 32 interrupts
 # Functions rtbench installs as handlers at run time (rtb_board_vector_set,
 # rtb_board_tick_stamps, the ports' interrupt tables), by the names its
@@ -192,21 +204,27 @@ def ranges(image) -> list[tuple[int, int, str]]:
 
 def handlers(elf: Path, irqs: int = AN385_IRQS) -> dict[int, str]:
     """Where exception handlers start: every entry of the vector table the
-    image boots with (at address 0: its system exceptions and `irqs`
-    interrupts; Zephyr's _irq_vector_table follows its _vector_table there),
-    and the functions rtbench installs at run time (RUNTIME_HANDLERS)."""
+    image boots with (rtbench's boards: `rtb_board_vectors`, wherever it is
+    linked, the STM32F4's at 0x08000000; else the table at address 0: its
+    system exceptions and `irqs` interrupts; Zephyr's _irq_vector_table
+    follows its _vector_table there), and the functions rtbench installs
+    at run time (RUNTIME_HANDLERS)."""
     from elftools.elf.elffile import ELFFile
 
     with open(elf, "rb") as f:
         ef = ELFFile(f)
-        names = {}
+        names, where = {}, (0, 4 * (16 + irqs))
         for sym in ef.get_section_by_name(".symtab").iter_symbols():
             if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"]:
                 names.setdefault(sym["st_value"] & ~1, sym.name)
+            elif sym.name == "rtb_board_vectors" and sym["st_size"]:
+                where = (sym["st_value"], sym["st_size"])
         table = b""
         for seg in ef.iter_segments():
-            if seg["p_type"] == "PT_LOAD" and seg["p_paddr"] == 0 and seg["p_filesz"]:
-                table = seg.data()[:4 * (16 + irqs)]
+            start = seg["p_paddr"]
+            if seg["p_type"] == "PT_LOAD" and seg["p_filesz"] and \
+                    start <= where[0] < start + seg["p_filesz"]:
+                table = seg.data()[where[0] - start:where[0] - start + where[1]]
                 break
     out = {}
     words = struct.unpack_from(f"<{len(table) // 4}I", table)
@@ -241,7 +259,7 @@ def write_map(image, path: Path, board: str = "mps2-an385") -> Path:
         raise CyclesError(f"{image.path}: no function {WRITTEN} (the stamp log's mark)")
     lines.append(f"written {written[0]:x}")
     lines += [f"handler {a:x} {n}".rstrip() for a, n in sorted(handlers(image.path).items())]
-    lines.append(f"computed-tail {audit.STAMP_TAIL}")
+    lines.append(f"computed-tail {image.window_shape()[1]}")
     Path(path).write_text("\n".join(lines) + "\n")
     return Path(path)
 
@@ -258,7 +276,7 @@ def plugin_option(so: Path, map_path: Path, log: Path, out: Path, board: str,
 
     cpu, _ = core(board)
     return (f"{esc(so)},map={esc(map_path)},log={esc(log)},out={esc(out)},cpu={cpu},"
-            f"shift={shift}")
+            f"shift={shift},tick_ns={tick_ns(board, shift)}")
 
 
 def load(qemu_cmd: list[str], so: Path, map_path: Path, log: Path, out: Path, board: str,

@@ -39,7 +39,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,18 +46,15 @@ from typing import Any
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
-from rtbench.store.records import MAX_LINE
 from rtbench.targets import harness, kernels, labplace, sysinfo
 from rtbench.targets.base import Instance, Target
+from rtbench.targets.console import CLOSED, ENDED, FAULT, STOPPED, Lines, LinesInstance
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
 
 IMAGE_KEY = "rtbench"          # the environment's images: entry rtbench fills in
 CONSOLE_TIMEOUT = 30.0         # s: power-on to the listing's first byte (rtbench_console_timeout)
 READ_SLICE = 0.2               # s: one console read, so a stop is seen quickly
 CHUNK = 4096                   # bytes: one console read returns at most this, sooner at READ_SLICE
-FAULT_MARKER = "rtb-board: unexpected exception"  # the board's fault report (boards/*/fault.c)
-# How an instance ended, as its "exit status" (QEMUDriver: QEMU's own, the image's status).
-ENDED, FAULT, CLOSED, STOPPED = 0, 70, 71, 72
 _WORDS = {FAULT: "the board reported a fault on its console",
           CLOSED: "the board's console closed", STOPPED: "stopped by rtbench"}
 _QEMU_FLAGS = ("-no-reboot", "-semihosting-config enable=on,target=native",
@@ -406,7 +402,7 @@ class LabgridTarget(Target):
         return {None: "silent", ENDED: "ended"}.get(ended, _WORDS.get(ended, f"status {ended}"))
 
 
-class LabgridInstance(Instance):
+class LabgridInstance(LinesInstance):
     """One start of the harness on the place: its console's lines as stdout.
     kill() stops reading, then powers the board off (labgrid's calls are not
     thread-safe: they never overlap)."""
@@ -416,17 +412,6 @@ class LabgridInstance(Instance):
         self.owner = owner
         self.lines = ConsoleLines(owner.console, owner.qemu is not None)
         self._rc: int | None = None
-
-    @property
-    def stdout(self):
-        return self.lines
-
-    @property
-    def stderr(self):
-        return iter(())
-
-    def wait(self, timeout: float | None = None) -> int:
-        return self.lines.ended if self.lines.ended is not None else STOPPED
 
     def kill(self) -> int:
         if self._rc is None:
@@ -445,82 +430,23 @@ class LabgridInstance(Instance):
         return f"the image exited with status {rc}" if rc >= 0 else super().describe_exit(rc)
 
 
-class ConsoleLines:
-    """A labgrid console's bytes as text lines. The iteration ends after the
-    harness's end record, after the board's fault report, when the console
-    closes, when stop() is called, or (with `silence`) when nothing has
-    arrived for that many seconds; `ended` says which (None: silence)."""
+class ConsoleLines(Lines):
+    """A labgrid console's bytes as text lines (console.Lines); with
+    `eof_on_empty` (labgrid's QEMUDriver) an empty read means QEMU exited."""
 
     def __init__(self, console, eof_on_empty: bool):
+        super().__init__()
         self.console, self.eof_on_empty = console, eof_on_empty
-        self.silence: float | None = None
-        self.ended: int | None = None
-        self.skipping = False  # inside a line longer than MAX_LINE, its head given already
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
 
-    def stop(self) -> None:
-        """After this returns no read is in progress and none will start."""
-        self._stop.set()
-        with self._lock:
-            pass
-
-    def __iter__(self):
-        buf, last = bytearray(), time.monotonic()
-        while True:
-            data = self._read()
-            if data is None:  # stopped, or the console is gone
-                return
-            if not data:
-                if self.silence is not None and time.monotonic() - last > self.silence:
-                    return
-                continue
-            last = time.monotonic()
-            for raw in self._lines(buf, data):
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                yield line + "\n"
-                if line.startswith("{") and '"type":"end"' in line:
-                    self.ended = ENDED
-                    return
-                if FAULT_MARKER in line:
-                    self.ended = FAULT
-                    return
-
-    def _lines(self, buf: bytearray, data: bytes) -> list[bytes]:
-        """The lines `data` completes. A console that never ends its line is
-        never held whole: past MAX_LINE its head is given as a line (it then
-        reads as a damaged record) and the rest is dropped up to its end."""
-        if self.skipping:
-            cut = data.find(b"\n")
-            if cut < 0:
-                return []
-            data, self.skipping = data[cut + 1:], False
-        buf += data
-        *lines, rest = bytes(buf).split(b"\n") if b"\n" in data else [bytes(buf)]
-        if len(lines):
-            buf[:] = rest
-        if len(buf) > MAX_LINE:
-            lines.append(bytes(buf[:MAX_LINE + 1]))
-            buf.clear()
-            self.skipping = True
-        return lines
-
-    def _read(self) -> bytes | None:
+    def _chunk(self) -> bytes | None:
         from pexpect import TIMEOUT
 
-        with self._lock:
-            if self._stop.is_set():
-                self.ended = STOPPED if self.ended is None else self.ended
-                return None
-            try:
-                # Whole blocks: a network serial port answers a 1-byte read
-                # with one byte (pyserial's socket:// in_waiting is 0 or 1).
-                data = self.console.read(size=CHUNK, timeout=READ_SLICE, max_size=CHUNK)
-            except TIMEOUT:
-                return b""
-            except Exception:  # the connection to the console broke
-                self.ended = CLOSED
-                return None
+        try:
+            # Whole blocks: a network serial port answers a 1-byte read
+            # with one byte (pyserial's socket:// in_waiting is 0 or 1).
+            data = self.console.read(size=CHUNK, timeout=READ_SLICE, max_size=CHUNK)
+        except TIMEOUT:
+            return b""
         if not data and self.eof_on_empty:  # QEMUDriver: QEMU has exited
             self.ended = CLOSED
             return None

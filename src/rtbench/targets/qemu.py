@@ -37,17 +37,29 @@ ICOUNT_SHIFT = 7  # the smallest shift at which every interval converts exactly 
 # The MPS2 boards' counter (TIMER0, 25 MHz: 40 ns a tick) in ticks per
 # guest instruction at that shift: a counter value names an instruction.
 TICKS_PER_INSTRUCTION = 2 ** ICOUNT_SHIFT / 40
+# QEMU's STM32F4 counts with TIM2 prescaled by 2^shift: one tick an instruction.
+STM32_TICKS_PER_INSTRUCTION = 1.0
 QEMU = "qemu-system-arm"
 STAMP_LOG = "stamps.log"  # every measuring boot's stamp log, in QEMU's working directory
 CC = "arm-none-eabi-gcc"
 
-# What each emulated board is (QEMU machine, CPU) and what a missing tool
-# is called in Debian.
+# What each emulated board is (QEMU machine, CPU, how its console reaches
+# stdout, its counter's ticks per guest instruction) and what a missing
+# tool is called in Debian. The STM32F4's console is USART2, QEMU's second
+# serial port (the first is USART1; `-nographic` fails to start there).
+MPS2_CONSOLE = ("-nographic",)
 BOARDS = {
     "mps2-an385": {"machine": "mps2-an385", "cpu": "Cortex-M3",
-                   "title": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU"},
+                   "title": "Arm MPS2 AN385 (Cortex-M3, 25 MHz), emulated by QEMU",
+                   "console": MPS2_CONSOLE, "ticks_per_instruction": TICKS_PER_INSTRUCTION},
     "mps2-an386": {"machine": "mps2-an386", "cpu": "Cortex-M4F",
-                   "title": "Arm MPS2 AN386 (Cortex-M4F, 25 MHz), emulated by QEMU"},
+                   "title": "Arm MPS2 AN386 (Cortex-M4F, 25 MHz), emulated by QEMU",
+                   "console": MPS2_CONSOLE, "ticks_per_instruction": TICKS_PER_INSTRUCTION},
+    "stm32f4": {"machine": "netduinoplus2", "cpu": "Cortex-M4F",
+                "title": "STM32F4 (Cortex-M4F, 16 MHz HSI, 0 flash wait states), emulated by "
+                         "QEMU's netduinoplus2 (an STM32F405)",
+                "console": ("-display", "none", "-serial", "null", "-serial", "stdio"),
+                "ticks_per_instruction": STM32_TICKS_PER_INSTRUCTION},
 }
 PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-eabi"}
 
@@ -65,7 +77,9 @@ class QemuTarget(Target):
         self._model: Any = None
         self._scratch: Path | None = None  # QEMU's working directory (its stamp log)
 
-    ticks_per_instruction = TICKS_PER_INSTRUCTION
+    @property
+    def ticks_per_instruction(self) -> float:
+        return float(self.board["ticks_per_instruction"])
 
     @property
     def slowdown(self) -> float:
@@ -206,8 +220,8 @@ def zephyr_board(kernel: Kernel, board: str) -> str:
 
 
 def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:
-    """The QEMU command line that boots `image` on `board`: headless, UART0
-    on stdout, semihosting for the command line (`args`) and the exit
+    """The QEMU command line that boots `image` on `board`: headless, the
+    board's console UART on stdout, semihosting for the command line (`args`) and the exit
     status, no reboot on a guest reset (a fault that resets the board ends
     QEMU instead), -icount at the shift every image is built for.
 
@@ -219,7 +233,7 @@ def boot_command(board: str, image: Path, args: list[str] | None = None) -> list
     semi = "enable=on,target=native"
     if args is not None:
         semi += "".join(f",arg={_opt(w)}" for w in [PROGRAM_NAME, *args])
-    return [QEMU, "-M", BOARDS[board]["machine"], "-nographic", "-monitor", "none",
+    return [QEMU, "-M", BOARDS[board]["machine"], *BOARDS[board]["console"], "-monitor", "none",
             "-no-reboot", "-semihosting-config", semi,
             "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off", "-kernel", str(image)]
 

@@ -25,10 +25,15 @@ MAGIC = b"rtbench stamp log 2\n"
 ANCHOR = 2  # the kind a replay gives the anchor's load (the stamp in rtb_stamplog_begin)
 WRAP = 1 << 32
 # A sample's stamp and the load it names agree within this many counter
-# ticks: the counter's own rounding (one tick) and a margin. Two loads are
-# at least one instruction (3.2 ticks at shift 7) apart, so no value can
-# name two loads.
+# ticks: the counter's own rounding (one tick) and a margin, where a tick
+# is shorter than an instruction (the MPS2's: 3.2 ticks an instruction at
+# shift 7); half an instruction where a tick is one (the STM32F4's TIM2:
+# exact values, loads maybe one tick apart). So no value names two loads.
 TOLERANCE = 1.5
+
+
+def tolerance(ticks_per_instruction: float) -> float:
+    return min(TOLERANCE, ticks_per_instruction / 2)
 
 
 class StampLogError(ValueError):
@@ -141,7 +146,8 @@ def _nearest(clock: Clock, indices: list[int], value: int) -> int | None:
     guess = clock.index(value)
     k = bisect.bisect_left(indices, guess)
     for j in (k - 1, k):
-        if 0 <= j < len(indices) and abs(_off(value, clock.value(indices[j]))) <= TOLERANCE:
+        if 0 <= j < len(indices) and abs(_off(value, clock.value(indices[j]))) <= tolerance(
+                clock.ticks_per_instruction):
             return indices[j]
     return None
 

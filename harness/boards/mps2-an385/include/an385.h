@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cortex_m.h"
+
 #define AN385_SYSCLK_HZ 25000000u /* CPU (HCLK) and APB (PCLK) clock */
 
 /* ---- CMSDK APB UART (TRM DDI0479 4.2) ----------------------------------- */
@@ -93,68 +95,16 @@ enum an385_irq {
     AN385_IRQ_COUNT = 32
 };
 
-/* ---- Cortex-M3 core (ARMv7-M ARM B3) ------------------------------------ */
-#define AN385_NVIC_ISER ((volatile uint32_t *)0xE000E100u) /* set-enable */
-#define AN385_NVIC_ICER ((volatile uint32_t *)0xE000E180u) /* clear-enable */
-#define AN385_NVIC_ISPR ((volatile uint32_t *)0xE000E200u) /* set-pending */
-#define AN385_NVIC_ICPR ((volatile uint32_t *)0xE000E280u) /* clear-pending */
-#define AN385_NVIC_IPR ((volatile uint8_t *)0xE000E400u)   /* priority, a byte each */
-#define AN385_NVIC_STIR (*(volatile uint32_t *)0xE000EF00u) /* software trigger: write an IRQ */
+/* ---- Cortex-M3 core: cortex_m.h (NVIC, SCB, SysTick, DWT) -------------- */
 /* Lines no device of QEMU's AN385 drives (GPIO0's pin interrupts, which
  * nothing enables): the interrupt rows raise them from software (rtb_board.h). */
 #define AN385_SOFT_IRQ_FIRST AN385_IRQ_GPIO0_0
 #define AN385_SOFT_IRQ_COUNT 8u
-
-#define AN385_SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
-#define AN385_SCB_VTOR (*(volatile uint32_t *)0xE000ED08u)
-#define AN385_SCB_CPACR (*(volatile uint32_t *)0xE000ED88u) /* FPU access (Cortex-M4F) */
-#define AN385_SCB_CFSR (*(volatile uint32_t *)0xE000ED28u)
-#define AN385_SCB_HFSR (*(volatile uint32_t *)0xE000ED2Cu)
-#define AN385_SCB_MMFAR (*(volatile uint32_t *)0xE000ED34u)
-#define AN385_SCB_BFAR (*(volatile uint32_t *)0xE000ED38u)
-
-#define AN385_SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define AN385_SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define AN385_SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-
-#define AN385_DEMCR (*(volatile uint32_t *)0xE000EDFCu)
-#define AN385_DEMCR_TRCENA (1u << 24)
-#define AN385_DWT_CTRL (*(volatile uint32_t *)0xE0001000u)
-#define AN385_DWT_CTRL_CYCCNTENA (1u << 0)
-#define AN385_DWT_CTRL_NOCYCCNT (1u << 25)
-#define AN385_DWT_CYCCNT (*(volatile uint32_t *)0xE0001004u)
-
-/* NVIC helpers. Priorities are the raw 8-bit IPR value (0 most urgent): QEMU
- * implements all 8 bits, the FPGA 3, so use multiples of 0x20 (n << 5). */
-static inline void an385_irq_set_priority(enum an385_irq irq, uint8_t prio)
-{
-    AN385_NVIC_IPR[irq] = prio;
-}
-static inline void an385_irq_enable(enum an385_irq irq)
-{
-    AN385_NVIC_ISER[irq >> 5] = 1u << (irq & 31u);
-}
-static inline void an385_irq_disable(enum an385_irq irq)
-{
-    AN385_NVIC_ICER[irq >> 5] = 1u << (irq & 31u);
-    __asm volatile("dsb\n\tisb" ::: "memory"); /* takes effect before we go on */
-}
-static inline void an385_irq_clear_pending(enum an385_irq irq)
-{
-    AN385_NVIC_ICPR[irq >> 5] = 1u << (irq & 31u);
-}
-
-/* PRIMASK critical section: masks every configurable exception, nests. */
-static inline uint32_t an385_irq_save(void)
-{
-    uint32_t primask;
-    __asm volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
-    return primask;
-}
-static inline void an385_irq_restore(uint32_t primask)
-{
-    __asm volatile("msr primask, %0" : : "r"(primask) : "memory");
-}
+/* The same lines under the name every kernel port reads (any board). */
+#define RTB_BOARD_SOFT_IRQ_FIRST AN385_SOFT_IRQ_FIRST
+#define RTB_BOARD_SOFT_IRQ_COUNT AN385_SOFT_IRQ_COUNT
+#define RTB_BOARD_IRQ_COUNT AN385_IRQ_COUNT /* the vector table's external lines */
+#define RTB_BOARD_VECTORS_ALIGN 256 /* (16 + 32) words: 192 bytes */
 
 _Static_assert(offsetof(struct an385_uart, bauddiv) == 0x10, "CMSDK UART layout");
 _Static_assert(offsetof(struct an385_timer, intstat) == 0x0C, "CMSDK timer layout");

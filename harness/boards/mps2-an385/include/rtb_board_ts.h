@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "an385.h"
+#include "rtb_board_config.h"
 
 /* Under QEMU -icount shift=N one instruction is 2^N ns of virtual time. The
  * image is built for one N (default 7, the smallest at which every delta
@@ -58,6 +59,10 @@
 #define RTB_BOARD_TS_NAME "CMSDK_TIMER0"
 #endif
 #define RTB_BOARD_NS_PER_TICK (1000000000u / RTB_BOARD_TS_HZ) /* 40, exact */
+/* Microseconds in counter ticks (the ports' fine delays): 25 a µs. */
+#define RTB_BOARD_US_TICKS(us) ((us) * (RTB_BOARD_TS_HZ / 1000000u))
+/* The one-shot timer (oneshot.c) keeps time, on the FPGA and in QEMU. */
+#define RTB_BOARD_ONESHOT_AVAILABLE() 1
 
 struct rtb_board_ts_state {
     uint32_t last; /* count at the latest read */
@@ -69,7 +74,7 @@ extern struct rtb_board_ts_state rtb_board_ts_state;
 static inline uint32_t rtb_board_ts_raw(void)
 {
 #if defined(RTB_BOARD_COUNTER_DWT)
-    return AN385_DWT_CYCCNT;
+    return CM_DWT_CYCCNT;
 #else
     return ~AN385_TIMER0->value;
 #endif
@@ -98,7 +103,7 @@ static inline uint64_t rtb_board_ts(void)
 {
     uint32_t pm, now, last, high, wrap;
 #if defined(RTB_BOARD_COUNTER_DWT)
-    volatile uint32_t *reg = &AN385_DWT_CYCCNT;
+    volatile uint32_t *reg = &CM_DWT_CYCCNT;
 #else
     volatile uint32_t *reg = &AN385_TIMER0->value;
 #endif
@@ -158,50 +163,6 @@ static inline uint64_t rtb_board_ts(void)
     RTB_STAMP_STR_(RTB_BOARD_STAMP_TAIL) " << 16)\n\t"                                \
     ".popsection\n\t" RTB_BOARD_STAMP_FIX
 
-static inline uint32_t rtb_board_stamp_start(void)
-{
-    uint32_t a, v;
-    __asm volatile(RTB_BOARD_STAMP_ASM("0") : [a] "=&r"(a), [v] "=r"(v) : : "memory");
-    return v;
-}
-
-static inline uint32_t rtb_board_stamp_end(void)
-{
-    uint32_t a, v;
-    __asm volatile(RTB_BOARD_STAMP_ASM("1") : [a] "=&r"(a), [v] "=r"(v) : : "memory");
-    return v;
-}
-
-/* A stamp stored into a slot another task or the interrupted code reads
- * (an interrupt handler's stamps: rtb/irq_isr.h). The slot's address is
- * built and the value stored by instructions the asm lists in
- * .rtb_stamps as kind 3, rtbench's own, wherever they sit: the window
- * audit counts them as rtbench's even inside a handler written in the
- * kernel's convention. An opening stamp builds the address before it (out
- * of the window it opens), a closing one after it. */
-#define RTB_BOARD_MARK_OURS(label) \
-    ".pushsection .rtb_stamps, \"\", %%progbits\n\t.word " label ", 3\n\t.popsection\n\t"
-#define RTB_BOARD_SLOT_ADDR                                        \
-    "3: movw %[s], #:lower16:%c[slot]\n\t" RTB_BOARD_MARK_OURS("3b") \
-    "4: movt %[s], #:upper16:%c[slot]\n\t" RTB_BOARD_MARK_OURS("4b")
-#define RTB_BOARD_SLOT_STORE "5: str %[v], [%[s]]\n\t" RTB_BOARD_MARK_OURS("5b")
-#define RTB_BOARD_STAMP_OPEN_TO(lvalue)                                                   \
-    do {                                                                              \
-        uint32_t a_, v_, s_;                                                          \
-        __asm volatile(RTB_BOARD_SLOT_ADDR RTB_BOARD_STAMP_ASM("0") RTB_BOARD_SLOT_STORE \
-                       : [a] "=&r"(a_), [v] "=&r"(v_), [s] "=&r"(s_)                  \
-                       : [slot] "i"(&(lvalue))                                        \
-                       : "memory");                                                   \
-    } while (0)
-#define RTB_BOARD_STAMP_CLOSE_TO(lvalue)                                                  \
-    do {                                                                              \
-        uint32_t a_, v_, s_;                                                          \
-        __asm volatile(RTB_BOARD_STAMP_ASM("1") "\n\t" RTB_BOARD_SLOT_ADDR RTB_BOARD_SLOT_STORE \
-                       : [a] "=&r"(a_), [v] "=&r"(v_), [s] "=&r"(s_)                  \
-                       : [slot] "i"(&(lvalue))                                        \
-                       : "memory");                                                   \
-    } while (0)
-
 /* A delta of ticks in the unit figures are printed in: instructions under
  * -icount (round(ticks * 40 / 2^N), i.e. (ticks * 5 + 8) >> 4 at N = 7; every
  * delta is within one tick, 0.31 instruction, of the exact count, so the
@@ -242,6 +203,13 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 #else
 #define RTB_BOARD_TS_SOURCE "CMSDK TIMER0 at 25 MHz (PCLK), 32 bits extended to 64"
 #endif
+/* A stamp run stores TIMER0 as read (kcall.S): a down-count, inverted. */
+#if defined(RTB_BOARD_COUNTER_DWT)
+#define RTB_BOARD_STAMP_RUN_VALUE(entry) (entry)
+#else
+#define RTB_BOARD_STAMP_RUN_VALUE(entry) (~(entry))
+#endif
+
 /* The board's name and core (board.cmake defines them: the AN386 reuses
  * this code with a Cortex-M4). */
 #ifndef RTB_BOARD_NAME
@@ -251,21 +219,15 @@ static inline uint64_t rtb_board_ts_to_unit(uint64_t ticks)
 #define RTB_BOARD_CPU "Cortex-M3"
 #endif
 
-/* A piece of work of known cost for method.busywait: a loop of exactly
- * 1 + 2 * RTB_BOARD_KNOWN_LOOPS instructions (a move, then a subtract and a
- * branch per pass). Exact under -icount; on silicon the branch's pipeline
- * refill makes it longer in cycles, so it is only offered in instructions. */
-#define RTB_BOARD_KNOWN_LOOPS 1000u
+/* A piece of work of known cost for method.busywait (cm_stamps.h): exact
+ * under -icount; on silicon the branch's pipeline refill makes it longer in
+ * cycles, so it is only offered in instructions. */
 #if RTB_BOARD_ICOUNT_SHIFT > 0
-#define RTB_BOARD_KNOWN_WORK()                                              \
-    do {                                                                    \
-        uint32_t n_;                                                        \
-        __asm volatile("mov %0, %1\n\t"                                     \
-                       "1: subs %0, %0, #1\n\t"                             \
-                       "bne 1b"                                             \
-                       : "=&r"(n_) : "i"(RTB_BOARD_KNOWN_LOOPS) : "cc");    \
-    } while (0)
-#define RTB_BOARD_KNOWN_WORK_COST (1u + 2u * RTB_BOARD_KNOWN_LOOPS)
+#define RTB_BOARD_HAS_KNOWN_WORK 1
 #endif
+
+/* rtb_board_stamp_start/_end, the stamps into slots and the known loop,
+ * built on the stamp above: every Cortex-M board's. */
+#include "cm_stamps.h"
 
 #endif /* RTB_BOARD_TS_H */

@@ -50,6 +50,7 @@ void rtb_freertos_assert_failed(const char *file, int line);
 #define xPortPendSVHandler PendSV_Handler
 #define xPortSysTickHandler SysTick_Handler
 
-#include "rtb_profile.h" /* the profile's settings (generated) */
+#include "rtb_board_config.h" /* the board's heap size and SysTick clock */
+#include "rtb_profile.h"      /* the profile's settings (generated) */
 
 #endif /* FREERTOS_CONFIG_H */

@@ -40,7 +40,7 @@ int rtb_threadx_status(const char *what, UINT status);
 /* The byte pool every kernel object's memory comes from (stacks, queue
  * storage) and the heap of the heap rows: tx_byte_allocate / release. */
 extern TX_BYTE_POOL rtb_threadx_pool;
-#define RTB_THREADX_POOL_BYTES 262144 /* 256 KiB, as the FreeRTOS port's heap_4 */
+#define RTB_THREADX_POOL_BYTES RTB_BOARD_HEAP_BYTES /* the board's, as the FreeRTOS port's heap_4 */
 void *rtb_threadx_alloc(ULONG size); /* NULL when the pool is exhausted */
 void rtb_threadx_free(void *p);
 

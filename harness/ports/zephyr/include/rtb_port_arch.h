@@ -4,7 +4,7 @@
  *
  * On QEMU's MPS2 boards (RTB_BOARD_MPS2) the port reads the board's own
  * counter, CMSDK TIMER0, with the same stamps as the FreeRTOS and ThreadX
- * ports (boards/mps2-an385/include/rtb_port_arch.h): the three kernels are
+ * ports (boards/cortex-m/include/rtb_port_arch.h): the three kernels are
  * measured by the same instructions, and a figure is guest instructions
  * under QEMU -icount. Zephyr's own clock there is SysTick, which the
  * kernel reprograms; TIMER0 is not Zephyr's (no counter driver is built).
@@ -18,7 +18,7 @@
 #define RTB_ZEPHYR_PORT_ARCH_H
 
 #if defined(RTB_BOARD_MPS2)
-#include "../../../boards/mps2-an385/include/rtb_port_arch.h"
+#include "../../../boards/cortex-m/include/rtb_port_arch.h"
 #else
 #include <stdint.h>
 #include <zephyr/timing/timing.h>

@@ -62,7 +62,8 @@ rtb_stamp_t rtb_port_tick_stamp(void)
 }
 
 /* ---- shared memory: one address space, a static arena ---------------------- */
-static unsigned char arena[128u * 1024u] __attribute__((aligned(16)));
+/* Its size is the board's (RAM: 128 KiB of the AN385's 4 MiB). */
+static unsigned char arena[RTB_BOARD_ARENA_SIZE] __attribute__((aligned(16)));
 static size_t arena_used;
 
 void *rtb_port_shared(size_t size)

@@ -14,27 +14,9 @@
     .syntax unified
     .thumb
 
-#if defined(RTB_BOARD_COUNTER_DWT)
-#define REG_LO 0x1004 /* DWT CYCCNT, 0xE0001004 */
-#define REG_HI 0xE000
-#define FIX(r) mov r, r
-#else
-#define REG_LO 0x0004 /* TIMER0 VALUE, 0x40000004: counts down */
-#define REG_HI 0x4000
-#define FIX(r) mvns r, r
-#endif
-#define SHAPE ((2 << 8) | (1 << 16)) /* 2 instructions before the load, 1 after */
-
-/* STAMP(reg, value, kind): the stamp, its load listed in .rtb_stamps. */
-.macro STAMP areg, vreg, kind
-    movw \areg, #REG_LO
-    movt \areg, #REG_HI
-9:  ldr \vreg, [\areg]
-    .pushsection .rtb_stamps, "", %progbits
-    .word 9b, \kind | SHAPE
-    .popsection
-    FIX(\vreg)
-.endm
+/* The board's stamp (STAMP: the inline one of its rtb_board_ts.h) and the
+ * stamp run's line (RUN_STAMP, RUN_OFFSET): rtb_board_stamp.inc. */
+#include "rtb_board_stamp.inc"
 
 /* Load c->fn into ip and the arguments into r0-r3, a[4]..a[7] onto the
  * stack (16 bytes: the stack stays 8-byte aligned), from c in r4. */
@@ -192,16 +174,6 @@ rtb_board_tick_entry:
  * stamp), so no inversion is in the line. Each load is listed in
  * .rtb_stamps as a closing stamp with no instruction after it. */
 #define RUN_MAX 4096
-#define RUN_SHAPE (2 << 8) /* 2 instructions before the load, none after */
-.macro RUN_STAMP            /* 14 bytes: movw, movt (4 each), ldr (2), str post-indexed (4) */
-    movw r2, #REG_LO
-    movt r2, #REG_HI
-9:  ldr r3, [r2]
-    .pushsection .rtb_stamps, "", %progbits
-    .word 9b, 1 | RUN_SHAPE
-    .popsection
-    str.w r3, [r0], #4
-.endm
     .section .text.rtb_port_stamp_run, "ax", %progbits
     .global rtb_port_stamp_run
     .type rtb_port_stamp_run, %function
@@ -211,8 +183,7 @@ rtb_port_stamp_run:
     cmp r1, r2
     it hi
     movhi r1, r2
-    lsl r3, r1, #4            /* 14 n bytes: the line's n last stamps */
-    sub r3, r3, r1, lsl #1
+    RUN_OFFSET r3, r1         /* RUN_BYTES * n: the line's n last stamps */
     ldr r2, =2f               /* the line's end */
     sub r2, r2, r3
     orr r2, r2, #1            /* a Thumb address */

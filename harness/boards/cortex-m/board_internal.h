@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-/* console.c: enable UART0 (idempotent; the fault handler calls it too). */
+/* console.c: enable the console's UART (idempotent; the fault handler calls
+ * it too). */
 void rtb_board_console_init(void);
 
 /* console.c: wait until the last byte written has left the holding

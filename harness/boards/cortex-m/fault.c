@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#include "an385.h"
+#include "cortex_m.h"
 #include "board_internal.h"
 #include "rtb_board.h"
 
@@ -65,11 +65,11 @@ void rtb_board_report_exception(const uint32_t *frame, uint32_t exc_return)
     put_hex(exc_return);
     if (n >= 3u && n <= 6u) { /* the fault status says why */
         rtb_board_puts(" cfsr=");
-        put_hex(AN385_SCB_CFSR);
+        put_hex(CM_SCB_CFSR);
         rtb_board_puts(" hfsr=");
-        put_hex(AN385_SCB_HFSR);
+        put_hex(CM_SCB_HFSR);
         rtb_board_puts(" bfar=");
-        put_hex(AN385_SCB_BFAR);
+        put_hex(CM_SCB_BFAR);
     }
     rtb_board_putc('\n');
     rtb_board_exit(RTB_BOARD_EXIT_EXCEPTION(n));
@@ -98,7 +98,7 @@ void rtb_board_fault_point(const char *metric_id)
     if (!fault)
         return;
     if (!__builtin_strncmp(fault, "hang:", 5) && same(fault + 5, metric_id)) {
-        (void)an385_irq_save();
+        (void)cm_irq_save();
         for (;;)
             ;
     }

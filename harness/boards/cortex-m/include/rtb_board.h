@@ -3,10 +3,11 @@
  * timestamp counter, an asynchronous interrupt source and a one-shot timer.
  *
  * Kernel-independent: no RTOS header is included and no kernel is called. A
- * port (ports/freertos/) builds its services on these; another board would
- * implement the same header. This one is QEMU's and ARM's MPS2 AN385
- * (Cortex-M3, 25 MHz). Every function here may be called before a kernel
- * starts; which ones may be called from an interrupt is said per function.
+ * port (ports/freertos/) builds its services on these; every Cortex-M board
+ * (boards/mps2-an385, boards/stm32f4) implements this one header, and says
+ * in its README which peripheral serves each part. Every function here may
+ * be called before a kernel starts; which ones may be called from an
+ * interrupt is said per function.
  */
 #ifndef RTB_BOARD_H
 #define RTB_BOARD_H
@@ -21,7 +22,13 @@
  * with interrupts as reset left them (enabled, nothing pending). */
 void rtb_board_init(void);
 
-/* ---- Console: CMSDK UART0, polled (QEMU: stdout) ------------------------ */
+/* The clock SysTick counts (CSR.CLKSOURCE = 1, the core clock), in Hz, for
+ * the kernel's tick: valid after rtb_board_init(), which may find it at run
+ * time (the STM32F4's image runs at 16 MHz on silicon and on QEMU's fixed
+ * 168 MHz SysTick: boards/stm32f4/README.md). */
+uint32_t rtb_board_systick_hz(void);
+
+/* ---- Console: the board's UART, polled (QEMU: stdout) -------------------- */
 void rtb_board_putc(char c);                   /* waits for room; any context */
 void rtb_board_write(const char *s, size_t n); /* any context */
 void rtb_board_puts(const char *s);            /* no newline added */
@@ -37,6 +44,11 @@ int rtb_board_getc(void);                      /* a received byte, or -1 if none
 #define RTB_BOARD_EXIT_EXCEPTION(n) (64 + (n))   /* unexpected exception n */
 _Noreturn void rtb_board_exit(int status);
 
+/* The harness's command line buffer (the kernel ports' main() use it):
+ * where rtbench's GDB loader writes the line of a board without a host,
+ * in .noinit (hostargs.c). rtb_board_cmdline() takes it from there first. */
+extern char rtb_board_args[RTB_BOARD_CMDLINE_MAX];
+
 /* Copy the host's command line into buf (NUL-terminated) and return its
  * length, or -1 if the host has none or it does not fit in size bytes.
  * QEMU's line is "IMAGE ARG1 ARG2…": the -kernel path, then the words of
@@ -49,7 +61,7 @@ int rtb_board_cmdline(char *buf, size_t size);
 int rtb_board_host_open(const char *path);
 int rtb_board_host_write(int handle, const void *buf, size_t n);
 
-/* ---- Asynchronous interrupt source: CMSDK TIMER1, IRQ 9 -----------------
+/* ---- Asynchronous interrupt source (AN385: CMSDK TIMER1, IRQ 9) -----------
  * A hardware timer armed to expire a number of counter ticks later, so the
  * interrupt arrives at whatever instruction is running then (unlike a
  * software-pended IRQ, which is taken synchronously). Its handler calls the
@@ -71,7 +83,7 @@ uint64_t rtb_board_irqsrc_expiry(void);
 /* Number of interrupts taken since init. */
 uint32_t rtb_board_irqsrc_count(void);
 /* ---- Interrupts raised from software: the interrupt rows ------------------
- * Lines no device drives (AN385_SOFT_IRQ_FIRST .. + AN385_SOFT_IRQ_COUNT - 1),
+ * Lines no device drives (RTB_BOARD_SOFT_IRQ_FIRST .. + _COUNT - 1),
  * raised through the NVIC's software trigger by rtb_port_irq_raise_timed
  * (kcall.S), which raises the line selected here. A software-raised
  * interrupt needs no acknowledgement: its pending bit clears as it is
