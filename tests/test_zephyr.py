@@ -277,3 +277,59 @@ def test_a_board_image_refuses_bad_input_in_one_line(isolated, zephyr, capsys, a
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1, err
     assert not (isolated / "img").exists()
+
+
+def test_any_zephyr_board_loads_through_a_gdb_server_as_flash_md_says(isolated, zephyr):
+    """The GDB route FLASH.md gives for a board without west (the commands
+    of zephyr_board.gdb_commands, as written), driven against QEMU's
+    gdbstub as against a probe's server: QEMU halted with no image, its
+    UART on a socket read from before the load, the image loaded and run,
+    the console's log imported as a run."""
+    import shlex
+    import shutil
+    import socket
+    import subprocess
+
+    if shutil.which("gdb-multiarch") is None:
+        pytest.skip("gdb-multiarch is missing")
+    assert main(["run", "--kernel", "zephyr", "--board", "mps2/an385", "--no-board-glue",
+                 "--quick", "--only", "sem.give.no_waiter", "--out", "img"]) == 0
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    qemu = subprocess.Popen(
+        ["qemu-system-arm", "-M", "mps2-an385", "-display", "none", "-monitor", "none",
+         "-serial", f"tcp:127.0.0.1:{ports[0]},server=on,wait=on",
+         "-icount", "shift=7,align=off,sleep=off", "-gdb", f"tcp:127.0.0.1:{ports[1]}", "-S"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        console = None
+        for _ in range(100):  # QEMU's socket, once it listens
+            try:
+                console = socket.create_connection(("127.0.0.1", ports[0]), timeout=120)
+                break
+            except OSError:
+                import time
+
+                time.sleep(0.1)
+        assert console is not None
+        lines = zephyr_board.gdb_commands(isolated / "img" / "zephyr.elf",
+                                          f"127.0.0.1:{ports[1]}")
+        argv = shlex.split(" ".join(line.rstrip("\\").strip() for line in lines))
+        subprocess.run(argv, check=True, timeout=120, capture_output=True)
+        text = b""
+        while b"rtbench-harness: exit" not in text:
+            data = console.recv(4096)
+            assert data, text[-300:]
+            text += data
+        console.close()
+    finally:
+        qemu.kill()
+        qemu.wait()
+    (isolated / "board.log").write_bytes(text)
+    assert main(["import", "harness", "board.log", "--db", "r.db"]) == 0
+    with Store(isolated / "r.db") as store:
+        got = {m["id"]: m for m in store.get_run(1).metrics}
+    assert got["sem.give.no_waiter"]["status"] == "ok"

@@ -154,7 +154,11 @@ def flash_notes(board: str, build_dir: Path, out: Path, images: list[str], ids: 
                   f"    west flash --build-dir {build_dir}", "",
                   "or with your probe's tool and zephyr.hex / zephyr.bin (e.g. `pyocd flash "
                   "zephyr.hex`, `nrfjprog --program zephyr.hex --verify --reset`, "
-                  "`openocd -f board/… -c 'program zephyr.elf verify reset exit'`).", ""]
+                  "`openocd -f board/… -c 'program zephyr.elf verify reset exit'`).", "",
+                  "or through any GDB server (OpenOCD, pyOCD, J-Link's, st-util; here on port "
+                  "3333), no west: start capturing the console (step 2) first, then load, "
+                  "start at the vector table's reset and let it run:", "",
+                  *(f"    {line}" for line in gdb_commands(out / "zephyr.elf")), ""]
     lines += ["## 2. Capture the console", "",
               "The records are JSON lines on the board's Zephyr console (its `zephyr,console` "
               "UART, at the board's default speed, usually 115200 baud). Capture from reset to "
@@ -165,3 +169,14 @@ def flash_notes(board: str, build_dir: Path, out: Path, images: list[str], ids: 
               "    rtbench import harness board.log", "",
               "stores the run (its data sheet: `rtbench report latest`).", ""]
     return "\n".join(lines)
+
+
+def gdb_commands(elf: Path, server: str = "localhost:3333") -> list[str]:
+    """Load `elf` through the GDB server at `server` and run it: $sp and $pc
+    from Zephyr's vector table (no monitor command, so any server serves),
+    then detach, which leaves the board running (tested on QEMU's
+    gdbstub: tests/test_zephyr.py)."""
+    return ["gdb-multiarch -q -nx -batch -ex 'target extended-remote " + server + "' \\",
+            "    -ex load -ex 'set $sp = *(unsigned int *)&_vector_table' \\",
+            "    -ex 'set $pc = *(unsigned int *)((char *)&_vector_table + 4)' \\",
+            f"    -ex detach {shlex.quote(str(elf))}"]
