@@ -119,6 +119,8 @@ def test_compare_and_the_emulated_sheet_show_the_calibration(pair_of_runs, capsy
     sheet = capsys.readouterr().out
     assert "## The cycle model against measured cycles: run 1" in sheet
     assert "| `sched.yield.ctx.thread` |" in sheet
+    assert main(["show", "1", "--db", "r.db", "--format", "text", "--width", "200"]) == 0
+    assert "The cycle model against measured cycles: run 1" in capsys.readouterr().out
     assert main(["report", "1", "--db", "r.db", "--format", "html"]) == 0
     assert 'id="calibration"' in capsys.readouterr().out
     assert main(["report", "2", "--db", "r.db"]) == 0  # the chip's own sheet: no model to calibrate

@@ -32,6 +32,12 @@ def _rest(model: dict) -> Page:
     page.h2("Methodology")
     for para in str(model["methodology"]).split("\n\n"):
         page.p(para)
+    if (cal := model.get("calibration")):  # the cycle model against a chip (calibration.py)
+        page.h2(cal["heading"])
+        page.p(cal["summary"])
+        if cal["rows"]:
+            page.table(Table(cal["headers"], cal["rows"], "l" + "r" * (len(cal["headers"]) - 2)
+                             + "l"))
     page.h2("Results")
     if model["units_note"]:
         page.p(model["units_note"])
