@@ -28,11 +28,14 @@ embedded=(qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm
 aarch64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu)
 browser=(chromium chromium-driver fonts-dejavu-core)
 zephyr=(ninja-build device-tree-compiler gperf)
+# strace: the qualify test watches cyclictest's own opens (it must write no
+# system setting: tests/test_qualify.py).
+checks=(strace)
 # --kernel zephyr (RTBENCH_ZEPHYR=1): the board's packages, Zephyr's build
 # tools and, below, the `zephyr` extra.
 [ "${RTBENCH_ZEPHYR:-0}" = 1 ] && need_apt+=("${embedded[@]}" "${zephyr[@]}")
 [ "${RTBENCH_TEST_DEPS:-0}" = 1 ] && need_apt+=("${embedded[@]}" "${browser[@]}"
-                                              "${aarch64[@]}" "${zephyr[@]}")
+                                              "${aarch64[@]}" "${zephyr[@]}" "${checks[@]}")
 # Standard programs `rtbench run` runs beside its own metrics when they are
 # installed (docs/reports.md, "Standard programs and peers"): installed as
 # root, never required (without them their records say "not installed").
