@@ -79,6 +79,9 @@ def test_loaded_through_gdb_the_figures_are_the_kernel_runs(board, kernel):
     # the records say what was measured and how it was reached
     assert loaded["session"]["ts"]["source"].startswith("TIM2")
     assert loaded["host"]["target_kind"] == "board"
+    # one image on both paths: a chip's run of it calibrates the emulated run's model
+    assert len(loaded["host"]["image_sha256"]) == 64
+    assert loaded["host"]["image_sha256"] == booted["host"]["image_sha256"]
     assert "loaded through the GDB server at 127.0.0.1:" in loaded["host"]["board"]
     assert loaded["host"]["loader"].startswith("GNU gdb")
     # GDB is rtbench's child and gone; QEMU (the "board") is the test's only one

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from rtbench.sheets.pages import Page, Table
 from rtbench.store.db import Run, Store
-from rtbench.store.records import MetricRecord
+from rtbench.store.records import MetricRecord, Session
 
 MEASURED_UNIT = "cycles"  # a record's unit when a cycle counter measured it
 
@@ -140,10 +140,12 @@ def find(store: Store, run: Run) -> list[Calibration]:
 # ---- renderings ----
 
 def heading(cal: Calibration) -> str:
+    m = cal.measured
+    counter = (m.host.get("counter") or Session(m.session or {}).ts.get("source")
+               or "cycle counter")
     return (f"The cycle model against measured cycles: run {cal.emulated.id} "
-            f"(emulated, est. cycles) ÷ run {cal.measured.id} "
-            f"({cal.measured.host.get('board') or cal.measured.host.get('target', 'a board')}, "
-            f"{cal.measured.host.get('counter') or 'cycle counter'})")
+            f"(emulated, est. cycles) ÷ run {m.id} "
+            f"({m.host.get('board') or m.host.get('target', 'a board')}, {counter})")
 
 
 def summary(cal: Calibration) -> str:

@@ -24,6 +24,7 @@ running its image's end loop (interrupts masked).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import platform
 import re
 import shutil
@@ -183,6 +184,9 @@ class GdbBoardTarget(Target):
             "loader": first_line([GDB, "--version"]),
             "cross_compiler": first_line([CC, "--version"]),
             "image": str(image) if image else "",
+            # the image's identity: this run calibrates the cycle model of an emulated run
+            # of the same file (sheets/calibration.py)
+            "image_sha256": hashlib.sha256(image.read_bytes()).hexdigest() if image else "",
             "runner_host": f"{sysinfo.cpu_model()}, {platform.system()} {platform.release()} "
                            "(loads the board and reads its console; does not affect the figures)",
             "hostname": socket.gethostname(),
