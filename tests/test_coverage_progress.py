@@ -33,8 +33,8 @@ def fake(monkeypatch, isolated):
     monkeypatch.setattr(harness_mod, "registry_support", lambda _exe: {})
 
     def make(board, name, src, userspace=False):
-        if name == "zephyr" and board == "mps2-an386":
-            raise RtbenchError("no Zephyr board for mps2-an386")
+        if name == "zephyr" and board != "mps2-an385":
+            raise RtbenchError(f"no Zephyr board for {board}")
         return FakeBoard(f"{name}{'-u' if userspace else ''}-{board}", cached=name == "threadx")
 
     monkeypatch.setattr(targets, "make", make)
@@ -52,15 +52,16 @@ def test_plan_first_then_progress(fake):
     first_build = next(i for i, line in enumerate(said) if line.startswith("building"))
     assert plan < first_build and not any(line.startswith("[") for line in said[:plan])
     line = said[plan]
-    assert line.startswith("6 board column(s) next: FreeRTOS (mps2-an385), ThreadX (mps2-an385)")
+    assert line.startswith("8 board column(s) next: FreeRTOS (mps2-an385), ThreadX (mps2-an385)")
     assert "Zephyr (userspace) (mps2-an385)" in line and "Zephyr (mps2-an386)" not in line
-    assert "up to about 6 min in all" in line and "four took 258 s" in line  # 6 x 64.5 s
-    assert any(line.startswith("[1/6] FreeRTOS (mps2-an385): its image (a build takes about 64 s)")
+    assert "FreeRTOS (stm32f4)" in line and "Zephyr (stm32f4)" not in line
+    assert "up to about 9 min in all" in line and "four took 258 s" in line  # 8 x 64.5 s
+    assert any(line.startswith("[1/8] FreeRTOS (mps2-an385): its image (a build takes about 64 s)")
                for line in said)
-    assert "[1/6] FreeRTOS (mps2-an385): done in 40 s (built)" in said
-    assert "[2/6] ThreadX (mps2-an385): done in 40 s (its image was cached)" in said
+    assert "[1/8] FreeRTOS (mps2-an385): done in 40 s (built)" in said
+    assert "[2/8] ThreadX (mps2-an385): done in 40 s (its image was cached)" in said
     assert any("Zephyr columns left out: no Zephyr board for mps2-an386" in n for n in notes)
-    assert len(columns) == 1 + 6
+    assert len(columns) == 1 + 8
 
 
 def test_the_next_listing_estimates_from_what_it_measured(fake):
@@ -72,7 +73,7 @@ def test_the_next_listing_estimates_from_what_it_measured(fake):
     targets.supports(None, (), said.append, clock=_clock(40.0))
     plan = next(line for line in said if "board column(s) next" in line)
     assert "measured here at its last build" in plan and "four took 258 s" in plan  # ThreadX
-    assert any(line.startswith("[1/6] FreeRTOS (mps2-an385): its image (a build takes about 40 s)")
+    assert any(line.startswith("[1/8] FreeRTOS (mps2-an385): its image (a build takes about 40 s)")
                for line in said)
 
 
@@ -80,7 +81,7 @@ def test_quiet_prints_the_tables_alone(fake, capsys):
     from rtbench.cli import main
 
     assert main(["list", "--coverage"]) == 0
-    assert "list --coverage: 6 board column(s) next" in capsys.readouterr().err
+    assert "list --coverage: 8 board column(s) next" in capsys.readouterr().err
     assert main(["list", "--coverage", "--quiet"]) == 0
     out = capsys.readouterr()
     assert out.err == "" and "FreeRTOS" in out.out

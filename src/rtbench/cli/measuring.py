@@ -196,6 +196,7 @@ def qualify_command(ctx: click.Context, **kw) -> int:
 @click.option("--coverage", is_flag=True,
               help="Per vendor sheet: rows measured, unsupported on this port, missing.")
 @click.option("--rows", is_flag=True, help="With --coverage: every row and what answers it.")
+@sink.width_option
 @click.option("-q", "--quiet", is_flag=True,
               help="With --coverage: no progress on stderr (what it builds), the tables alone.")
 @click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
@@ -221,8 +222,8 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
         with harness.announcing(say):  # what it builds and boots, as it goes (stderr)
             columns, notes = targets.supports(harness_path, kernel_src, say)
         columns[targets.HOST_COLUMN] |= programs.support()  # the standard programs run here too
-        coverage_mod.print_tables(Console(highlight=False), cat, columns, rows,
-                                  "; ".join(notes))
+        console, _laid_out = sink.text_console()  # --width, the terminal, or 160 into a pipe
+        coverage_mod.print_tables(console, cat, columns, rows, "; ".join(notes))
         return 0
     services = listing.services(cat, service)
     metrics = [m for s in services for m in cat.by_service(s)]

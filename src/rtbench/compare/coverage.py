@@ -129,10 +129,10 @@ def print_tables(console, cat: Catalog, columns: dict[str, dict], rows: bool,
     table = Table(title="Coverage of the vendors' data sheets (distinct rows; ti-am654x is "
                         "a system sheet, the others kernel sheets): measured / unsupported / "
                         "n/a / missing per target")
-    table.add_column("sheet")
+    table.add_column("sheet", overflow="fold")
     table.add_column("rows", justify="right")
-    for name in per_target:
-        table.add_column(name, justify="right")
+    for name in per_target:  # folded, never cut with "…": every target's name stays whole
+        table.add_column(name, justify="right", overflow="fold")
     statuses = (MEASURED, UNSUPPORTED, NA, MISSING)
     for sheet_name, c in first.items():
         table.add_row(c.sheet.name, str(len(c.rows)),

@@ -96,6 +96,10 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
         from rtbench.targets.cycles import BoardCycles
 
         k = kernels.get(kernel, kernel_src, zephyr_modules, userspace, kernel_profile)
+        if k.name == "zephyr":  # before anything is built: its tree must have the board
+            from rtbench.targets.qemu import zephyr_board
+
+            zephyr_board(k, name)
         if kernel_config is not None:
             from rtbench.targets import kernelconfig
 

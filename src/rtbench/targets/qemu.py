@@ -209,7 +209,14 @@ ZEPHYR_BOARDS = {"mps2-an385": "mps2/an385", "mps2-an386": "mps2/an386"}
 
 def zephyr_board(kernel: Kernel, board: str) -> str:
     """Zephyr's name of `board`, if the user's tree has it (Zephyr 4.0 has
-    the AN385 and the AN521, not the AN386)."""
+    the AN385 and the AN521, not the AN386). A board rtbench supports for
+    FreeRTOS and ThreadX only (the STM32F4: Zephyr brings its own board
+    support) is one line."""
+    if board not in ZEPHYR_BOARDS:
+        raise RtbenchError(f"--target {board}: rtbench's board support there is for FreeRTOS "
+                           "and ThreadX; Zephyr brings its own: build for your board with "
+                           "--kernel zephyr --board NAME (docs/zephyr.md), or use --target "
+                           "mps2-an385")
     name = ZEPHYR_BOARDS[board]
     dts = f"{name.replace('/', '_')}.dts"
     if not any(kernel.src.glob(f"boards/*/*/{dts}")):
