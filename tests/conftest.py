@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from rtbench import kernels as _kernels
+
 FAKE = Path(__file__).resolve().parent / "fake_harness.py"
 
 # What a test needs beyond Python and this host, as markers (pyproject.toml
@@ -130,13 +132,18 @@ REPO = Path(__file__).resolve().parents[1]
 # tree (../shared/third_party, its README), or where RTBENCH_FREERTOS_SRC /
 # RTBENCH_THREADX_SRC say.
 THIRD_PARTY = REPO.parent / "shared" / "third_party"
-# kernel -> (its environment variable, its folder in third_party, a file a checkout has)
-KERNELS = {
-    "freertos": ("RTBENCH_FREERTOS_SRC", "FreeRTOS-Kernel", "include/FreeRTOS.h"),
-    "threadx": ("RTBENCH_THREADX_SRC", "threadx", "common/inc/tx_api.h"),
-    "zephyr": ("RTBENCH_ZEPHYR_SRC", "zephyr", "include/zephyr/kernel.h"),
-}
-ZEPHYR_MODULES_VAR = "RTBENCH_ZEPHYR_MODULES"
+# kernel -> (its environment variable, its folder in third_party, a file a
+# checkout has): each kernel's descriptor says (rtbench.kernels), never a copy here
+KERNELS = {d.name: (d.env, d.repository, d.marker) for d in _kernels.all()}
+ZEPHYR_MODULES_VAR = _kernels.get("zephyr").more_sources[0][0]
+
+
+def kernel_of(name, src, modules=None, userspace=False):
+    """The kernel `name` from checkout `src`, in the default profile (as a
+    run without --kernel-profile builds it)."""
+    from rtbench.targets import profiles
+
+    return _kernels.resolve(name, src, profiles.default(), modules, userspace)
 
 
 @functools.lru_cache(maxsize=None)

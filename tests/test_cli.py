@@ -229,12 +229,13 @@ def _checkout(root: Path, marker: str) -> Path:
 
 
 def test_kernel_src_without_kernel_tells_the_kernel_from_its_files(tmp_path, capsys):
-    from rtbench.targets import kernels
+    from rtbench import kernels
+    from rtbench.targets import profiles
 
     fr = _checkout(tmp_path / "fr", "include/FreeRTOS.h")
     tx = _checkout(tmp_path / "tx", "common/inc/tx_api.h")
-    assert kernels.get(None, fr).name == "freertos"
-    assert kernels.get(None, tx).name == "threadx"
+    assert kernels.resolve(None, fr, profiles.default()).name == "freertos"
+    assert kernels.resolve(None, tx, profiles.default()).name == "threadx"
     neither = tmp_path / "neither"
     neither.mkdir()
     assert main(["run", "--target", "mps2-an385", "--kernel-src", str(neither)]) == 2

@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 
 from conftest import REPO
-from rtbench.targets import audit, cycles, kernels, qemu, stamplog
+from conftest import kernel_of
+from rtbench.targets import audit, cycles, qemu, stamplog
 
 DATA = REPO / "tests" / "data" / "cycles"
 TIMEOUT = 900  # seconds a QEMU run may take on a loaded machine before the test gives up
@@ -275,7 +276,7 @@ def kernel_runs(request, board_cache, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(board_cache))
     try:
-        kernel = kernels.get(name, kernel_src(name), zephyr_modules() if name == "zephyr" else None)
+        kernel = kernel_of(name, kernel_src(name), zephyr_modules() if name == "zephyr" else None)
         target = qemu.QemuTarget("mps2-an385", kernel)  # no model: loaded below
         target.prepare()
         cycles.write_map(audit.Image(target.image), tmp / "map")

@@ -301,7 +301,9 @@ def test_the_shootout_checks_its_options_and_tools_before_any_kernel_runs(
     z_src, mods = _tree(tmp_path / "z", "zephyr", "ok")
     monkeypatch.setenv("RTBENCH_FREERTOS_SRC", str(f_src))
     monkeypatch.setenv("RTBENCH_ZEPHYR_SRC", str(z_src))
-    monkeypatch.setitem(harness.ZEPHYR_PYTHON, "rtbench_no_such_module", "no-such-package")
+    from rtbench.kernels.zephyr import build as zephyr_build
+
+    monkeypatch.setitem(zephyr_build.PYTHON, "rtbench_no_such_module", "no-such-package")
     assert main(["run", "--target", "mps2-an385", "--kernel", "freertos,zephyr", "--quick",
                  "--zephyr-modules", str(mods), "--db", "r.db"]) == 2
     err = capsys.readouterr().err

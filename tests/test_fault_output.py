@@ -118,7 +118,8 @@ def test_a_link_planted_in_a_board_images_folder_during_the_build_is_never_follo
     from rich.console import Console
 
     from rtbench.errors import RtbenchError
-    from rtbench.measure import zephyr_board
+    from rtbench.kernels.zephyr import boards
+    from rtbench.measure import own_board
 
     out, victim = isolated / "img", tmp_path / "victim"
     victim.write_text("root's own\n")
@@ -126,21 +127,22 @@ def test_a_link_planted_in_a_board_images_folder_during_the_build_is_never_follo
     built.mkdir(parents=True)
 
     def build_image(kernel, board, defs):  # the build's minute, in which the link appears
-        for image in zephyr_board.IMAGES:
+        for image in boards.IMAGES:
             (built / image).write_bytes(b"\x7fELF image")
         out.mkdir(exist_ok=True)
         (out / name).symlink_to(victim)
         return built / "zephyr.elf"
 
-    monkeypatch.setattr(zephyr_board.kernels, "get", lambda *a: SimpleNamespace(src=tmp_path))
-    monkeypatch.setattr(zephyr_board, "check_board", lambda kernel, board: None)
-    monkeypatch.setattr(zephyr_board.harness, "build_zephyr_image", build_image)
-    req = SimpleNamespace(kernel_src=None, zephyr_modules=None, userspace=False,
+    zephyr = own_board.kernels.get("zephyr")
+    monkeypatch.setattr(type(zephyr), "resolve", lambda *a: SimpleNamespace(src=tmp_path))
+    monkeypatch.setattr(boards, "check_board", lambda kernel, board: None)
+    monkeypatch.setattr(own_board.harness, "build_own_image", build_image)
+    req = SimpleNamespace(kernel="zephyr", kernel_src=None, modules=None, userspace=False,
                           kernel_profile=None, board="mps2/an385", board_glue=True,
                           patterns=["sem.give.no_waiter"], samples=10, warmup=1, budget_ms=100,
                           out=out)
     with pytest.raises(RtbenchError, match="is a symbolic link"):
-        zephyr_board.build(req, Console(file=open(os.devnull, "w")))
+        own_board.build(req, Console(file=open(os.devnull, "w")))
     assert victim.read_text() == "root's own\n" and (out / name).is_symlink()
 
 

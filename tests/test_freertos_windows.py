@@ -8,8 +8,8 @@ does, a few samples each."""
 
 import pytest
 
-from conftest import kernel_src
-from rtbench.targets import audit, kernels
+from conftest import kernel_of, kernel_src
+from rtbench.targets import audit
 
 # Create rows and their heap twins; the rows that wrapped a port function
 # before (fifo/lifo/stack, pipes, heap free, clock 0); the task rows whose
@@ -44,7 +44,7 @@ def audits(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
     try:
-        kernel = kernels.get("freertos", kernel_src("freertos"))
+        kernel = kernel_of("freertos", kernel_src("freertos"))
         yield {a.id: a for a in audit.audit_board("mps2-an385", kernel, list(ROWS), samples=3)}
     finally:
         mp.undo()

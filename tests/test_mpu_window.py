@@ -1,8 +1,8 @@
-"""The window rtbench keeps Zephyr's MPU driver out of (targets/mpu_window.py):
+"""The window rtbench keeps Zephyr's MPU driver out of (kernels/zephyr/mpu_window.py):
 one 1 KiB page in every 64 KiB, the page whose QEMU TLB entry the MPU's
 registers (0xE000EC00) use; the pad that moves a driver out of it."""
 
-from rtbench.targets import mpu_window as w
+from rtbench.kernels.zephyr import mpu_window as w
 
 
 def test_the_collision_is_one_page_in_every_64_kib():

@@ -119,10 +119,11 @@ def test_the_headline_windows_hold_only_the_kernel(kernel, board_cache, monkeypa
     each window found by its stamps' values (four instructions, three before
     the load), no more of rtbench's code than the budget, the trace's count
     the harness's figure."""
-    from rtbench.targets import audit, kernels
+    from conftest import kernel_of
+    from rtbench.targets import audit
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
-    audits = audit.audit_board(BOARD, kernels.get(kernel, kernel_src(kernel)),
+    audits = audit.audit_board(BOARD, kernel_of(kernel, kernel_src(kernel)),
                                list(audit.HEADLINE), samples=3)
     assert {a.id for a in audits} == set(audit.HEADLINE)
     assert audit.problems(audits) == [], kernel

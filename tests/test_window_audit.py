@@ -14,9 +14,8 @@ fails here, naming the row and the functions."""
 
 import pytest
 
-from conftest import kernel_src
+from conftest import kernel_of, kernel_src
 from rtbench.targets import audit
-from rtbench.targets import kernels
 
 BUILDS = ["freertos", "threadx", "zephyr", "zephyr-userspace"]
 
@@ -32,7 +31,7 @@ def _kernel(request, tmp_path_factory):
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the board target cannot run: {why}")
         pytest.skip(f"board target: {why}")
-    return kernels.get(name, kernel_src(name), zephyr_modules() if zephyr else None,
+    return kernel_of(name, kernel_src(name), zephyr_modules() if zephyr else None,
                        build == "userspace")
 
 

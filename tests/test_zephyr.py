@@ -12,10 +12,11 @@ import pytest
 
 from conftest import kernel_env, rtos_benchmark_src, zephyr_missing
 from rtbench.cli import main
-from rtbench.measure import zephyr_board
+from rtbench.kernels.zephyr import boards as zephyr_boards
+from rtbench.measure import own_board
 from rtbench.peers import latency_measure, rtosbench
 from rtbench.store.db import Store
-from rtbench.targets import mpu_window
+from rtbench.kernels.zephyr import mpu_window
 
 
 @pytest.fixture
@@ -237,7 +238,7 @@ def test_an_image_for_any_board_runs_away_from_rtbench_and_its_log_imports(isola
     notes = (img / "FLASH.md").read_text()
     assert "rtbench import harness board.log" in notes and "--only irq.response," in notes
     text, done = latency_measure.run_until(
-        zephyr_board.qemu_command("mps2/an385", img / "zephyr.elf"), "rtbench-harness: exit",
+        own_board.qemu_command("mps2-an385", img / "zephyr.elf"), "rtbench-harness: exit",
         120.0) if glue == "--no-board-glue" else (_run_to_exit(img / "zephyr.elf"), True)
     assert done, text[-500:]
     (isolated / "board.log").write_text(text)
@@ -257,7 +258,7 @@ def _run_to_exit(image) -> str:
     """With the board support the image ends QEMU itself (semihosting)."""
     import subprocess
 
-    done = subprocess.run(zephyr_board.qemu_command("mps2/an385", image), capture_output=True,
+    done = subprocess.run(own_board.qemu_command("mps2-an385", image), capture_output=True,
                           text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout[-500:] + done.stderr[-500:]
     return done.stdout
@@ -281,7 +282,7 @@ def test_a_board_image_refuses_bad_input_in_one_line(isolated, zephyr, capsys, a
 
 def test_any_zephyr_board_loads_through_a_gdb_server_as_flash_md_says(isolated, zephyr):
     """The GDB route FLASH.md gives for a board without west (the commands
-    of zephyr_board.gdb_commands, as written), driven against QEMU's
+    of zephyr_boards.gdb_commands, as written), driven against QEMU's
     gdbstub as against a probe's server: QEMU halted with no image, its
     UART on a socket read from before the load, the image loaded and run,
     the console's log imported as a run."""
@@ -315,7 +316,7 @@ def test_any_zephyr_board_loads_through_a_gdb_server_as_flash_md_says(isolated, 
 
                 time.sleep(0.1)
         assert console is not None
-        lines = zephyr_board.gdb_commands(isolated / "img" / "zephyr.elf",
+        lines = zephyr_boards.gdb_commands(isolated / "img" / "zephyr.elf",
                                           f"127.0.0.1:{ports[1]}")
         argv = shlex.split(" ".join(line.rstrip("\\").strip() for line in lines))
         subprocess.run(argv, check=True, timeout=120, capture_output=True)

@@ -13,6 +13,7 @@ from rtbench.process import lifetime
 from rtbench.sheets import output as sink
 from rtbench.sheets import qualify_sheet
 from rtbench.store import catalog as catalog_mod
+from rtbench.cli import kernel_options
 from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP, QUICK,
                                _duration, _finite, _patterns, _text, cli)
 
@@ -68,40 +69,17 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
                    "--kernel), stm32f4 (an STM32F4 image: QEMU's netduinoplus2, or a real "
                    "board through --gdb and --serial) or labgrid (a place of a labgrid lab, "
                    "--env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
-                               "several (freertos,threadx,zephyr: one run each, then the "
-                               "kernel comparison; default: the kernel whose checkout "
-                               "--kernel-src names).")
+@click.option("--kernel", help=kernel_options.kernel_help())
 @click.option("--kernel-profile", "kernel_profile", metavar="PROFILE",
               help="The kernel's settings on a board target (docs/profiles.md): defaults "
                    "(the kernel as its vendor ships it) or speed (the vendor's documented "
                    "speed settings), or both (defaults,speed: one run each). Default: speed; "
                    "several kernels run both and compare them in each.")
 @click.option("--kernel-config", "kernel_config", type=click.Path(path_type=Path),
-              metavar="FILE",
-              help="Your own kernel settings on top of the profile (docs/profiles.md): "
-                   "#define lines (FreeRTOSConfig.h, tx_user.h) or a Kconfig fragment "
-                   "(Zephyr); the sheet shows each as a difference from rtbench's rule.")
+              metavar="FILE", help=kernel_options.kernel_config_help())
 @click.option("--kernel-src", type=click.Path(path_type=Path),
-              help="Your checkout of that kernel's sources; without --kernel, rtbench tells "
-                   "the kernel from its files (default: $RTBENCH_FREERTOS_SRC, "
-                   "$RTBENCH_THREADX_SRC, $RTBENCH_ZEPHYR_SRC).")
-@click.option("--zephyr-modules", type=click.Path(path_type=Path),
-              help="--kernel zephyr: the Zephyr modules its build needs, a folder holding "
-                   "cmsis/ (default: $RTBENCH_ZEPHYR_MODULES).")
-@click.option("--userspace", is_flag=True,
-              help="--kernel zephyr: the CONFIG_USERSPACE build, whose .process rows run in "
-                   "user-mode threads (the MPU); its own run, its own column beside the "
-                   "kernel-only build.")
-@click.option("--board", metavar="NAME",
-              help="--kernel zephyr: build the image for any board of your Zephyr tree "
-                   "(e.g. nrf52840dk/nrf52840) with the selected metrics built in, write it "
-                   "and FLASH.md (flash, capture the console, `rtbench import harness LOG`) "
-                   "to --out, and stop: nothing is measured here.")
-@click.option("--board-glue/--no-board-glue", default=True,
-              help="With --board on an MPS2 board: rtbench's board support (its counter and "
-                   "interrupt source; default) or what any other board gets (Zephyr's timing "
-                   "API, no interrupt rows).")
+              help=kernel_options.kernel_src_help())
+@kernel_options.register("run")
 @click.option("--no-cycles", is_flag=True,
               help="On an emulated board: do not load the cycle model (a QEMU plugin that "
                    "estimates every sample's Cortex-M cycles beside its instructions, "
@@ -149,8 +127,8 @@ def run_command(ctx: click.Context, quick: bool, quiet: bool, **kw) -> int:
         programs=not kw["no_programs"], quick=quick, with_peers=kw["with_peers"],
         target=kw["target"], kernel=kw["kernel"], kernel_src=kw["kernel_src"],
         kernel_profile=kw["kernel_profile"], kernel_config=kw["kernel_config"],
-        zephyr_modules=kw["zephyr_modules"], userspace=kw["userspace"],
-        board=kw["board"], board_glue=kw["board_glue"], peer_src=kw["peer_src"], thread_metric_src=kw["thread_metric_src"],
+        **kernel_options.values("run", kw), peer_src=kw["peer_src"],
+        thread_metric_src=kw["thread_metric_src"],
         lab_env=kw["lab_env"], place=kw["place"], blocks=kw["blocks"], tune=not kw["no_tune"],
         duration_s=kw["duration"], cycles=not kw["no_cycles"], gdb=kw["gdb"], serial=kw["serial"],
         **{k: kw[k] if kw[k] is not None else base[k] for k in base})
@@ -200,9 +178,7 @@ def qualify_command(ctx: click.Context, **kw) -> int:
 @click.option("-q", "--quiet", is_flag=True,
               help="With --coverage: no progress on stderr (what it builds), the tables alone.")
 @click.option("--kernel-src", type=click.Path(path_type=Path), multiple=True,
-              help="With --coverage: your checkout of an RTOS kernel, for its column "
-                   "(repeatable: FreeRTOS and ThreadX, told apart by their files; default: "
-                   "$RTBENCH_FREERTOS_SRC, $RTBENCH_THREADX_SRC).")
+              help=kernel_options.coverage_src_help())
 @click.option("--harness", "harness_path", type=click.Path(path_type=Path), hidden=True,
               envvar="RTBENCH_HARNESS")
 def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, rows: bool,
@@ -246,9 +222,7 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 @click.option("--kernel", help="The RTOS on it (as `rtbench run --kernel`).")
 @click.option("--kernel-src", type=click.Path(path_type=Path),
               help="Your checkout of that kernel's sources (as `rtbench run --kernel-src`).")
-@click.option("--zephyr-modules", type=click.Path(path_type=Path),
-              help="--kernel zephyr: its modules (as `rtbench run --zephyr-modules`).")
-@click.option("--userspace", is_flag=True, help="--kernel zephyr: the userspace build.")
+@kernel_options.register("audit")
 @click.option("--kernel-profile", "kernel_profile", metavar="PROFILE",
               help="The kernel profile of the image traced (as `rtbench run "
                    "--kernel-profile`: defaults or speed; default speed).")
@@ -266,9 +240,8 @@ def list_command(service: str | None, long_: bool, fmt: str, coverage: bool, row
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write to FILE (its suffix picks the format) instead of stdout.")
 def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
-                  zephyr_modules: Path | None, userspace: bool, kernel_profile: str | None,
-                  patterns: str | None, samples: int, timeout: float, fmt: str | None,
-                  output: Path | None) -> int:
+                  kernel_profile: str | None, patterns: str | None, samples: int,
+                  timeout: float, fmt: str | None, output: Path | None, **options) -> int:
     """Trace a board image instruction by instruction and show, per metric,
     whose code lies between its two stamps: the kernel's, or rtbench's
     (docs/windows.md). Exit 1 when a window holds more of rtbench's code
@@ -278,7 +251,8 @@ def audit_command(target: str, kernel: str | None, kernel_src: Path | None,
     fmt = sink.pick_format(fmt, output, ("text", "md", "json"), "text")
     only = [p.strip() for p in patterns.split(",") if p.strip()] if patterns else None
     page, rows, problems = audit_cmd.run_audit(target, kernel, kernel_src, only, samples,
-                                               timeout, zephyr_modules, userspace, kernel_profile)
+                                               timeout, kernel_profile=kernel_profile,
+                                               **kernel_options.values("audit", options))
     page.p(audit_cmd.problems_text(problems))
     sink.emit_page(page, fmt, output, {"rows": rows, "problems": problems})
     return 1 if problems else 0

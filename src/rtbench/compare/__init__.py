@@ -23,7 +23,8 @@ they measured); lays its pages out with the sheets' blocks. Nothing here
 measures or writes the store. The names below are the package's entry
 points; the modules import each other directly, never this package.
 
-May import: rtbench.sheets, rtbench.peers, rtbench.store, rtbench.errors.
+May import: rtbench.sheets, rtbench.peers, rtbench.kernels, rtbench.importers,
+rtbench.store, rtbench.errors.
 """
 
 from rtbench.compare.jsonable import to_jsonable

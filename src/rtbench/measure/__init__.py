@@ -23,6 +23,6 @@ The top of the stages: it drives a target (targets), runs the peers
 beside it (peers), writes the store, and ends with the sheet and, for
 several places, their comparison.
 
-May import: rtbench.targets, rtbench.peers, rtbench.compare, rtbench.sheets, rtbench.store,
-rtbench.process, rtbench.errors.
+May import: rtbench.targets, rtbench.kernels, rtbench.peers, rtbench.compare, rtbench.sheets,
+rtbench.store, rtbench.process, rtbench.errors.
 """

@@ -24,7 +24,7 @@ MAX_SAMPLES = 200  # a trace of every instruction: ~1 MB of text per sample of a
 
 def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
               metrics: list[str] | None, samples: int, timeout: float,
-              zephyr_modules: Path | None = None, userspace: bool = False,
+              modules: Path | None = None, userspace: bool = False,
               kernel_profile: str | None = None
               ) -> tuple[Page, list[dict[str, Any]], list[str]]:
     """The audit's page, its rows (JSON) and its problems."""
@@ -33,7 +33,7 @@ def run_audit(board: str, kernel: str | None, kernel_src: Path | None,
                            f"({', '.join(BOARDS)})")
     if not 1 <= samples <= MAX_SAMPLES:
         raise RtbenchError(f"--samples {samples}: 1 to {MAX_SAMPLES} (every instruction is traced)")
-    target = make(board, kernel, kernel_src, zephyr_modules=zephyr_modules, userspace=userspace,
+    target = make(board, kernel, kernel_src, modules=modules, userspace=userspace,
                   kernel_profile=kernel_profile)
     # every QEMU and folder of the audit's through the guard: a SIGKILL of
     # rtbench leaves no QEMU single-stepping and no temporary folder

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from rtbench import kernels as kernels_mod
 from rtbench.errors import RtbenchError
 from rtbench.measure import farm, outdir, progress
 
@@ -36,14 +37,11 @@ def is_several(kernel: str | None, profile: str | None = None) -> bool:
 
 def names(spec: str) -> list[str]:
     """The kernels, in order, each once; one line and exit 2 for an unknown one."""
-    from rtbench.targets import kernels
-
     out = [k.strip() for k in spec.split(",") if k.strip()]
     if not out:
         raise RtbenchError("--kernel: no kernel given")
-    bad = [k for k in out if k not in kernels.SPECS]
-    if bad:
-        raise RtbenchError(f"unknown --kernel {bad[0]!r} (one of: {', '.join(kernels.SPECS)})")
+    for k in out:
+        kernels_mod.get(k)  # one line for an unknown one
     if len(set(out)) != len(out):
         raise RtbenchError(f"--kernel {spec}: a kernel is listed twice")
     return out
@@ -57,7 +55,7 @@ def check(req) -> tuple[list[str], list[str]]:
 
     if req.kernel is None:
         raise RtbenchError("--kernel-profile with several profiles: name the kernel(s) too "
-                           "(--kernel freertos,threadx,zephyr)")
+                           f"(--kernel {','.join(kernels_mod.names())})")
     kernels = names(req.kernel)
     kernel_profiles = profiles.parse(req.kernel_profile, several=len(kernels) > 1)
     if req.target not in targets.BOARDS:
@@ -65,26 +63,26 @@ def check(req) -> tuple[list[str], list[str]]:
                            f"(--target {' or '.join(targets.BOARDS)})")
     if req.kernel_src is not None and len(kernels) > 1:
         raise RtbenchError("--kernel-src names one kernel's checkout; with several kernels set "
-                           "each one's variable (RTBENCH_FREERTOS_SRC, RTBENCH_THREADX_SRC, "
-                           "RTBENCH_ZEPHYR_SRC)")
+                           f"each one's variable ({', '.join(kernels_mod.env_vars())})")
     if req.kernel_config is not None and len(kernels) > 1:
         raise RtbenchError("--kernel-config is one kernel's own settings (its form: #define "
                            "lines or a Kconfig fragment); with several kernels, run each with "
                            "its own")
-    if (req.zephyr_modules is not None or req.userspace) and "zephyr" not in kernels:
-        raise RtbenchError("--zephyr-modules and --userspace are for zephyr, which --kernel "
-                           f"{req.kernel} does not list")
+    # the build options a kernel brings, when no kernel listed takes them
+    unused = [d for d in ("modules", "userspace") if not set(kernels_mod.taking(d)) & set(kernels)]
+    if any(getattr(req, d) for d in unused):
+        takers = dict.fromkeys(k for d in unused for k in kernels_mod.taking(d))
+        raise RtbenchError(f"{' and '.join(kernels_mod.flag_of(d) for d in unused)} are for "
+                           f"{' or '.join(takers)}, which --kernel {req.kernel} does not list")
     if req.harness is not None:
         raise RtbenchError("--harness is for the host target")
     req.check_budget()  # else refused by every child, after the others had run
-    from rtbench.targets import harness, kernels as kernels_mod
-
-    for k in kernels:  # each one's sources (and Zephyr's modules, tools) now, before any child
-        zephyr = k == "zephyr"
-        kernels_mod.get(k, req.kernel_src, req.zephyr_modules if zephyr else None,
-                        req.userspace and zephyr)
-        if zephyr:
-            harness.check_zephyr_tools(req.userspace)
+    for k in kernels:  # each one's sources (and its options, its build's tools) now
+        d = kernels_mod.get(k)
+        modules = req.modules if "modules" in d.option_dests else None
+        userspace = req.userspace and "userspace" in d.option_dests
+        d.resolve(req.kernel_src, profiles.check(None), modules, userspace)
+        d.check_build_tools(userspace)
     return kernels, kernel_profiles
 
 
@@ -111,15 +109,17 @@ def child_argv(req, kernel: str, out: Path, profile: str) -> list[str]:
     options = [("--only", req.patterns), ("--label", req.label), ("--db", req.db),
                ("--kernel-src", req.kernel_src),
                ("--peer-src", req.peer_src), ("--thread-metric-src", req.thread_metric_src)]
-    if kernel == "zephyr":
-        options.append(("--zephyr-modules", req.zephyr_modules))
+    d = kernels_mod.get(kernel)
+    if "modules" in d.option_dests:
+        options.append((kernels_mod.flag_of("modules"), req.modules))
     for flag, value in options:
         if value:
             argv += [flag, str(value)]
     argv += ["--quick"] if req.quick else []
     argv += ["--with-peers"] if req.with_peers else []
     argv += [] if req.cycles else ["--no-cycles"]
-    argv += ["--userspace"] if kernel == "zephyr" and req.userspace else []
+    argv += [kernels_mod.flag_of("userspace")] if (
+        "userspace" in d.option_dests and req.userspace) else []
     return argv
 
 

@@ -16,15 +16,15 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from rtbench import targets
+from rtbench import kernels, targets
 from rtbench.errors import HarnessError, RtbenchError
-from rtbench.measure import farm, kernelset, load, outdir, placement, tuning, zephyr_board
+from rtbench.measure import farm, kernelset, load, outdir, own_board, placement, tuning
 from rtbench.measure.interleave import Interleaved
 from rtbench.measure.kept import KeptStore
 from rtbench.measure import progress as progress_mod
 from rtbench.measure.progress import RunProgress
 from rtbench.measure.runner import HarnessUsageError, RunOptions
-from rtbench.peers import latency_measure, programs, rtosbench, rttests, threadmetric
+from rtbench.peers import beside, programs, rttests
 from rtbench.process import lifetime, locks
 from rtbench.sheets import calibration, datasheet, firstpage, system
 from rtbench.store import blocks
@@ -82,10 +82,13 @@ class RunRequest:
     kernel_src: Path | None = None  # the user's checkout of that kernel (--kernel-src)
     kernel_profile: str | None = None  # its profile(s), comma-separated (--kernel-profile)
     kernel_config: Path | None = None  # the engineer's settings on top (--kernel-config)
-    zephyr_modules: Path | None = None  # --kernel zephyr: its modules (--zephyr-modules)
-    userspace: bool = False      # --kernel zephyr: the CONFIG_USERSPACE build (--userspace)
-    board: str | None = None     # --kernel zephyr --board NAME: an image to flash (zephyr_board)
-    board_glue: bool = True      # --board on an MPS2: rtbench's board support (--no-board-glue)
+    # The options a kernel brings (its descriptor's, rtbench.kernels): further
+    # source trees its build needs, its user-mode variant, an image for a board
+    # of its own tree (own_board.py) with or without rtbench's board support.
+    modules: Path | None = None
+    userspace: bool = False
+    board: str | None = None
+    board_glue: bool = True
     peer_src: Path | None = None  # a board's peer (rtos-benchmark) checkout (--peer-src)
     thread_metric_src: Path | None = None  # Thread-Metric's sources (--thread-metric-src)
     lab_env: Path | None = None  # --target labgrid: the labgrid environment file (--env)
@@ -117,7 +120,7 @@ class RunRequest:
 def execute(req: RunRequest, console: Console) -> int:
     if req.board is not None or not req.board_glue:
         _check_board_options(req)
-        return zephyr_board.build(req, console)  # an image to flash: nothing measured here
+        return own_board.build(req, console)  # an image to flash: nothing measured here
     if kernelset.is_several(req.kernel, req.kernel_profile) and (req.gdb or req.serial):
         raise RtbenchError("--gdb: one kernel and profile at a time (one board)")
     if kernelset.is_several(req.kernel, req.kernel_profile):
@@ -134,7 +137,7 @@ def execute(req: RunRequest, console: Console) -> int:
     # image build, labgrid's QEMU) and takes (a lab's place) goes with rtbench.
     with lifetime.guarded():
         target = targets.make(req.target, req.kernel, req.kernel_src, req.harness, req.lab_env,
-                              req.place, req.zephyr_modules, req.userspace, req.kernel_profile,
+                              req.place, req.modules, req.userspace, req.kernel_profile,
                               req.cycles, req.kernel_config, req.gdb, req.serial)
         try:
             with harness.announcing(say):  # an image build (the run's, a peer's) says so
@@ -228,11 +231,14 @@ def _what_runs(target: Target) -> str:
 def _check_board_options(req: RunRequest) -> None:
     """--board builds a Zephyr image to run away from rtbench: nothing that
     measures here goes with it."""
+    own = [d for d in kernels.all() if d.own_boards]
     if req.board is None:
-        raise RtbenchError("--no-board-glue: with --board NAME (a Zephyr image to flash)")
-    if req.kernel != "zephyr":
-        raise RtbenchError("--board NAME: for --kernel zephyr (an image for any board of your "
-                           "Zephyr tree)")
+        raise RtbenchError("--no-board-glue: with --board NAME ("
+                           + " or ".join(f"a {d.title} image" for d in own) + " to flash)")
+    if req.kernel is None or not kernels.known(req.kernel) or not kernels.get(req.kernel).own_boards:
+        raise RtbenchError("--board NAME: for --kernel " + " or ".join(d.name for d in own)
+                           + " (an image for any board of your "
+                           + " or ".join(f"{d.title}" for d in own) + " tree)")
     asked = [name for name, on in (
         ("--target", req.target != targets.HOST), ("--with-peers", req.with_peers),
         ("--load", req.load), ("--cpu", req.cpu is not None), ("--no-rt", req.no_rt),
@@ -346,23 +352,10 @@ def _measure_tuned(req: RunRequest, target: Target, ids: list[str], cpu: int | N
 
 
 def _board_peers(req: RunRequest, target: Target, store: Store, run_id: int, say) -> None:
-    """The peers of a board run, each a run linked to it: Thread-Metric on
-    ThreadX (its own benchmark), and on FreeRTOS when a ThreadX checkout
-    brings its sources (rtbench's porting layer for it); rtos-benchmark on
-    the kernels it has a port for (FreeRTOS, Zephyr), told when its sources
-    are missing; Zephyr's latency_measure on Zephyr."""
-    on_threadx = target.kernel.name == "threadx"
-    if on_threadx or threadmetric.sources(target, req.thread_metric_src) is not None:
-        threadmetric.beside(store, run_id, target, say, req.thread_metric_src)
-    else:
-        say("peer Thread-Metric: not run (its sources not found"
-            + (f" in {req.thread_metric_src}" if req.thread_metric_src else "")
-            + f": {threadmetric.where_sources()})")
-    if target.kernel.name in rtosbench.KERNELS:
-        rtosbench.beside(store, run_id, catalog_mod.load(), target, rtosbench.Context(
-            req.peer_src, req.samples, req.profiles[0]), say)
-    if target.kernel.name == "zephyr":  # the seed's own tool, on the same board and build rule
-        latency_measure.beside(store, run_id, catalog_mod.load(), target, say, req.profiles[0])
+    """The peers of a board run, each a run linked to it: which peer runs
+    beside which kernel is the peers' own knowledge (peers/beside.py)."""
+    beside.board_peers(store, run_id, catalog_mod.load(), target, say, beside.Asked(
+        req.thread_metric_src, req.peer_src, req.samples, req.profiles[0]))
 
 
 def _measure_harness(req: RunRequest, target: Target, ids: list[str], cpu: int | None,

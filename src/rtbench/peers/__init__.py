@@ -30,5 +30,5 @@ error. A board peer's image is built by the targets' harness builder.
 Next here: rtos-benchmark's message queues on Zephyr (its port has no
 calls for them); why its yield row is shorter than rtbench's.
 
-May import: rtbench.targets, rtbench.importers, rtbench.store, rtbench.process, rtbench.errors.
+May import: rtbench.targets, rtbench.kernels, rtbench.importers, rtbench.store, rtbench.process, rtbench.errors.
 """

@@ -90,17 +90,15 @@ def build(target, configuration: str, iterations: int | None = None) -> Path:
     `configuration`, into the cache; `iterations`: its
     CONFIG_BENCHMARK_NUM_ITERATIONS (the trace's shorter run; default its own
     1000). Its .config is beside it (kconfig())."""
-    from rtbench.targets import qemu
-
     kernel = target.kernel
     app = kernel.src / APP
     defs = {"EXTRA_CONF_FILE": ";".join(str(c) for c in
                                         conf_files(configuration, app, kernel.userspace))}
     if iterations is not None:
         defs["CONFIG_BENCHMARK_NUM_ITERATIONS"] = str(iterations)
-    return harness.build_zephyr_app(kernel, qemu.zephyr_board(kernel, target.name), app,
-                                    f"latency_measure-{configuration}", defs,
-                                    f"latency_measure image ({configuration})")
+    return harness.build_project(kernel, kernel.descriptor.board_name(kernel, target.name), app,
+                                 f"latency_measure-{configuration}", defs,
+                                 f"latency_measure image ({configuration})")
 
 
 def measure(target, catalog: Catalog, profile: str = "rt") -> list[Measured]:

@@ -153,13 +153,11 @@ def _build(target, defs: dict[str, str]) -> Path:
     """The image of rtos-benchmark's port for the target's kernel: the
     FreeRTOS build (its CMake project, with the kernel's options) or the
     Zephyr application (Zephyr's build, from the user's tree)."""
-    from rtbench.targets import qemu
-
     kernel = target.kernel
-    if kernel.name == "zephyr":
+    if kernel.descriptor.own_project:  # Zephyr
         app = harness.source_dir() / "peers" / PEER / "zephyr"
-        return harness.build_zephyr_app(
-            kernel, qemu.zephyr_board(kernel, target.name), app, "rtos-benchmark",
+        return harness.build_project(
+            kernel, kernel.descriptor.board_name(kernel, target.name), app, "rtos-benchmark",
             {**defs, "RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF"},
             "rtos-benchmark Zephyr image")
     return harness.build_peer_image(PEER, target.name, {**dict(kernel.cmake_defs), **defs},

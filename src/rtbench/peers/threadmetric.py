@@ -209,7 +209,7 @@ def sources(target, given: Path | None = None) -> Path | None:
     (`--thread-metric-src`: a ThreadX checkout or its thread_metric folder),
     else the ThreadX checkout being measured, else (another kernel) the one
     in $RTBENCH_THREADX_SRC."""
-    from rtbench.targets import kernels
+    from rtbench import kernels
 
     if given is not None:
         src = Path(given).expanduser()
@@ -218,7 +218,7 @@ def sources(target, given: Path | None = None) -> Path | None:
     elif target.kernel.name == "threadx":
         src = target.kernel.src
     else:
-        env = os.environ.get(kernels.SPECS["threadx"].env)
+        env = os.environ.get(kernels.get("threadx").env)
         if not env:
             return None
         src = Path(env).expanduser()
@@ -275,12 +275,10 @@ def _build(target, tm: Path, tests: list[Test]) -> dict[str, Path]:
     ThreadX), or one Zephyr application each (harness/peers/thread-metric/
     zephyr, from the user's Zephyr tree)."""
     kernel = target.kernel
-    if kernel.name == "zephyr":
-        from rtbench.targets import qemu
-
+    if kernel.descriptor.own_project:  # Zephyr
         app = harness.source_dir() / "peers" / "thread-metric" / "zephyr"
-        board = qemu.zephyr_board(kernel, target.name)
-        return {t.key: harness.build_zephyr_app(
+        board = kernel.descriptor.board_name(kernel, target.name)
+        return {t.key: harness.build_project(
             kernel, board, app, f"tm-{t.key}", {"THREAD_METRIC_PATH": str(tm), "RTB_TM_TEST": t.key},
             f"Thread-Metric {t.key} image") for t in tests}
     defs = target.image_defs()

@@ -22,5 +22,5 @@ Reads the store only: a sheet of a run is the same whoever measured it
 what was stored. Comparisons lay their pages out with these blocks from
 above (compare imports sheets, never the other way).
 
-May import: rtbench.store, rtbench.errors.
+May import: rtbench.importers (the origins a run can have), rtbench.store, rtbench.errors.
 """

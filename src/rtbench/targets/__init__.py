@@ -5,7 +5,7 @@ the store and the sheets never know which one they serve.
 * `host`: this machine, the POSIX port as a local process (host.py).
 * `mps2-an385`, `mps2-an386`, `stm32f4`: QEMU's Cortex-M3 and Cortex-M4F boards with an
   RTOS port (qemu.py), records read from the UART; the kernels a board
-  carries and where their sources are (kernels.py).
+  carries are described by rtbench.kernels (one descriptor each).
 * `labgrid`: a place of a labgrid lab, or a board labgrid emulates
   (labgrid.py, labplace.py, emuboard.py): powered, flashed and read
   through labgrid's drivers.
@@ -16,7 +16,7 @@ board, or a peer built like the harness image (peers/). sysinfo.py is
 what a target says of the machine it runs on: the host's facts for its
 data sheet, the runner host of a board.
 
-May import: rtbench.store, rtbench.process, rtbench.errors.
+May import: rtbench.kernels, rtbench.store, rtbench.process, rtbench.errors.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from rtbench import kernels
 from rtbench.errors import RtbenchError
+from rtbench.targets import profiles
 from rtbench.targets.base import Instance, Target
 
 HOST = "host"
@@ -37,12 +39,12 @@ HOST_COLUMN = "Linux (host)"  # this host's column in `rtbench list --coverage`
 
 def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
          harness: Path | None = None, env: Path | None = None,
-         place: str | None = None, zephyr_modules: Path | None = None,
+         place: str | None = None, modules: Path | None = None,
          userspace: bool = False, kernel_profile: str | None = None,
          cycles: bool = True, kernel_config: Path | None = None, gdb: str | None = None,
          serial: str | None = None) -> Target:
     """The target `name` (checked: one line and exit 2 for what is wrong).
-    `zephyr_modules`, `userspace`: a Zephyr kernel's (kernels.get);
+    `modules`, `userspace`: options a kernel brings (its descriptor, rtbench.kernels);
     `kernel_profile`: the profile a board's kernel is built in (profiles.py);
     `cycles`: False for --no-cycles (an emulated board without the cycle
     model, targets/cycles.py); `kernel_config`: the engineer's own kernel
@@ -57,9 +59,10 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
     if not cycles and name not in BOARDS:
         raise RtbenchError("--no-cycles is for an emulated board (--target mps2-an385 or "
                            "mps2-an386): only there does rtbench estimate cycles")
-    if name not in BOARDS and (zephyr_modules is not None or userspace):
-        raise RtbenchError(("--zephyr-modules" if zephyr_modules is not None else "--userspace")
-                           + " is for --kernel zephyr on an emulated board (--target "
+    if name not in BOARDS and (modules is not None or userspace):
+        dest = "modules" if modules is not None else "userspace"
+        raise RtbenchError(f"{kernels.flag_of(dest)} is for --kernel "
+                           f"{' or '.join(kernels.taking(dest))} on an emulated board (--target "
                            "mps2-an385)")
     if name == HOST and kernel_profile is not None:
         raise RtbenchError("--kernel-profile is for an RTOS on a board target (--target "
@@ -88,18 +91,15 @@ def make(name: str, kernel: str | None = None, kernel_src: Path | None = None,
 
         return HostTarget(harness)
     if name in BOARDS:
-        from rtbench.targets import kernels
         from rtbench.targets.qemu import QemuTarget
 
         if harness is not None:
             raise RtbenchError("--harness is for the host target")
         from rtbench.targets.cycles import BoardCycles
 
-        k = kernels.get(kernel, kernel_src, zephyr_modules, userspace, kernel_profile)
-        if k.name == "zephyr":  # before anything is built: its tree must have the board
-            from rtbench.targets.qemu import zephyr_board
-
-            zephyr_board(k, name)
+        k = kernels.resolve(kernel, kernel_src, profiles.check(kernel_profile), modules,
+                            userspace)
+        k.descriptor.board_name(k, name)  # before anything is built: can it run there?
         if kernel_config is not None:
             from rtbench.targets import kernelconfig
 
@@ -122,11 +122,10 @@ def _gdb_board(name: str, kernel: str | None, kernel_src: Path | None,
     if gdb is None or serial is None:
         raise RtbenchError("--gdb HOST:PORT and --serial DEVICE go together (the server that "
                            "loads the board, the port its console is on)")
-    from rtbench.targets import kernels
     from rtbench.targets.gdbboard import GdbBoardTarget, parse_gdb
 
     parse_gdb(gdb)  # before the kernel's sources are looked for: the first thing wrong
-    k = kernels.get(kernel, kernel_src, None, False, kernel_profile)
+    k = kernels.resolve(kernel, kernel_src, profiles.check(kernel_profile))
     if kernel_config is not None:  # the engineer's own settings, on their own board too
         from rtbench.targets import kernelconfig
 
@@ -148,21 +147,20 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
     and ends, with its time (`clock`)."""
     from rtbench.targets import buildtimes
     from rtbench.targets import harness as harness_mod
-    from rtbench.targets import kernels
 
     say(f"{HOST_COLUMN}: asking this machine's harness what it supports")
     columns = {HOST_COLUMN: harness_mod.registry_support(harness_mod.executable(harness))}
     notes: list[str] = []
     planned: list[tuple[str, Target]] = []
     for board in BOARDS:
-        for name, spec in kernels.SPECS.items():
-            src = next((d for d in kernel_srcs if kernels.is_checkout(name, d)), None)
-            # Zephyr twice: its kernel build, and its userspace build (the .process,
-            # .k_to_u and .u_to_k rows, the system call)
-            for userspace in (False, True) if name == "zephyr" else (False,):
+        for spec in kernels.all():
+            src = next((d for d in kernel_srcs if spec.is_checkout(d)), None)
+            # A kernel with a userspace variant twice: its kernel build, and its
+            # userspace build (the .process, .k_to_u and .u_to_k rows, the system call)
+            for userspace in spec.columns():
                 title = f"{spec.title}{' (userspace)' if userspace else ''} ({board})"
                 try:
-                    planned.append((title, make(board, name, src, userspace=userspace)))
+                    planned.append((title, make(board, spec.name, src, userspace=userspace)))
                 except RtbenchError as exc:
                     _left_out(notes, spec.title, exc)
     times = buildtimes.load()

@@ -42,7 +42,7 @@ from rtbench.store import records
 from rtbench.targets import harness, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.console import CLOSED, ENDED, STOPPED, Lines, LinesInstance
-from rtbench.targets.kernels import Kernel
+from rtbench.kernels import Kernel
 from rtbench.targets.qemu import BOARDS, CC, PACKAGES, PROGRAM_NAME, QemuTarget, first_line
 
 GDB = "gdb-multiarch"
@@ -69,8 +69,12 @@ class GdbBoardTarget(Target):
     slowdown = 1.0
 
     def __init__(self, board: str, kernel: Kernel, gdb: str, serial_url: str):
-        if kernel.name == "zephyr":
-            raise RtbenchError("--gdb: FreeRTOS and ThreadX images (Zephyr: --board, docs/zephyr.md)")
+        if not kernel.descriptor.gdb:
+            from rtbench import kernels
+
+            ours = " and ".join(k.title for k in kernels.all() if k.gdb)
+            raise RtbenchError(f"--gdb: {ours} images ({kernel.title}: "
+                               f"{kernel.descriptor.elsewhere})")
         if not serial_url:
             raise RtbenchError("--gdb needs --serial DEVICE (the board's console: /dev/ttyACM0, "
                                "or socket://HOST:PORT)")

@@ -276,80 +276,42 @@ def _python() -> dict[str, str]:
     return {"Python3_EXECUTABLE": sys.executable}
 
 
-# ---- Zephyr: its own build, from the user's tree ----
+# ---- a kernel built as its own CMake project (its descriptor says how) ----
 
-ZEPHYR_IMAGE = "zephyr/zephyr.elf"  # and zephyr/zephyr.map beside it (the window audit)
-# What Zephyr's build needs besides CMake and the cross compiler, by what a
-# missing one is called in Debian (docs: EMBEDDED.md's measured list).
-ZEPHYR_TOOLS = {"ninja": "ninja-build", "dtc": "device-tree-compiler"}
-ZEPHYR_USERSPACE_TOOLS = {"gperf": "gperf"}  # the kernel-object hash tables
-ZEPHYR_PYTHON = {"elftools": "pyelftools", "yaml": "PyYAML", "pykwalify": "pykwalify",
-                 "packaging": "packaging"}
-
-
-def build_zephyr_image(kernel, zephyr_board: str, defs: dict[str, str]) -> Path:
-    """Build rtbench's Zephyr port (harness/ports/zephyr, an application
-    outside the Zephyr tree) against the user's Zephyr checkout and modules
-    with Debian's cross compiler (no Zephyr SDK, no west), into the cache;
-    return zephyr.elf. A missing tool or Python package is one line naming
-    the fix (exit 2), before anything is built."""
-    from rtbench.targets import mpu_window
-
-    src = source_dir()
-    defs = {"RTB_ZEPHYR_USERSPACE": "ON" if kernel.userspace else "OFF", **defs}
-    image = build_zephyr_app(kernel, zephyr_board, src / "ports" / "zephyr", "zephyr", defs,
-                             "Zephyr image")
-    # A userspace image reprograms the MPU on every switch: keep its MPU
-    # driver off QEMU's TLB collision (mpu_window.py), by one rebuild with a
-    # pad, cached like the first.
-    pad = mpu_window.pad_for(mpu_window.mpu_code(image)) if kernel.userspace else 0
-    if pad:
-        image = build_zephyr_app(kernel, zephyr_board, src / "ports" / "zephyr", "zephyr",
-                                 {**defs, "RTB_ZEPHYR_TEXT_PAD": str(pad)},
-                                 "Zephyr image (its MPU driver moved off QEMU's TLB collision)")
-    return image
+def build_own_image(kernel, board: str, defs: dict[str, str]) -> Path:
+    """The harness image of a kernel that builds as its own CMake project
+    (its port, harness/ports/<name>, an application of the kernel's tree),
+    for `board` as the kernel names it; the descriptor runs build_project."""
+    return kernel.descriptor.own_image(kernel, board, defs, source_dir() / "ports",
+                                       build_project)
 
 
-def check_zephyr_tools(userspace: bool) -> None:
-    """What Zephyr's build needs besides CMake and the compiler (its tools,
-    its Python packages): one line naming the fix for a missing one, before
-    anything is built (a shoot-out asks before any kernel runs)."""
-    import importlib.util
+def check_kernel_tools(kernel_name: str, userspace: bool) -> None:
+    """What a kernel's build needs besides CMake and the compiler: one line
+    naming the fix for a missing one, before anything is built."""
+    from rtbench import kernels
 
-    tools = {**ZEPHYR_TOOLS, **(ZEPHYR_USERSPACE_TOOLS if userspace else {})}
-    missing = [pkg for tool, pkg in tools.items() if shutil.which(tool) is None]
-    if missing:
-        raise RtbenchError(f"Zephyr's build needs {', '.join(missing)}: install "
-                           f"{' '.join(missing)} (as root: apt-get install {' '.join(missing)})")
-    absent = [pkg for mod, pkg in ZEPHYR_PYTHON.items() if importlib.util.find_spec(mod) is None]
-    if absent:
-        raise RtbenchError(f"Zephyr's build needs the Python packages {', '.join(absent)} in "
-                           f"rtbench's environment: pip install 'rtbench[zephyr]' (or "
-                           f"{' '.join(absent)})")
+    kernels.get(kernel_name).check_build_tools(userspace)
 
 
-def build_zephyr_app(kernel, zephyr_board: str, app: Path, name: str, defs: dict[str, str],
-                     what: str) -> Path:
-    """Build the Zephyr application `app` (rtbench's port, or one of the
-    user's tree: latency_measure) for `zephyr_board` into the cache, keyed
-    by rtbench's harness sources and the options; its zephyr.elf."""
+def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str],
+                  what: str) -> Path:
+    """Build the application `app` of the kernel's own CMake project
+    (rtbench's port, or one of the user's tree: latency_measure) for `board`
+    into the cache, keyed by rtbench's harness sources and the options."""
     import sys
 
-    check_zephyr_tools(kernel.userspace)
+    d = kernel.descriptor
+    d.check_build_tools(kernel.userspace)
     cc = shutil.which("arm-none-eabi-gcc")
     if cc is None:
         raise RtbenchError("arm-none-eabi-gcc not found: install gcc-arm-none-eabi")
     cache = Path(platformdirs.user_cache_dir("rtbench"))
-    opts = {"BOARD": zephyr_board, "ZEPHYR_MODULES": ";".join(str(m) for m in kernel.modules),
-            "BUILD_VERSION": f"v{kernel.version}", "Python3_EXECUTABLE": sys.executable,
-            "USER_CACHE_DIR": str(cache / "zephyr-cache"),
-            "RTB_KERNEL_PROFILE": kernel.profile, **defs}
-    env = {"ZEPHYR_BASE": str(kernel.src), "ZEPHYR_TOOLCHAIN_VARIANT": "cross-compile",
-           "CROSS_COMPILE": cc[:-len("gcc")]}
-    builddir_name = (f"{name}-{zephyr_board.replace('/', '-')}"
+    opts, env = d.project(kernel, board, cc, cache, sys.executable)
+    builddir_name = (f"{name}-{board.replace('/', '-')}"
                      + ("-user" if kernel.userspace else ""))
-    return _build_in_cache(app, builddir_name, opts, [ZEPHYR_IMAGE], what,
-                           key_src=source_dir(), env=env, generator="Ninja")[0]
+    return _build_in_cache(app, builddir_name, {**opts, **defs}, [d.project_image], what,
+                           key_src=source_dir(), env=env, generator=d.project_generator)[0]
 
 
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,

@@ -33,7 +33,7 @@ CONFIG_VAR, NAME_VAR = "RTB_KERNEL_CONFIG", "RTB_KERNEL_CONFIG_NAME"
 
 
 def apply(kernel, path: Path):
-    """`kernel` (targets.kernels.Kernel) with the fragment `path` on top of
+    """`kernel` (rtbench.kernels.Kernel) with the fragment `path` on top of
     its profile: its CMake options gain the checked copy and its name."""
     name = re.sub(r"[^\w.+-]", "_", path.name)[:64] or "kernel-config"
     data = read_input(path, "--kernel-config", LIMIT)

@@ -46,7 +46,8 @@ from typing import Any
 import rtbench
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
-from rtbench.targets import harness, kernels, labplace, sysinfo
+from rtbench import kernels
+from rtbench.targets import harness, labplace, profiles, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.console import CLOSED, ENDED, FAULT, STOPPED, Lines, LinesInstance
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
@@ -103,11 +104,13 @@ class LabgridTarget(Target):
                                "or the target's option rtbench_board")
         self.board = BOARDS[self.board_name]
         name = self._setting("kernel", self.kernel_name)
-        if name == "zephyr":  # its image is Zephyr's own build (harness.build_zephyr_image)
-            raise RtbenchError(f"{self._where()}: Zephyr runs on the emulated boards (--target "
+        d = kernels.get(name) if name is not None else None
+        if d is not None and not d.lab:  # its image is its own project's build
+            carried = " or ".join(k.title for k in kernels.all() if k.lab)
+            raise RtbenchError(f"{self._where()}: {d.title} runs on the emulated boards (--target "
                                "mps2-an385) and on a board of its own through --board; a "
-                               "labgrid place carries FreeRTOS or ThreadX")
-        self.kernel = kernels.get(name, self.kernel_src, profile=self.kernel_profile)
+                               f"labgrid place carries {carried}")
+        self.kernel = kernels.resolve(name, self.kernel_src, profiles.check(self.kernel_profile))
         if shutil.which(CC) is None:
             raise RtbenchError(f"{CC} not found: install {PACKAGES[CC]} "
                                "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")

@@ -31,7 +31,7 @@ from rtbench.process import lifetime
 from rtbench.store import records
 from rtbench.targets import harness, sysinfo
 from rtbench.targets.base import Instance, Target
-from rtbench.targets.kernels import Kernel
+from rtbench.kernels import Kernel
 
 ICOUNT_SHIFT = 7  # the smallest shift at which every interval converts exactly (EMBEDDED.md)
 # The MPS2 boards' counter (TIMER0, 25 MHz: 40 ns a tick) in ticks per
@@ -94,10 +94,10 @@ class QemuTarget(Target):
             if shutil.which(tool) is None:
                 raise RtbenchError(f"{tool} not found: install {PACKAGES[tool]} "
                                    "(as root: RTBENCH_EMBEDDED=1 ./scripts/setup.sh)")
-        if self.kernel.name == "zephyr":
-            self.image = harness.build_zephyr_image(self.kernel, zephyr_board(self.kernel,
-                                                                              self.name),
-                                                    {"RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)})
+        if self.kernel.descriptor.own_project:  # the kernel's own CMake project
+            self.image = harness.build_own_image(
+                self.kernel, self.kernel.descriptor.board_name(self.kernel, self.name),
+                {"RTB_ICOUNT_SHIFT": str(ICOUNT_SHIFT)})
         else:
             self.image = harness.build_image(self.kernel.name, self.name, self.image_defs(),
                                              f"rtbench-{self.kernel.name}-{self.name}.elf")
@@ -179,8 +179,7 @@ class QemuTarget(Target):
             "kernel_version": self.kernel.version,
             "kernel_profile": self.kernel.profile,
             "kernel_src": str(self.kernel.src),
-            **({"zephyr_modules": [str(m) for m in self.kernel.modules]}
-               if self.kernel.modules else {}),
+            **self.kernel.descriptor.facts(self.kernel),
             "emulator": first_line([QEMU, "--version"]),
             "icount": f"shift={ICOUNT_SHIFT} ({2 ** ICOUNT_SHIFT} ns of virtual time per "
                       "guest instruction)",
@@ -201,29 +200,6 @@ class QemuTarget(Target):
 
     def source_hash(self) -> str:
         return harness.source_hash(harness.source_dir())
-
-
-# The emulated boards by Zephyr's names for them.
-ZEPHYR_BOARDS = {"mps2-an385": "mps2/an385", "mps2-an386": "mps2/an386"}
-
-
-def zephyr_board(kernel: Kernel, board: str) -> str:
-    """Zephyr's name of `board`, if the user's tree has it (Zephyr 4.0 has
-    the AN385 and the AN521, not the AN386). A board rtbench supports for
-    FreeRTOS and ThreadX only (the STM32F4: Zephyr brings its own board
-    support) is one line."""
-    if board not in ZEPHYR_BOARDS:
-        raise RtbenchError(f"--target {board}: rtbench's board support there is for FreeRTOS "
-                           "and ThreadX; Zephyr brings its own: build for your board with "
-                           "--kernel zephyr --board NAME (docs/zephyr.md), or use --target "
-                           "mps2-an385")
-    name = ZEPHYR_BOARDS[board]
-    dts = f"{name.replace('/', '_')}.dts"
-    if not any(kernel.src.glob(f"boards/*/*/{dts}")):
-        raise RtbenchError(f"--target {board}: this Zephyr tree ({kernel.src}, {kernel.version}) "
-                           f"has no board {name} (no boards/*/*/{dts}); Zephyr 4.0 emulates the "
-                           "AN385 only: use --target mps2-an385")
-    return name
 
 
 def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:

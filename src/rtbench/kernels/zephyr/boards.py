@@ -1,13 +1,6 @@
-"""`rtbench run --kernel zephyr --board NAME`: rtbench's Zephyr port built for
-any board of the user's Zephyr tree, to flash and run away from rtbench.
-
-rtbench cannot reach a board it has no target for, so this measures
-nothing: it builds the image (the same core, scenarios and port as on the
-emulated board) with the command line built in (the selected metrics,
-samples, warm-up and budget, as `rtbench run` would pass them), writes it to
-the output folder with FLASH.md (how to flash it, capture its console and
-import the log), and stops. The board prints the harness's records on its
-Zephyr console; `rtbench import harness LOG` stores them as a run.
+"""Zephyr's boards: its names for the boards rtbench emulates, and any board
+of the user's tree (`rtbench run --kernel zephyr --board NAME`: an image to
+flash, FLASH.md saying how; measure/own_board.py builds it).
 
 On any board but the MPS2 ones rtbench has its own support for, the clock
 is Zephyr's timing API (timing_counter_get: the DWT cycle counter where the
@@ -23,19 +16,37 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from rich.console import Console
-from rich.markup import escape
-
 from rtbench.errors import RtbenchError
-from rtbench.peers import programs
-from rtbench.sheets import files
-from rtbench.store import catalog as catalog_mod
 from rtbench.store.text import read_input
-from rtbench.targets import harness, kernels, qemu
 
 IMAGES = ("zephyr.elf", "zephyr.hex", "zephyr.bin")  # what Zephyr's build leaves, when it does
 BOARD_FILE_LIMIT = 1 << 20  # bytes: a board.yml is a few hundred
-MPS2 = {"mps2/an385": "mps2-an385", "mps2/an386": "mps2-an386"}  # QEMU machines of rtbench's
+# The emulated boards by Zephyr's names for them (QEMU machines of rtbench's).
+EMULATED = {"mps2-an385": "mps2/an385", "mps2-an386": "mps2/an386"}
+
+
+def emulated_name(kernel, board: str) -> str:
+    """Zephyr's name of `board`, if the user's tree has it (Zephyr 4.0 has
+    the AN385 and the AN521, not the AN386). A board rtbench supports for
+    the harness-built kernels only (the STM32F4: Zephyr brings its own board
+    support) is one line."""
+    if board not in EMULATED:
+        raise RtbenchError(f"--target {board}: rtbench's board support there is for the kernels "
+                           "rtbench builds itself; Zephyr brings its own: build for your board "
+                           "with --kernel zephyr --board NAME (docs/zephyr.md), or use --target "
+                           "mps2-an385")
+    name = EMULATED[board]
+    dts = f"{name.replace('/', '_')}.dts"
+    if not any(kernel.src.glob(f"boards/*/*/{dts}")):
+        raise RtbenchError(f"--target {board}: this Zephyr tree ({kernel.src}, {kernel.version}) "
+                           f"has no board {name} (no boards/*/*/{dts}); Zephyr 4.0 emulates the "
+                           "AN385 only: use --target mps2-an385")
+    return name
+
+
+def rtbench_board(own: str) -> str | None:
+    """The board rtbench emulates that Zephyr calls `own`, if any."""
+    return next((ours for ours, theirs in EMULATED.items() if theirs == own), None)
 
 
 def board_names(src: Path) -> set[str]:
@@ -65,7 +76,7 @@ def board_names(src: Path) -> set[str]:
     return names
 
 
-def check_board(kernel: kernels.Kernel, board: str) -> None:
+def check_board(kernel, board: str) -> None:
     """NAME[/SOC[/CPU]] must name a board of this tree: one line, exit 2."""
     name = board.split("/", 1)[0]
     if not name or any(c.isspace() for c in board):
@@ -78,60 +89,10 @@ def check_board(kernel: kernels.Kernel, board: str) -> None:
                            f"{name!r} (no boards/**/board.yml names it; it has: {near})")
 
 
-def harness_args(req, ids: list[str]) -> list[str]:
-    """The command line built into the image: as the run path passes it."""
-    return ["rtbench-harness", "--only", ",".join(ids), "--samples", str(req.samples),
-            "--warmup", str(req.warmup), "--budget-ms", str(req.budget_ms)]
-
-
-def build(req, console: Console) -> int:
-    """Build the image for req.board, write it and FLASH.md to the output
-    folder; 0. Bad input or a failed build: RtbenchError (one line, exit 2)."""
-    kernel = kernels.get("zephyr", req.kernel_src, req.zephyr_modules,
-                         req.userspace, req.kernel_profile)
-    check_board(kernel, req.board)
-    cat = catalog_mod.load()
-    ids = cat.match(req.patterns)
-    host_only = set(programs.program_ids(cat, ids))  # standard Linux programs, not the harness
-    ids = [i for i in ids if i not in host_only]
-    args = harness_args(req, ids)
-    out = req.out or Path(f"rtbench-zephyr-{req.board.replace('/', '-')}")
-    if out.exists() and any(out.iterdir()):
-        raise RtbenchError(f"--out {out}: exists and is not empty (give a new folder)")
-    say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
-    defs = {"RTB_ZEPHYR_ARGS": shlex.join(args),
-            "RTB_BOARD_GLUE": "ON" if req.board_glue else "OFF"}
-    with harness.announcing(say):
-        elf = harness.build_zephyr_image(kernel, req.board, defs)
-    out.mkdir(parents=True, exist_ok=True)
-    # The folder may be another user's (a shared /tmp): what was planted in
-    # it during the build (a link to a file of root's) is refused, never
-    # followed: every file through the safe writer (sheets.files).
-    written = []
-    for name in IMAGES:
-        if (elf.parent / name).is_file():
-            files.atomic_write(out / name, (elf.parent / name).read_bytes())
-            written.append(name)
-    glue = req.board_glue and req.board in MPS2
-    files.atomic_write(out / "FLASH.md", flash_notes(req.board, elf.parent.parent, out, written,
-                                                     ids, args, glue))
-    say(f"built rtbench's Zephyr image for {req.board} ({len(ids)} metrics built in): "
-        f"{', '.join(str(out / n) for n in written)}")
-    say(f"how to flash it, capture its console and import the log: {out / 'FLASH.md'}")
-    if req.board in MPS2:
-        say(f"on QEMU: {shlex.join(qemu_command(req.board, out / 'zephyr.elf'))} > board.log")
-    say("then: rtbench import harness board.log")
-    return 0
-
-
-def qemu_command(board: str, image: Path) -> list[str]:
-    """The emulated board's command line for an image with its command line built in."""
-    return qemu.boot_command(MPS2[board], image)
-
-
 def flash_notes(board: str, build_dir: Path, out: Path, images: list[str], ids: list[str],
-                args: list[str], glue: bool) -> str:
-    """FLASH.md: what was built, and the three steps from image to stored run."""
+                args: list[str], glue: bool, emulated: list[str]) -> str:
+    """FLASH.md: what was built, and the three steps from image to stored run
+    (`emulated`: QEMU's command line for the image, on a board rtbench emulates)."""
     clock = ("the MPS2 board's counter (rtbench's board support): figures in instructions "
              "under QEMU -icount" if glue else
              "Zephyr's timing API (timing_counter_get): figures in cycles of that counter; "
@@ -144,11 +105,11 @@ def flash_notes(board: str, build_dir: Path, out: Path, images: list[str], ids: 
         f"Clock: {clock}.", "",
         "## 1. Flash", "",
     ]
-    if board in MPS2:
+    if emulated:
         lines += ["An emulated board: nothing to flash; QEMU runs the image (it ends the run "
                   "itself through semihosting when built with the board support, else stop it "
                   "after the line `rtbench-harness: exit N`):", "",
-                  f"    {shlex.join(qemu_command(board, out / 'zephyr.elf'))} > board.log", ""]
+                  f"    {shlex.join(emulated)} > board.log", ""]
     else:
         lines += ["With Zephyr's own runner for this board (west, in a west workspace):", "",
                   f"    west flash --build-dir {build_dir}", "",
