@@ -39,7 +39,23 @@ KINDS = ("zephyr", "rt-tests", "lmbench", "rtos-benchmark", "rtbench", "harness"
 TOOLS = {"zephyr": "zephyr latency_measure", "rt-tests": "rt-tests", "lmbench": "lmbench",
          "rtos-benchmark": "rtos-benchmark"}
 
-__all__ = ["KINDS", "Imported", "ImportFormatError", "read_files"]
+# Every origin a stored run can have (store/db.py Run.origin), the one list
+# the sheets ask: whether its figures are another program's word (True) or
+# rtbench's harness's (measured here, a results.json import, a board's
+# console log). The foreign kinds are the tools above; a peer's linked run
+# (peers/linked.py) is another program's too.
+FOREIGN = tuple(TOOLS)
+ORIGINS: dict[str, bool] = {"measured": False, "rtbench": False, "harness": False,
+                            "peer": True, **{kind: True for kind in FOREIGN}}
+
+
+def other_program(origin: str) -> bool:
+    """Whether a run of `origin` holds figures another program printed."""
+    return ORIGINS.get(origin, False)
+
+
+__all__ = ["FOREIGN", "KINDS", "ORIGINS", "Imported", "ImportFormatError", "other_program",
+           "read_files"]
 
 
 @dataclass

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from rtbench import importers
 from rtbench.store.db import DEFAULT_PROFILE, Run
 from rtbench.store.records import MetricRecord, Session
 
@@ -72,8 +73,7 @@ class Facts:
         """Figures another tool printed (`rtbench import KIND`, peers): the
         source's word, not checked here. A results.json import is rtbench's
         own run measured elsewhere, and is."""
-        return self.session.source is not None or self.run.origin in (
-            "zephyr", "rt-tests", "lmbench", "peer")
+        return self.session.source is not None or importers.other_program(self.run.origin)
 
     @cached_property
     def records(self) -> list[MetricRecord]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rtbench import importers
 from rtbench.errors import RtbenchError
 from rtbench.sheets import estcycles
 from rtbench.sheets.datasheet import figure_cell, fmt_us
@@ -271,7 +272,7 @@ def _origin(r: Run) -> str:
         return "measured here"
     if r.origin == "rtbench":
         return f"imported from {r.imported_from}"
-    if r.origin in ("zephyr", "rt-tests", "lmbench", "rtos-benchmark"):
+    if r.origin in importers.FOREIGN:
         from pathlib import PurePath
 
         files = [PurePath(a).name for a in r.argv[3:]] if r.argv[1:2] == ["import"] else []
