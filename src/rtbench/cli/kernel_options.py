@@ -53,7 +53,7 @@ def kernel_src_help() -> str:
 
 
 def kernel_config_help() -> str:
-    forms = "; ".join(f"{d.config_form} ({d.title})" for d in kernels.all())
+    forms = "; ".join(f"{d.title}: {d.config_form}" for d in kernels.all())
     return ("Your own kernel settings on top of the profile (docs/profiles.md): " + forms +
             "; the sheet shows each as a difference from rtbench's rule.")
 

@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 
 from rtbench.measure.run import RunRequest, execute, parse_profiles
+from rtbench.peers import beside
 from rtbench.process import lifetime
 from rtbench.sheets import output as sink
 from rtbench.sheets import qualify_sheet
@@ -58,11 +59,7 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
               help="Do not run the standard programs (stress-ng, sysbench, hackbench, "
                    "STREAM) after the harness; docs/reports.md.")
 @click.option("--with-peers", is_flag=True,
-              help="Then run the peers as runs linked to this one (`rtbench compare RUN` "
-                   "shows them beside rtbench's figures): on the host the installed rt-tests "
-                   "programs (cyclictest, ptsematest, pmqtest, svsematest, sigwaittest); on a "
-                   "board rtos-benchmark's FreeRTOS port (see --peer-src) and Thread-Metric's "
-                   "tests on the same kernel.")
+              help=beside.WITH_PEERS_HELP)
 @click.option("--target", default="host", show_default=True,
               help="Where to measure: host (this machine's kernel), mps2-an385 or "
                    "mps2-an386 (QEMU's Cortex-M3 and Cortex-M4F boards with the RTOS of "
@@ -85,13 +82,9 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
                    "estimates every sample's Cortex-M cycles beside its instructions, "
                    "docs/cycles.md); the instruction figures are the same either way.")
 @click.option("--peer-src", type=click.Path(path_type=Path),
-              help="With --with-peers on a board target: your checkout of rtos-benchmark "
-                   "(zephyrproject-rtos/rtos-benchmark), built in place (default: "
-                   "$RTBENCH_RTOS_BENCHMARK_SRC).")
+              help=beside.PEER_SRC_HELP)
 @click.option("--thread-metric-src", type=click.Path(path_type=Path),
-              help="With --with-peers on a board target: Thread-Metric's sources, a ThreadX "
-                   "checkout or its utility/benchmarks/thread_metric folder (default: the "
-                   "ThreadX checkout measured, else $RTBENCH_THREADX_SRC).")
+              help=beside.THREAD_METRIC_SRC_HELP)
 @click.option("--env", "lab_env", type=click.Path(path_type=Path),
               help="--target labgrid: the labgrid environment file (docs/labgrid.md).")
 @click.option("--place", help="--target labgrid: the place, several (A,B) or every place "

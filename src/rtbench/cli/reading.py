@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from rtbench import kernels
 from rtbench.errors import RtbenchError
 from rtbench.sheets import calibration
 from rtbench.sheets import output as sink
@@ -148,7 +149,8 @@ def compare_command(runs: tuple[str, ...], ref_name: str | None, threshold: floa
 @click.argument("metric")
 @click.option("--profile", help="Only this profile.")
 @click.option("--target", help="Only runs on this target (host, mps2-an385, …: `rtbench runs`).")
-@click.option("--kernel", help="Only runs whose kernel contains this (freertos, 6.1.0-rt).")
+@click.option("--kernel", help=f"Only runs whose kernel contains this ({kernels.names()[0]}, "
+                               "6.1.0-rt).")
 @click.option("--label", "label_part", help="Only runs whose label contains this.")
 @click.option("--last", type=click.IntRange(min=1), help="Only the last N of those runs.")
 @_output_options(("text", "md", "html", "json", "csv"))

@@ -13,9 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rtbench import kernels
 from rtbench.store import kernel_profile
 from rtbench.store.db import Run
 from rtbench.store.records import Session, differences, is_note_key
+
+# The kernels built as their own CMake project (their build sets the
+# code-generation flags) and those rtbench's harness CMake builds alike.
+def _and(words: list[str]) -> str:
+    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+_OWN = _and([d.title for d in kernels.all() if d.own_project])
+_HARNESS = _and([d.title for d in kernels.all() if not d.own_project])
 
 
 @dataclass
@@ -187,10 +197,9 @@ def checks(columns: list) -> list[Check]:
             _same("the same kernel profile (docs/profiles.md)",
                   [kernel_profile.name(c.facts) or "?" for c in boards],
                   "defaults: each kernel as shipped; speed: each vendor's speed settings"),
-            _same("the same compiler flags (the profile's -O level and Zephyr's code-generation "
+            _same(f"the same compiler flags (the profile's -O level and {_OWN}'s code-generation "
                   "flags)", [_codegen_flags(c.run) for c in boards],
-                  "Zephyr's build sets them itself, rtbench's CMake gives FreeRTOS and ThreadX "
-                  "the same"),
+                  f"{_OWN}'s build sets them itself, rtbench's CMake gives {_HARNESS} the same"),
             _same("the same kernel tick", [c.facts.get("tick_hz", "?") for c in boards]),
             _checks(boards),
             Check("time slicing off (equal-priority tasks switch only when they yield or block)",

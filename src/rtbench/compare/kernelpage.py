@@ -375,15 +375,7 @@ def key_title(r: Row) -> str:
     return r.title if r.statistic == "median" else f"{r.title}, by {r.statistic}"
 
 
-TM_TEXT = (
-    "Thread-Metric's tests, built from the same ThreadX checkout and run under the same QEMU "
-    f"(`rtbench run --with-peers`): each count is one pass of a loop of kernel calls, totalled "
-    f"per report period of {tm.PERIOD_S} s of virtual time, the kernel tick at {tm.TICK_HZ} Hz as "
-    "its porting rules ask. Under -icount a period is a fixed number of instructions, so a "
-    "count reads as instructions per count (the period's instructions ÷ the count, the "
-    "report thread's own work included), which the last column sets beside the rtbench rows "
-    "one count performs (their medians, summed). ThreadX runs ThreadX's own Thread-Metric "
-    "layer; FreeRTOS rtbench's (harness/peers/thread-metric/tm_freertos.c).")
+TM_TEXT = tm.ABOUT  # the peer's own words
 
 
 def peer_table(sheet: KernelSheet):

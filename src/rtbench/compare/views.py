@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rtbench.compare import estref
 from rtbench.compare.runs import ALPHA, STAT_NAMES, TAIL_STATS, RunComparison, gated
-from rtbench.peers import lm_causes
+from rtbench.peers import latency_measure, lm_causes, rtosbench, rttests, threadmetric
 from rtbench.peers.lm_causes import AGREE
 from rtbench.compare.vendors import RefComparison
 from rtbench.sheets import estcycles, plots, system
@@ -459,17 +459,9 @@ def ref_summary(cmp: RefComparison) -> str:
 
 # ---- compare RUN, when it has peers (--with-peers): rt-tests, rtos-benchmark ----
 
-_PEER_WHERE = {
-    "rt-tests": "rt-tests programs run in the same session, on the same CPU at the priorities "
-                "rtbench uses",
-    "rtos-benchmark": "rtos-benchmark's port for the same kernel run in the same session, on "
-                      "the same emulated board with the same kernel build and -icount",
-    "Thread-Metric": "Thread-Metric (the ThreadX distribution's benchmark) through rtbench's "
-                     "porting layer for the same kernel, built by the same rule and run on the "
-                     "same emulated board, its counts per report period",
-    "latency_measure": "Zephyr's latency_measure built from the same Zephyr tree by the same "
-                       "rule and run on the same emulated board with the same -icount",
-}
+# how each suite of peers measured beside rtbench: each peer's own words
+_PEER_WHERE = {"rt-tests": rttests.WHERE, "rtos-benchmark": rtosbench.WHERE,
+               "Thread-Metric": threadmetric.WHERE, "latency_measure": latency_measure.WHERE}
 
 
 def _peer_unit_phrase(units: list[str]) -> str:
@@ -547,13 +539,10 @@ def lm_both_ways(cmp, page: Page | None = None) -> Page:
     Kconfig settings in which the two builds differ: a section of the peer
     page (or a page of its own, for docs/peers.md)."""
     page = page or Page("latency_measure, stock and rebuilt, beside rtbench")
-    page.h2("latency_measure two ways: stock (as Zephyr ships it) and rebuilt (rtbench's "
-            "configuration), beside rtbench")
-    page.p("Averages in instructions (latency_measure prints averages only; rtbench's column "
-           "is its mean for the same metric). A rebuilt row agrees with rtbench's when they are "
-           f"within {AGREE} instructions; why any other differs is said below. Stock − rebuilt "
-           "is what Zephyr's own configuration (the settings below) changes on the same path.")
-    rows = [[r.label, r.id if not r.id.startswith("zephyr:") else "—", _one(r.ours),
+    page.h2(lm_causes.BOTH_WAYS_TITLE)
+    page.p(lm_causes.BOTH_WAYS_NOTE)
+    # a row no rtbench metric answers keeps the importer's own name (with a colon)
+    rows = [[r.label, r.id if ":" not in r.id else "—", _one(r.ours),
              _one(r.rebuilt), _one(r.stock), _signed(r.stock, r.rebuilt),
              _signed(r.ours, r.rebuilt)] for r in cmp.lm_rows]
     page.table(Table(["latency_measure row", "rtbench metric", "rtbench mean", "rebuilt",

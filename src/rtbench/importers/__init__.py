@@ -54,7 +54,15 @@ def other_program(origin: str) -> bool:
     return ORIGINS.get(origin, False)
 
 
-__all__ = ["FOREIGN", "KINDS", "ORIGINS", "Imported", "ImportFormatError", "other_program",
+def unfinished_note() -> str:
+    """What a sheet says of an import whose output never said it finished
+    (`execution_successful` false: only latency_measure's output says)."""
+    from rtbench.importers import zephyr
+
+    return zephyr.UNFINISHED
+
+
+__all__ = ["FOREIGN", "KINDS", "ORIGINS", "Imported", "ImportFormatError", "other_program", "unfinished_note",
            "read_files"]
 
 

@@ -29,6 +29,9 @@ from rtbench.importers.base import Figure, ImportFormatError, Source, integer
 
 TOOL = "zephyr latency_measure"
 TOOL_KEY = "zephyr"
+# What a sheet says of an output that never reached its end (sheets/configuration.py)
+UNFINISHED = ("**The output never says PROJECT EXECUTION SUCCESSFUL:** the Zephyr run may have "
+              "stopped early.")
 
 _RESULT = re.compile(r"([A-Za-z0-9_.+\-]+)\s+-\s+(.*?)\s*:\s*([0-9]+)\s*cycles\s*,\s*"
                      r"([0-9]+)\s*ns\s*:?")

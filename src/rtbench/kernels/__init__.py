@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rtbench.errors import RtbenchError
 from rtbench.kernels import freertos, threadx, zephyr
-from rtbench.kernels.base import PROFILE_VAR, Descriptor, Kernel, Option
+from rtbench.kernels.base import PROFILE_VAR, Descriptor, Kernel, Option, Tree
 
 # The registry, in the order a sheet and a shoot-out list them.
 _ALL: tuple[Descriptor, ...] = (freertos.DESCRIPTOR, threadx.DESCRIPTOR, zephyr.DESCRIPTOR)
@@ -102,13 +102,14 @@ def env_sources() -> list[tuple[str, str]]:
     """(environment variable, the upstream repository's folder) of every
     kernel's checkout and the further trees its build needs: where
     scripts/test.sh and the tests look for test sources."""
-    return [(d.env, d.repository) for d in _ALL] + [s for d in _ALL for s in d.more_sources]
+    return [(d.env, d.repository) for d in _ALL] + [(t.env, t.repository) for d in _ALL
+                                                    for t in d.more_sources]
 
 
 def env_vars() -> list[str]:
     return [d.env for d in _ALL]
 
 
-__all__ = ["PROFILE_VAR", "Descriptor", "Kernel", "Option", "all", "by_title", "env_sources",
+__all__ = ["PROFILE_VAR", "Descriptor", "Kernel", "Option", "Tree", "all", "by_title", "env_sources",
            "env_vars", "flag_of", "get", "known", "names", "of_checkout", "options", "resolve",
            "taking"]

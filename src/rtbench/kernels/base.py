@@ -7,6 +7,11 @@ attributes and hooks) and never compares a kernel's name. A descriptor's
 defaults are those of a kernel built by the harness's own CMake
 (harness/ports/<name>, one image per board); a kernel that differs
 overrides what differs, in its own module.
+
+What the port itself says stays in the port, not here: its profiles'
+settings with their sources (ports/<name>/profiles.toml), its fairness
+notes (the "differs:" facts of its records) and the reason of every row it
+cannot measure (its `unsupported` records).
 """
 
 from __future__ import annotations
@@ -64,6 +69,31 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Tree:
+    """A further source tree a kernel's build needs besides its checkout
+    (Zephyr's modules, RTX5's CMSIS 6): its environment variable, the
+    upstream repository's folder name, and, for a harness-built kernel, the
+    CMake option that names it to the port (with a file it must have)."""
+
+    env: str
+    repository: str
+    cmake_var: str = ""
+    marker: str = ""
+
+    def find(self, title: str) -> Path:
+        """The tree the environment variable names; one line for a wrong one."""
+        given = os.environ.get(self.env)
+        if not given:
+            raise RtbenchError(f"{title}'s build needs {self.repository}: set {self.env} to "
+                               "your checkout of it")
+        path = Path(given).expanduser()
+        if self.marker and not (path / self.marker).is_file():
+            raise RtbenchError(f"{self.env}={path}: not a checkout of {self.repository} "
+                               f"({self.marker} not found)")
+        return path.resolve()
+
+
+@dataclass(frozen=True)
 class Descriptor:
     """One kernel: everything rtbench knows of it, and the one place it is known."""
 
@@ -77,24 +107,19 @@ class Descriptor:
     args_var: str         # the CMake option of the command line built into an image
     repository: str       # the upstream repository's folder name (where a clone lands)
     config_form: str = "#define lines"  # what --kernel-config takes for it
-    # Further source trees besides the checkout: (environment variable,
-    # repository folder), e.g. Zephyr's modules (test.sh and tests find them).
-    more_sources: tuple[tuple[str, str], ...] = ()
+    # Further source trees besides the checkout (test.sh and the tests find
+    # them too); those with a cmake_var are passed to the port's build.
+    more_sources: tuple[Tree, ...] = ()
     options: tuple[Option, ...] = ()
     # Its own build: the harness CMake (one image per board, RTB_PORT=name)
     # unless the kernel builds as its own CMake project (own_project).
     own_project: bool = False
     variants: tuple[str, ...] = ()   # build variants beside the plain one ("userspace")
-    boards_note: str = ""            # why a board rtbench supports is not this kernel's
-    lab: bool = True                 # a labgrid place can carry it (an image rtbench builds)
+    lab: bool = True                 # a labgrid place can carry it (an image rtbench builds
+                                     # for the place's board, flashed by labgrid)
     gdb: bool = True                 # a board loaded through a GDB server can carry it
-    fairness: tuple[str, ...] = ()   # what the kernel sheet says of its own conventions
-    peers: tuple[str, ...] = ()      # peers/ that measure it (names only)
-    lab_needs: str = "a board rtbench builds for, its console and a way to flash it"
+    peers: tuple[str, ...] = ()      # the peers that run beside it (names; peers/beside.py)
     own_boards: bool = False         # builds for any board of its own tree (--board NAME)
-    # The vendor key of its own published figures in the catalogue, if any.
-    vendor_key: str = ""
-    doc: str = "docs/porting.md"     # where its port is described
     elsewhere: str = ""              # where it runs instead, when not on a lab place or GDB board
     # An own project's build: the image it leaves, relative to its build folder,
     # CMake's generator, and the images an own board's build leaves to flash.
@@ -145,9 +170,11 @@ class Descriptor:
         (already checked), with the options it takes (the registry's resolve
         refuses one it does not)."""
         src = self.checkout(src)
+        trees = tuple((t.cmake_var, str(t.find(self.title))) for t in self.more_sources
+                      if t.cmake_var)
         return Kernel(self.name, self.title, src, self.version(src),
-                      ((self.cmake_var, str(src)), (PROFILE_VAR, profile)), self.args_var,
-                      profile=profile, descriptor=self)
+                      ((self.cmake_var, str(src)), *trees, (PROFILE_VAR, profile)),
+                      self.args_var, profile=profile, descriptor=self)
 
     # ---- hooks a kernel overrides where it differs ----
 

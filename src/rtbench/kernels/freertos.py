@@ -9,5 +9,5 @@ DESCRIPTOR = Descriptor(
     version_re=r'#define\s+tskKERNEL_VERSION_NUMBER\s+"([^"]+)"',
     cmake_var="FREERTOS_KERNEL_PATH", args_var="RTB_FREERTOS_ARGS",
     config_form="#define lines (FreeRTOSConfig.h)", repository="FreeRTOS-Kernel",
-    peers=("rtos-benchmark",),
+    peers=("rtos-benchmark", "thread-metric"),  # Thread-Metric by rtbench's layer for it
 )

@@ -13,6 +13,21 @@ from rtbench.store.catalog import Catalog
 from rtbench.store.db import Store
 
 
+# What `rtbench run` says of the peers and their sources (cli/measuring.py).
+WITH_PEERS_HELP = (
+    "Then run the peers as runs linked to this one (`rtbench compare RUN` shows them beside "
+    "rtbench's figures): on the host the installed rt-tests programs (cyclictest, ptsematest, "
+    "pmqtest, svsematest, sigwaittest); on a board rtos-benchmark's FreeRTOS port (see "
+    "--peer-src) and Thread-Metric's tests on the same kernel.")
+PEER_SRC_HELP = (
+    "With --with-peers on a board target: your checkout of rtos-benchmark "
+    "(zephyrproject-rtos/rtos-benchmark), built in place (default: $RTBENCH_RTOS_BENCHMARK_SRC).")
+THREAD_METRIC_SRC_HELP = (
+    "With --with-peers on a board target: Thread-Metric's sources, a ThreadX checkout or its "
+    "utility/benchmarks/thread_metric folder (default: the ThreadX checkout measured, else "
+    "$RTBENCH_THREADX_SRC).")
+
+
 @dataclass(frozen=True)
 class Asked:
     """What the command line gave the peers."""
@@ -29,15 +44,17 @@ def board_peers(store: Store, run_id: int, catalog: Catalog, target,
     ThreadX checkout brings its sources (rtbench's porting layer for it);
     rtos-benchmark on the kernels it has a port for (FreeRTOS, Zephyr), told
     when its sources are missing; Zephyr's latency_measure on Zephyr."""
+    peers = target.kernel.descriptor.peers  # which peers run beside this kernel
     on_threadx = target.kernel.name == "threadx"
-    if on_threadx or threadmetric.sources(target, asked.thread_metric_src) is not None:
+    if "thread-metric" in peers and (
+            on_threadx or threadmetric.sources(target, asked.thread_metric_src) is not None):
         threadmetric.beside(store, run_id, target, say, asked.thread_metric_src)
-    else:
+    elif "thread-metric" in peers:
         say("peer Thread-Metric: not run (its sources not found"
             + (f" in {asked.thread_metric_src}" if asked.thread_metric_src else "")
             + f": {threadmetric.where_sources()})")
-    if target.kernel.name in rtosbench.KERNELS:
+    if "rtos-benchmark" in peers:
         rtosbench.beside(store, run_id, catalog, target, rtosbench.Context(
             asked.peer_src, asked.samples, asked.profile), say)
-    if target.kernel.name == "zephyr":  # the seed's own tool, on the same board and build rule
+    if "latency_measure" in peers:  # the seed's own tool, on the same board and build rule
         latency_measure.beside(store, run_id, catalog, target, say, asked.profile)

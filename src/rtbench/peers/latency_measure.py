@@ -55,6 +55,9 @@ from rtbench.store.db import Store
 from rtbench.targets import harness
 
 PEER = "latency_measure"  # harness/peers/<PEER>: rtbench's configurations for it
+# how it measured beside rtbench (the peer page of `rtbench compare RUN`)
+WHERE = ("Zephyr's latency_measure built from the same Zephyr tree by the same rule and run on "
+         "the same emulated board with the same -icount")
 TOOL = importer.TOOL
 APP = Path("tests/benchmarks/latency_measure")  # in the user's Zephyr tree
 DONE = "PROJECT EXECUTION SUCCESSFUL"

@@ -29,6 +29,14 @@ from dataclasses import dataclass
 from rtbench.peers.linked import mean_gap
 
 AGREE = 4  # instructions: two averages of one path under -icount agree within this
+# The page setting latency_measure's two builds beside rtbench (compare/views.py)
+BOTH_WAYS_TITLE = ("latency_measure two ways: stock (as Zephyr ships it) and rebuilt (rtbench's "
+                   "configuration), beside rtbench")
+BOTH_WAYS_NOTE = (
+    "Averages in instructions (latency_measure prints averages only; rtbench's column "
+    "is its mean for the same metric). A rebuilt row agrees with rtbench's when they are "
+    f"within {AGREE} instructions; why any other differs is said below. Stock − rebuilt "
+    "is what Zephyr's own configuration (the settings below) changes on the same path.")
 LM_CODE = "<latency_measure's code>"  # a cause's name for the benchmark's own functions
 
 

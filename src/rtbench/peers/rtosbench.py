@@ -44,6 +44,9 @@ from rtbench.targets import harness
 
 PEER = "rtos-benchmark"  # harness/peers/<PEER>
 TOOL = rtosbench.TOOL  # the "tool" its records name
+# how it measured beside rtbench (the peer page of `rtbench compare RUN`)
+WHERE = ("rtos-benchmark's port for the same kernel run in the same session, on the same "
+         "emulated board with the same kernel build and -icount")
 SRC_ENV = "RTBENCH_RTOS_BENCHMARK_SRC"
 KERNELS = {"freertos": "its FreeRTOS port", "zephyr": "its Zephyr port"}  # ports run here
 # rtos-benchmark's own default (its CMake's ITERATIONS); rtbench's sample

@@ -43,6 +43,8 @@ PACKAGE = "Debian package rt-tests"
 FIFO_BASE = 40  # harness/ports/posix/posix_port.h: rtbench priority p runs at FIFO 40 + p
 PRIO_RUNNER, PRIO_HIGH = 30, 20  # harness/include/rtb/bench.h
 TIMEOUT_S = 15.0
+# how it measured beside rtbench (the peer page of `rtbench compare RUN`)
+WHERE = "rt-tests programs run in the same session, on the same CPU at the priorities rtbench uses"
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,20 @@ UNIT = "count per period"
 PERIOD_S = 1  # RTB_TM_DURATION, Thread-Metric's TM_TEST_DURATION
 PERIODS = 3   # RTB_TM_PERIODS: reports before the image ends itself
 TICK_HZ = 100
+# how it measured beside rtbench: the peer page of `rtbench compare RUN`, and
+# the kernel sheet's section on it
+WHERE = ("Thread-Metric (the ThreadX distribution's benchmark) through rtbench's porting layer "
+         "for the same kernel, built by the same rule and run on the same emulated board, its "
+         "counts per report period")
+ABOUT = (
+    "Thread-Metric's tests, built from the same ThreadX checkout and run under the same QEMU "
+    f"(`rtbench run --with-peers`): each count is one pass of a loop of kernel calls, totalled "
+    f"per report period of {PERIOD_S} s of virtual time, the kernel tick at {TICK_HZ} Hz as "
+    "its porting rules ask. Under -icount a period is a fixed number of instructions, so a "
+    "count reads as instructions per count (the period's instructions ÷ the count, the "
+    "report thread's own work included), which the last column sets beside the rtbench rows "
+    "one count performs (their medians, summed). ThreadX runs ThreadX's own Thread-Metric "
+    "layer; FreeRTOS rtbench's (harness/peers/thread-metric/tm_freertos.c).")
 TIMEOUT_S = 120.0  # a test takes at most a few seconds of host time
 TM_SUBDIR = Path("utility") / "benchmarks" / "thread_metric"
 

@@ -252,8 +252,9 @@ def import_warnings(src: dict, peer: bool = False) -> list[str]:
     out = [f"**{what}:** figures as {src.get('tool', 'the source')} "
            f"printed them (statistics given: {stats_phrase(src.get('stats_given', []))})."]
     if src.get("execution_successful") is False:
-        out.append("**The output never says PROJECT EXECUTION SUCCESSFUL:** the Zephyr run "
-                   "may have stopped early.")
+        from rtbench import importers
+
+        out.append(importers.unfinished_note())  # the importer's own words
     return out
 
 

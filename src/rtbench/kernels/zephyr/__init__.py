@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtbench.kernels.base import PROFILE_VAR, Descriptor, Kernel, Option
+from rtbench.kernels.base import PROFILE_VAR, Descriptor, Kernel, Option, Tree
 from rtbench.kernels.zephyr import boards, build
 from rtbench.kernels.zephyr import modules as zmodules
 
@@ -78,10 +78,10 @@ DESCRIPTOR = Zephyr(
                 r"\s*=\s*(\d+)"),
     # Zephyr builds as its own CMake project: ZEPHYR_BASE is its environment, not an option
     cmake_var="ZEPHYR_BASE", args_var="RTB_ZEPHYR_ARGS",
-    config_form="a Kconfig fragment", repository="zephyr", more_sources=((zmodules.MODULES_ENV, "zephyr-modules"),),
+    config_form="a Kconfig fragment", repository="zephyr", more_sources=(Tree(zmodules.MODULES_ENV, "zephyr-modules"),),
     options=OPTIONS, own_project=True, variants=("userspace",), own_boards=True,
     lab=False, gdb=False,
     peers=("latency_measure", "rtos-benchmark", "thread-metric"),
-    vendor_key="zephyr", doc="docs/zephyr.md", elsewhere="--board, docs/zephyr.md",
+    elsewhere="--board, docs/zephyr.md",
     project_image=build.IMAGE, project_generator=build.GENERATOR, own_board_images=boards.IMAGES,
 )
