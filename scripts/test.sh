@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # All of rtbench's tests: the C unit tests (ctest), the freestanding build of
 # the portable core, the Linux port cross-built for AArch64, and the Python tests (pytest, which include an
-# end-to-end `rtbench run --quick` on this machine and the whole FreeRTOS and
-# ThreadX catalogues on QEMU's emulated board). Installs what the tests need
+# end-to-end `rtbench run --quick` on this machine and every kernel's whole
+# catalogue on QEMU's emulated board). Installs what the tests need
 # first (scripts/setup.sh with RTBENCH_TEST_DEPS=1: idempotent, a no-op when
 # all is there).
 #
@@ -34,11 +34,11 @@ use_source() {  # VARIABLE FOLDER: export VARIABLE=$third_party/FOLDER unless se
     export "$1=$third_party/$2"
   fi
 }
-use_source RTBENCH_FREERTOS_SRC FreeRTOS-Kernel
-use_source RTBENCH_THREADX_SRC threadx
+# Each kernel's trees, as its descriptor names them (rtbench.kernels: the
+# venv exists, setup.sh made it above); then the peers'.
+while read -r var folder; do use_source "$var" "$folder"; done \
+  < <("$py" -m rtbench.kernels env-sources)
 use_source RTBENCH_RTOS_BENCHMARK_SRC rtos-benchmark
-use_source RTBENCH_ZEPHYR_SRC zephyr
-use_source RTBENCH_ZEPHYR_MODULES zephyr-modules
 
 echo "== C unit tests (ctest)"
 cmake -S harness -B build/harness-tests -DCMAKE_BUILD_TYPE=Release >/dev/null

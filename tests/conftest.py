@@ -135,7 +135,7 @@ THIRD_PARTY = REPO.parent / "shared" / "third_party"
 # kernel -> (its environment variable, its folder in third_party, a file a
 # checkout has): each kernel's descriptor says (rtbench.kernels), never a copy here
 KERNELS = {d.name: (d.env, d.repository, d.marker) for d in _kernels.all()}
-ZEPHYR_MODULES_VAR = _kernels.get("zephyr").more_sources[0][0]
+ZEPHYR_MODULES_VAR = _kernels.get("zephyr").more_sources[0].env
 
 
 def kernel_of(name, src, modules=None, userspace=False):

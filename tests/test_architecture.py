@@ -182,3 +182,154 @@ def test_a_long_module_says_why_it_stays_whole():
         if lines > MAX_LINES and WHOLE not in doc:
             long.append(f"{module}: {lines} lines")
     assert not long, f"over {MAX_LINES} lines without saying why it {WHOLE}: {long}"
+
+
+# ---- one place knows each kernel (rtbench.kernels) ----
+#
+# A kernel's name is said by its descriptor (kernels/), by the peers that
+# measure it and by the importers that read its tools' output, and nowhere
+# else: every other module asks the descriptor. Docstrings and comments may
+# name a kernel (they explain); string constants and identifiers may not.
+
+KERNEL_HOMES = {"kernels", "peers", "importers"}
+# Modules outside them that still name a kernel, each with why; the list
+# only shrinks.
+STILL_NAMING = {
+    "rtbench.store.catalog": "the catalogue's vendor key of Zephyr's latency_measure sheet "
+                             "(as 'vxworks' and 'amx' key theirs), whose mixed-mode rows it "
+                             "splits, and their definitions' wording",
+    "rtbench.store.reference": "the same vendor key: how that sheet names a row",
+    "rtbench.store.contract": "a stored host field (zephyr_modules) that runs already stored "
+                              "carry",
+}
+# Shell scripts and CMake files, read as text without their comments.
+TEXT_FILES = ["scripts/*.sh", "harness/boards/*/board.cmake", "harness/CMakeLists.txt"]
+# setup.sh runs before rtbench's environment exists (it makes it), so it
+# lists Zephyr's apt packages itself: test_setup_installs_what_... checks them.
+TEXT_STILL_NAMING = {"scripts/setup.sh"}
+
+
+def _kernel_words() -> re.Pattern:
+    from rtbench import kernels
+
+    return re.compile("|".join(re.escape(n) for n in kernels.names()), re.IGNORECASE)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                out.add(id(first.value))
+    return out
+
+
+def kernel_names_in(source: str, words: re.Pattern) -> list[tuple[int, str]]:
+    """(line, what) for every string constant (docstrings aside) and every
+    identifier (names, attributes, arguments, definitions, imports) of
+    `source` that names a kernel. Comments are not in the tree."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        said: list[str] = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            said = [node.value]
+        elif isinstance(node, ast.Name):
+            said = [node.id]
+        elif isinstance(node, ast.Attribute):
+            said = [node.attr]
+        elif isinstance(node, ast.arg):
+            said = [node.arg]
+        elif isinstance(node, ast.keyword) and node.arg:
+            said = [node.arg]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            said = [node.name]
+        elif isinstance(node, ast.Import):
+            said = [a.name for a in node.names] + [a.asname or "" for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            said = [node.module or ""] + [a.name for a in node.names]
+        for text in said:
+            if words.search(text):
+                found.append((getattr(node, "lineno", 0), text[:60]))
+    return found
+
+
+def test_the_checker_finds_a_kernel_named_outside_its_descriptor():
+    words = _kernel_words()
+    snippet = '''
+"""A docstring may say Zephyr."""
+# and so may a comment: zephyr
+from rtbench.measure import zephyr_board
+
+def build(kernel, zephyr_modules=None):
+    if kernel.name == "zephyr":
+        return zephyr_board.build(kernel, modules=zephyr_modules)
+    return f"FreeRTOS {kernel.version}"
+'''
+    lines = sorted({line for line, _what in kernel_names_in(snippet, words)})
+    assert lines == [4, 6, 7, 8, 9]
+    assert kernel_names_in('if kind == "linux":\n    pass\n', words) == []
+
+
+def test_no_module_names_a_kernel_outside_its_descriptor():
+    words = _kernel_words()
+    wrong = []
+    for module, path in MODULES.items():
+        if _unit(module) in KERNEL_HOMES or module in STILL_NAMING:
+            continue
+        for line, what in kernel_names_in(path.read_text(encoding="utf-8"), words):
+            wrong.append(f"{path.relative_to(SRC.parent)}:{line}: {what!r}")
+    assert not wrong, ("a kernel named outside its descriptor (ask rtbench.kernels):\n"
+                       + "\n".join(wrong))
+
+
+def test_still_naming_lists_only_modules_that_do():
+    words = _kernel_words()
+    for module in STILL_NAMING:
+        assert kernel_names_in(MODULES[module].read_text(encoding="utf-8"), words), module
+
+
+def _code_lines(path: Path) -> list[tuple[int, str]]:
+    """A shell or CMake file's lines without their comments."""
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = re.sub(r"(^|\s)#.*$", "", line)
+        if code.strip():
+            out.append((n, code))
+    return out
+
+
+def test_no_script_board_or_harness_cmake_names_a_kernel():
+    words = _kernel_words()
+    root = SRC.parents[1]
+    wrong = []
+    for pattern in TEXT_FILES:
+        for path in sorted(root.glob(pattern)):
+            rel = str(path.relative_to(root))
+            if rel in TEXT_STILL_NAMING:
+                continue
+            wrong += [f"{rel}:{n}: {code.strip()}" for n, code in _code_lines(path)
+                      if words.search(code)]
+    assert not wrong, "a kernel named outside its descriptor:\n" + "\n".join(wrong)
+
+
+def test_the_text_checker_sees_code_and_skips_comments(tmp_path):
+    words = _kernel_words()
+    f = tmp_path / "board.cmake"
+    f.write_text("# FreeRTOS's port for this core\nset(RTB_BOARD_FREERTOS_PORT ARM_CM3)\n"
+                 "set(RTB_BOARD_CORE Cortex-M3)  # as ThreadX names it\n")
+    assert [n for n, code in _code_lines(f) if words.search(code)] == [2]
+
+
+def test_setup_installs_what_zephyrs_build_needs():
+    """setup.sh cannot ask the descriptor (it makes the environment the
+    descriptor runs in), so the two lists are checked against each other."""
+    from rtbench.kernels.zephyr import build
+
+    text = (SRC.parents[1] / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    listed = re.search(r"^zephyr=\(([^)]*)\)", text, re.MULTILINE)
+    assert listed and set(listed.group(1).split()) == (
+        set(build.TOOLS.values()) | set(build.USERSPACE_TOOLS.values()))

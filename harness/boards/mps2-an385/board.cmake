@@ -5,7 +5,8 @@
 #                      reads the board's counter) and the kernel
 #   rtb_board          (OBJECT) the board's code; rtb_board_image(target)
 #                      links it with the start-up, linker script and flags
-#   RTB_BOARD_FREERTOS_PORT, RTB_BOARD_THREADX_PORT  the kernels' ports for its core
+#   RTB_BOARD_CORE     its core ("Cortex-M3"): each kernel's port.cmake maps it to
+#                      the kernel's own port for that core (a board names no kernel)
 #   RTB_BOARD_NAME, RTB_BOARD_CPU (C strings) its name and core, for the records
 #
 # Options:
@@ -17,14 +18,10 @@ set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RTB_BOARD_LD ${RTB_BOARD_DIR}/an385.ld)
 # What a board that reuses this code (boards/mps2-an386: the same FPGA
 # image with a Cortex-M4) sets before include()ing this file: its name and
-# core for the records, and the kernels' ports for its core, named as each
-# kernel's tree names them (FreeRTOS portable/GCC/<port>, ThreadX
-# ports/<port>/gnu).
+# core (for the records, and for each kernel's port.cmake to pick its port).
 if(NOT DEFINED RTB_BOARD_TITLE)
   set(RTB_BOARD_TITLE "MPS2 AN385 (Cortex-M3, 25 MHz)")
   set(RTB_BOARD_CORE "Cortex-M3")
-  set(RTB_BOARD_FREERTOS_PORT ARM_CM3)
-  set(RTB_BOARD_THREADX_PORT cortex_m3)
 endif()
 
 set(RTB_BOARD_COUNTER TIMER0 CACHE STRING "timestamp source: TIMER0 or DWT")

@@ -15,8 +15,6 @@ set(RTB_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RTB_BOARD_LD ${RTB_BOARD_DIR}/stm32f4.ld)
 set(RTB_BOARD_TITLE "STM32F4 (Cortex-M4F, 16 MHz HSI, 0 flash wait states)")
 set(RTB_BOARD_CORE "Cortex-M4F")
-set(RTB_BOARD_FREERTOS_PORT ARM_CM4F)
-set(RTB_BOARD_THREADX_PORT cortex_m4)
 
 set(RTB_ICOUNT_SHIFT 7 CACHE STRING "QEMU -icount shift the image assumes when DWT does not count")
 set(RTB_STM32F4_CONSOLE USART2 CACHE STRING "console: USART2 or USART1")

@@ -18,10 +18,19 @@ if(NOT FREERTOS_KERNEL_PATH AND DEFINED ENV{FREERTOS_KERNEL_PATH})
   set(FREERTOS_KERNEL_PATH $ENV{FREERTOS_KERNEL_PATH})
 endif()
 set(FREERTOS_KERNEL_PATH "${FREERTOS_KERNEL_PATH}" CACHE PATH "FreeRTOS-Kernel checkout")
+# FreeRTOS's port for the board's core (RTB_BOARD_CORE, from its board.cmake),
+# as FreeRTOS's tree names it: portable/GCC/<port>.
+set(_fr_core_Cortex-M3 ARM_CM3)
+set(_fr_core_Cortex-M4F ARM_CM4F)
+if(NOT DEFINED _fr_core_${RTB_BOARD_CORE})
+  message(FATAL_ERROR "FreeRTOS: no port for the core '${RTB_BOARD_CORE}' (RTB_BOARD_CORE of "
+                      "boards/${RTB_BOARD}); add it to ports/freertos/kernel.cmake")
+endif()
+set(RTB_FREERTOS_CORE_PORT ${_fr_core_${RTB_BOARD_CORE}})
 if(NOT EXISTS "${FREERTOS_KERNEL_PATH}/tasks.c"
-   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_BOARD_FREERTOS_PORT}/port.c")
+   OR NOT EXISTS "${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_FREERTOS_CORE_PORT}/port.c")
   message(FATAL_ERROR "FREERTOS_KERNEL_PATH='${FREERTOS_KERNEL_PATH}' is not a FreeRTOS-Kernel "
-                      "checkout (no tasks.c or portable/GCC/${RTB_BOARD_FREERTOS_PORT}/port.c): "
+                      "checkout (no tasks.c or portable/GCC/${RTB_FREERTOS_CORE_PORT}/port.c): "
                       "pass -DFREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel")
 endif()
 if(NOT RTB_PROFILE_DIR)
@@ -32,11 +41,11 @@ option(RTB_FREERTOS_ASSERT "configASSERT and stack-overflow checks" OFF)
 option(RTB_FREERTOS_IDLE_WFI "the idle task sleeps in WFI" OFF)
 
 # The kernel: third-party code, compiled as the user's checkout has it, for
-# the board's core (RTB_BOARD_FREERTOS_PORT, from the board's board.cmake).
+# the board's core (RTB_FREERTOS_CORE_PORT, above).
 # rtb_freertos_kernel(NAME [TICK_HZ]): one library per tick rate (the
 # profile's for the harness and rtos-benchmark; TICK_HZ for Thread-Metric's
 # images, 100 Hz).
-set(_fr_port ${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_BOARD_FREERTOS_PORT})
+set(_fr_port ${FREERTOS_KERNEL_PATH}/portable/GCC/${RTB_FREERTOS_CORE_PORT})
 function(rtb_freertos_kernel name)
   set(_k ${FREERTOS_KERNEL_PATH})
   add_library(${name} STATIC
@@ -49,7 +58,7 @@ function(rtb_freertos_kernel name)
   target_compile_definitions(${name} PUBLIC
     RTB_FREERTOS_ASSERT=$<BOOL:${RTB_FREERTOS_ASSERT}>
     RTB_FREERTOS_IDLE_WFI=$<BOOL:${RTB_FREERTOS_IDLE_WFI}>
-    RTB_KERNEL_PORT="GCC/${RTB_BOARD_FREERTOS_PORT}")
+    RTB_KERNEL_PORT="GCC/${RTB_FREERTOS_CORE_PORT}")
   if(ARGC GREATER 1)
     target_compile_definitions(${name} PUBLIC RTB_FREERTOS_TICK_HZ=${ARGV1})
   endif()

@@ -22,10 +22,19 @@ if(NOT THREADX_PATH AND DEFINED ENV{THREADX_PATH})
   set(THREADX_PATH $ENV{THREADX_PATH})
 endif()
 set(THREADX_PATH "${THREADX_PATH}" CACHE PATH "ThreadX checkout")
-set(_tx_port ${THREADX_PATH}/ports/${RTB_BOARD_THREADX_PORT}/gnu)
+# ThreadX's port for the board's core (RTB_BOARD_CORE, from its board.cmake),
+# as ThreadX's tree names it: ports/<port>/gnu.
+set(_tx_core_Cortex-M3 cortex_m3)
+set(_tx_core_Cortex-M4F cortex_m4)
+if(NOT DEFINED _tx_core_${RTB_BOARD_CORE})
+  message(FATAL_ERROR "ThreadX: no port for the core '${RTB_BOARD_CORE}' (RTB_BOARD_CORE of "
+                      "boards/${RTB_BOARD}); add it to ports/threadx/port.cmake")
+endif()
+set(RTB_THREADX_CORE_PORT ${_tx_core_${RTB_BOARD_CORE}})
+set(_tx_port ${THREADX_PATH}/ports/${RTB_THREADX_CORE_PORT}/gnu)
 if(NOT EXISTS "${THREADX_PATH}/common/inc/tx_api.h" OR NOT EXISTS "${_tx_port}/inc/tx_port.h")
   message(FATAL_ERROR "THREADX_PATH='${THREADX_PATH}' is not a ThreadX checkout (no "
-                      "common/inc/tx_api.h or ports/${RTB_BOARD_THREADX_PORT}/gnu/inc/tx_port.h): "
+                      "common/inc/tx_api.h or ports/${RTB_THREADX_CORE_PORT}/gnu/inc/tx_port.h): "
                       "pass -DTHREADX_PATH=/path/to/threadx")
 endif()
 set(RTB_THREADX_ARGS "rtbench-harness" CACHE STRING "command line without a host")
@@ -46,7 +55,7 @@ add_library(rtb_threadx_kernel STATIC ${_tx_common}
 target_include_directories(rtb_threadx_kernel PUBLIC
   ${RTB_THREADX_DIR}/include ${RTB_PROFILE_DIR} ${THREADX_PATH}/common/inc ${_tx_port}/inc)
 target_compile_definitions(rtb_threadx_kernel PUBLIC TX_INCLUDE_USER_DEFINE_FILE
-  RTB_KERNEL_PORT="${RTB_BOARD_THREADX_PORT}/gnu")
+  RTB_KERNEL_PORT="${RTB_THREADX_CORE_PORT}/gnu")
 target_link_libraries(rtb_threadx_kernel PUBLIC rtb_board_headers)
 target_compile_options(rtb_threadx_kernel PRIVATE -w -ffunction-sections -fdata-sections)
 rtb_profile_kernel(rtb_threadx_kernel)  # the kernel's code at its profile's -O level
