@@ -235,7 +235,7 @@ def _check_board_options(req: RunRequest) -> None:
     if req.board is None:
         raise RtbenchError("--no-board-glue: with --board NAME ("
                            + " or ".join(f"a {d.title} image" for d in own) + " to flash)")
-    if req.kernel is None or not kernels.known(req.kernel) or not kernels.get(req.kernel).own_boards:
+    if not (req.kernel and kernels.known(req.kernel) and kernels.get(req.kernel).own_boards):
         raise RtbenchError("--board NAME: for --kernel " + " or ".join(d.name for d in own)
                            + " (an image for any board of your "
                            + " or ".join(f"{d.title}" for d in own) + " tree)")

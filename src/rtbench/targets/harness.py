@@ -286,14 +286,6 @@ def build_own_image(kernel, board: str, defs: dict[str, str]) -> Path:
                                        build_project)
 
 
-def check_kernel_tools(kernel_name: str, userspace: bool) -> None:
-    """What a kernel's build needs besides CMake and the compiler: one line
-    naming the fix for a missing one, before anything is built."""
-    from rtbench import kernels
-
-    kernels.get(kernel_name).check_build_tools(userspace)
-
-
 def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str],
                   what: str) -> Path:
     """Build the application `app` of the kernel's own CMake project
