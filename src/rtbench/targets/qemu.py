@@ -9,8 +9,8 @@ line reaches the image as its semihosting command line (`arg=`), or, on
 a board rtbench also loads through a GDB server (the STM32F4), in its RAM
 as the GDB loader puts it there (boardargs.py), so that both start-ups run
 the same instructions; the image ends QEMU with semihosting
-SYS_EXIT_EXTENDED carrying its exit status. A hung image is killed by the runner's watchdog; the next instance
-is a fresh boot.
+SYS_EXIT_EXTENDED carrying its exit status. A hung image is killed by the
+runner's watchdog; the next instance is a fresh boot.
 """
 
 from __future__ import annotations
@@ -160,7 +160,9 @@ class QemuTarget(Target):
         return QemuInstance(proc)
 
     def command(self, args: list[str]) -> list[str]:
-        return boot_command(self.name, self.image, args, self._workdir())
+        # a board whose line goes into RAM gets it from a file (boot_command)
+        work = self._workdir() if self.board.get("args_in_ram") else None
+        return boot_command(self.name, self.image, args, work)
 
     def annotate(self, rec: dict[str, Any]) -> None:
         if self._model is not None:
