@@ -53,6 +53,7 @@ class Lab:
         self.root = root
         self.procs: list[subprocess.Popen] = []
         self.boards: dict[str, dict] = {}
+        self.gdb_boards: dict[str, int] = {}  # name: its GDB server's port
         self.coordinator = ""
 
     # ---- processes ----
@@ -64,10 +65,13 @@ class Lab:
         self.procs.append(proc)
         return proc
 
-    def start(self, boards: list[str], mute: list[str] = ()) -> "Lab":
+    def start(self, boards: list[str], mute: list[str] = (), gdb: list[str] = ()) -> "Lab":
         """A coordinator, an emulated board and a place per name in `boards`
         and in `mute` (a place whose console never speaks: the exporter
-        publishes a port that accepts and stays silent)."""
+        publishes a port that accepts and stays silent), and per name in
+        `gdb` an STM32F4 on a probe: QEMU's netduinoplus2 halted with its GDB
+        server, published as a NetworkService beside its USART2 as a
+        NetworkSerialPort (rtbench loads and reads it: labgdb.py)."""
         (cport,) = free_ports(1)
         self.coordinator = f"127.0.0.1:{cport}"
         coord = self._start([str(BIN / "labgrid-coordinator"), "-l", self.coordinator],
@@ -88,14 +92,29 @@ class Lab:
                 self.boards[name]["socket"] = silent
                 console = silent.getsockname()[1]
             exported.append((name, console))
+        probes = []
+        for name in gdb:
+            port, serial = free_ports(2)
+            self._start(["qemu-system-arm", "-M", "netduinoplus2", "-display", "none",
+                         "-monitor", "none", "-serial", "null", "-serial",
+                         f"tcp:127.0.0.1:{serial},server=on,wait=on", "-icount",
+                         "shift=7,align=off,sleep=off", "-gdb", f"tcp:127.0.0.1:{port}", "-S"],
+                        name)
+            self.gdb_boards[name] = port
+            exported.append((name, serial))
+            probes.append(name)
         config = self.root / "exporter.yaml"
         config.write_text("".join(
             f"{name}:\n  NetworkSerialPort:\n    host: 127.0.0.1\n    port: {port}\n"
-            f"    protocol: raw\n    speed: 115200\n" for name, port in exported))
+            f"    protocol: raw\n    speed: 115200\n"
+            + (f"  gdb:\n    cls: NetworkService\n    address: 127.0.0.1\n"
+               f"    port: {self.gdb_boards[name]}\n    username: ''\n" if name in probes else "")
+            for name, port in exported))
         self._start([str(BIN / "labgrid-exporter"), "-c", self.coordinator, "-n", "rack",
                      "--hostname", "127.0.0.1", str(config)], "exporter")
-        self._administer({name: {"board": "mps2-an385", "kernel": "freertos",
-                                 "rack": "b" if name in mute else "a"}
+        self._administer({name: {"board": "stm32f4" if name in probes else "mps2-an385",
+                                 "kernel": "freertos",
+                                 "rack": "c" if name in probes else "b" if name in mute else "a"}
                           for name, _ in exported})
         return self
 
@@ -166,6 +185,9 @@ class Lab:
                       f"        cmd_on: {power} on {b['control']}",
                       f"        cmd_off: {power} off {b['control']}",
                       "      EmulatedFlashDriver:", f"        control: {b['control']}"]
+        for name in self.gdb_boards:  # the place's resources are all it needs: no driver
+            lines += [f"  {name}:", "    resources:", "      RemotePlace:",
+                      f"        name: {name}"]
         path.write_text("\n".join(lines) + "\n")
         return path
 

@@ -26,6 +26,12 @@ class FakeBoard:
     def registry(self) -> dict:
         return {}
 
+    def close(self) -> None:
+        CLOSED.append(self.title)
+
+
+CLOSED: list[str] = []
+
 
 @pytest.fixture
 def fake(monkeypatch, isolated):
@@ -38,6 +44,15 @@ def fake(monkeypatch, isolated):
         return FakeBoard(f"{name}{'-u' if userspace else ''}-{board}", cached=name == "threadx")
 
     monkeypatch.setattr(targets, "make", make)
+
+
+def test_every_column_closes_its_target(fake):
+    """A board column's target boots its image for the metric list, and an
+    STM32F4 boot writes its command line into a scratch folder: closed, so
+    nothing is left in /tmp."""
+    CLOSED.clear()
+    columns, _notes = targets.supports(None, (), lambda _text: None, clock=_clock(1.0))
+    assert len(CLOSED) == len(columns) - 1 and "freertos-stm32f4" in CLOSED
 
 
 def _clock(step: float):

@@ -114,7 +114,7 @@ def test_estimated_cycles_are_at_the_board_clock(full):
 
 
 @pytest.mark.parametrize("kernel", sorted(PORT))
-def test_the_headline_windows_hold_only_the_kernel(kernel, board_cache, monkeypatch):
+def test_the_headline_windows_hold_only_the_kernel(kernel, board_cache, monkeypatch, tmp_path):
     """The window audit (rtbench audit) of the headline rows on this board:
     each window found by its stamps' values (four instructions, three before
     the load), no more of rtbench's code than the budget, the trace's count
@@ -122,9 +122,14 @@ def test_the_headline_windows_hold_only_the_kernel(kernel, board_cache, monkeypa
     from conftest import kernel_of
     from rtbench.targets import audit
 
+    import tempfile
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this test's folders only
     audits = audit.audit_board(BOARD, kernel_of(kernel, kernel_src(kernel)),
                                list(audit.HEADLINE), samples=3)
+    # the folder of its command-line file (qemu.boot_command) is gone with it
+    assert list(tmp_path.glob("rtbench-qemu-*")) == []
     assert {a.id for a in audits} == set(audit.HEADLINE)
     assert audit.problems(audits) == [], kernel
     for a in audits:

@@ -41,4 +41,5 @@ rtb_cm_board_objects(
   ${RTB_BOARD_DIR}/console.c
   ${RTB_BOARD_DIR}/counter.c
   ${RTB_BOARD_DIR}/counter_pick.c
-  ${RTB_BOARD_DIR}/irqsrc.c)
+  ${RTB_BOARD_DIR}/irqsrc.c
+  ${RTB_BOARD_DIR}/stamplog_usart.c)

@@ -38,8 +38,9 @@ void rtb_board_console_init(void)
     struct stm32f4_usart *u = CONSOLE;
     const uint32_t on = STM32F4_USART_CR1_UE | STM32F4_USART_CR1_TE | STM32F4_USART_CR1_RE;
 
-    if ((u->cr1 & on) == on)
-        return;
+    /* Set up in full even when a previous start left it on (a GDB loader
+     * starts the image without a reset): every start runs the same
+     * instructions, so the kernel tick falls where it falls after a reset. */
     STM32F4_RCC_AHB1ENR |= STM32F4_RCC_AHB1_GPIOA;
 #if defined(RTB_STM32F4_CONSOLE_USART1)
     STM32F4_RCC_APB2ENR |= STM32F4_RCC_APB2_USART1;

@@ -185,6 +185,8 @@ def supports(harness: Path | None, kernel_srcs: Sequence[Path] = (),
             _left_out(notes, title.split(" (")[0], exc)
             say(f"{step}: left out ({exc})")
             continue
+        finally:
+            target.close()  # its scratch folder (an STM32F4 boot's command-line file)
         took = clock() - start
         if built:
             buildtimes.save(title, took)

@@ -509,7 +509,11 @@ def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: i
     """Build `kernel`'s image for `board` as a run does, and audit it
     (audit_target)."""
 
-    return audit_target(qemu.QemuTarget(board, kernel), metrics, samples, timeout)
+    target = qemu.QemuTarget(board, kernel)
+    try:
+        return audit_target(target, metrics, samples, timeout)
+    finally:
+        target.close()  # its scratch folder (an STM32F4 boot's command-line file)
 
 
 def audit_target(target, metrics: list[str] | None = None, samples: int = 20,

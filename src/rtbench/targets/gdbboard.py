@@ -9,7 +9,11 @@ image's RAM buffer `rtb_board_args` (in .noinit: start-up leaves it), set
 $sp and $pc from the vector table, `continue`. Nothing server-specific
 (no monitor command), so the same steps serve every probe. The board has
 no semihosting host: the block tells the image so ("nohost"), and the
-image then makes no semihosting call (boards/cortex-m/hostargs.c).
+image then makes no semihosting call (boards/cortex-m/hostargs.c). The
+block and the words are those QEMU's `-kernel` boot of the same image
+writes (boardargs.py, qemu.py; the stamp log on the USART the console
+leaves free: boards/stm32f4/stamplog_usart.c), so both start-ups run the
+same instructions and measure the same figures.
 
 The records are read from the serial port with pyserial
 (`serial.serial_for_url`: a device path, or `socket://HOST:PORT` for a
@@ -39,19 +43,18 @@ import rtbench
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
 from rtbench.store import records
-from rtbench.targets import harness, sysinfo
+from rtbench.targets import boardargs, harness, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.console import CLOSED, ENDED, STOPPED, Lines, LinesInstance
 from rtbench.kernels import Kernel
-from rtbench.targets.qemu import BOARDS, CC, PACKAGES, PROGRAM_NAME, QemuTarget, first_line
+from rtbench.targets.qemu import (BOARDS, CC, PACKAGES, PROGRAM_NAME, STAMP_LOG, QemuTarget,
+                                  first_line)
 
 GDB = "gdb-multiarch"
 BAUD = 115200                  # the image's console (boards/stm32f4/console.c)
 READ_SLICE = 0.2               # s: one serial read, so a stop is seen quickly
 CHUNK = 4096
 LIST_TIMEOUT = 120.0           # s: load and the metric list (flash writes are slow)
-ARGS_SYMBOL = "rtb_board_args"
-MAGIC = "rtbench-args nohost "  # boards/cortex-m/hostargs.c
 LOADER_FAILED = 73             # the loader (GDB) ended before the harness's end record
 _WORDS = {LOADER_FAILED: "the GDB loader failed (its last line is in the run's log)",
           CLOSED: "the board's serial port closed", STOPPED: "stopped by rtbench"}
@@ -102,7 +105,7 @@ class GdbBoardTarget(Target):
             raise RtbenchError("pyserial is not installed: pip install pyserial") from exc
         self._build.prepare()
         self.image = self._build.image
-        self.args_at, self.args_size = symbol(self.image, ARGS_SYMBOL)
+        self.args_at, self.args_size = boardargs.symbol(self.image)
 
     def registry(self) -> dict[str, tuple[bool, str]]:
         inst = self.start(["--list"])
@@ -125,11 +128,7 @@ class GdbBoardTarget(Target):
 
         if self.image is None:
             self.prepare()
-        line = " ".join([PROGRAM_NAME, *args])
-        block = (MAGIC + line).encode() + b"\0"
-        if len(block) > self.args_size:
-            raise HarnessError(f"the harness's command line ({len(block)} bytes) does not fit in "
-                               f"the image's {self.args_size}-byte buffer")
+        block = self.args_block(args)
         work = self._workdir()
         (work / "args.bin").write_bytes(block)
         try:
@@ -147,6 +146,13 @@ class GdbBoardTarget(Target):
         finally:
             log.close()
         return GdbInstance(proc, SerialLines(port, proc), work / "gdb.log")
+
+    def args_block(self, args: list[str]) -> bytes:
+        """What `restore` writes: a measuring start logs its stamps as
+        QemuTarget.start's does, the same words, so the same instructions
+        (the board drops the log: boards/stm32f4/stamplog_usart.c)."""
+        extra = [] if "--list" in args else ["--stamp-log", STAMP_LOG]
+        return boardargs.block([PROGRAM_NAME, *args, *extra], self.args_size)
 
     def gdb_command(self, args_file: Path) -> list[str]:
         """Load, the command line into its buffer, SP and PC from the vector
@@ -201,17 +207,6 @@ class GdbBoardTarget(Target):
 
     def source_hash(self) -> str:
         return harness.source_hash(harness.source_dir())
-
-
-def symbol(elf: Path, name: str) -> tuple[int, int]:
-    """Address and size of a data symbol of the image."""
-    from elftools.elf.elffile import ELFFile
-
-    with open(elf, "rb") as f:
-        for sym in ELFFile(f).get_section_by_name(".symtab").iter_symbols():
-            if sym.name == name and sym["st_info"]["type"] == "STT_OBJECT":
-                return int(sym["st_value"]), int(sym["st_size"])
-    raise HarnessError(f"{elf}: no {name} (an image built before the GDB loader)")
 
 
 class SerialLines(Lines):

@@ -28,6 +28,11 @@ each restart after the watchdog) builds the image again with its own line
 power cycle: off, load, on. The console is read from before power-on; an
 instance ends at the harness's `end` record, at the board's fault report,
 or when the console closes.
+
+A place of a board rtbench loads through a GDB server (the STM32F4) that
+publishes one (a NetworkService) and the board's serial port needs no
+driver: it runs as `--target stm32f4 --gdb HOST:PORT --serial DEVICE`
+(gdbboard.py, labgdb.py), the place acquired and released as above.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import rtbench
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
 from rtbench import kernels
-from rtbench.targets import harness, labplace, profiles, sysinfo
+from rtbench.targets import harness, labgdb, labplace, profiles, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.targets.console import CLOSED, ENDED, FAULT, STOPPED, Lines, LinesInstance
 from rtbench.targets.qemu import BOARDS, CC, ICOUNT_SHIFT, PACKAGES, first_line, image_size
@@ -76,6 +81,7 @@ class LabgridTarget(Target):
         self.role = ""
         self.tags: dict[str, str] = {}
         self.console = self.power = self.loader = self.qemu = None
+        self.gdb = None  # a gdbboard.GdbBoardTarget: a place loaded through its GDB server
         self.powered = False
         self.work: Path | None = None
         self.base_image: Path | None = None
@@ -119,6 +125,9 @@ class LabgridTarget(Target):
             self._on_death = self._give_back_commands()
             self.coordinator.attach()
         self._setup_drivers()
+        if self.gdb is not None:  # it builds the image, lists and loads it (gdbboard.py)
+            self._registry = self.gdb.registry()
+            return
         self._build_base()
         self._registry = self._list()
 
@@ -128,6 +137,8 @@ class LabgridTarget(Target):
 
     def start(self, args: list[str]) -> Instance:
         self.prepare()
+        if self.gdb is not None:
+            return self.gdb.start(args)
         image = self._image_for(args)
         self.env.config.data.setdefault("images", {})[IMAGE_KEY] = str(image)
         self.exit_status = None
@@ -187,7 +198,13 @@ class LabgridTarget(Target):
             "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             "rtbench_version": rtbench.__version__,
             "git_revision": sysinfo.git_revision(),
-        }
+        } if self.gdb is None else {
+            **self.gdb.describe(), "target": f"labgrid:{self.place or self.role}",
+            "place": self.place or self.role,
+            "labgrid": {**lab, "console": self.gdb.serial_url, "power": "",
+                        "loader": f"GDB server at {self.gdb.host}:{self.gdb.port} "
+                                  "(NetworkService)",
+                        "command_line": "written into the image's RAM by the GDB loader"}}
 
     def source_hash(self) -> str:
         return harness.source_hash(harness.source_dir())
@@ -195,6 +212,8 @@ class LabgridTarget(Target):
     def close(self) -> None:
         """Power off, let go of every driver, release the place. Never raises."""
         problems = []
+        if self.gdb is not None:
+            self.gdb.close()
         for step in (self._power_off, self._cleanup_target):
             try:
                 step()
@@ -237,6 +256,14 @@ class LabgridTarget(Target):
         except Exception as exc:
             raise RtbenchError(f"{self._where()}: labgrid could not set up its target: "
                                f"{labplace.one_line(exc)}") from exc
+        if BOARDS[self.board_name].get("args_in_ram"):
+            address = labgdb.gdb_address(self.lg)
+            if address is not None:
+                from rtbench.targets.gdbboard import GdbBoardTarget
+
+                self.gdb = GdbBoardTarget(self.board_name, self.kernel, address,
+                                          labgdb.serial_url(self.lg))
+                return
         try:
             self.qemu = self.lg.get_driver("QEMUDriver", activate=False)
         except NoDriverFoundError:

@@ -5,10 +5,12 @@ Under `-icount shift=N` QEMU's virtual clock advances 2^N ns per guest
 instruction, so the board's timer counts instructions exactly and a run
 repeats bit for bit; the figures are guest instructions (the image is
 built for the same shift and says so in its records). The harness command
-line reaches the image as its semihosting command line (`arg=`); the
-image ends QEMU with semihosting SYS_EXIT_EXTENDED carrying its exit
-status. A hung image is killed by the runner's watchdog; the next instance
-is a fresh boot.
+line reaches the image as its semihosting command line (`arg=`), or, on
+a board rtbench also loads through a GDB server (the STM32F4), in its RAM
+as the GDB loader puts it there (boardargs.py), so that both start-ups run
+the same instructions; the image ends QEMU with semihosting
+SYS_EXIT_EXTENDED carrying its exit status. A hung image is killed by the
+runner's watchdog; the next instance is a fresh boot.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import rtbench
 from rtbench.errors import HarnessError, RtbenchError
 from rtbench.process import lifetime
 from rtbench.store import records
-from rtbench.targets import harness, sysinfo
+from rtbench.targets import boardargs, harness, sysinfo
 from rtbench.targets.base import Instance, Target
 from rtbench.kernels import Kernel
 
@@ -47,6 +49,8 @@ CC = "arm-none-eabi-gcc"
 # stdout, its counter's ticks per guest instruction) and what a missing
 # tool is called in Debian. The STM32F4's console is USART2, QEMU's second
 # serial port (the first is USART1; `-nographic` fails to start there).
+# "args_in_ram": the image takes its command line from RAM (boardargs.py)
+# and keeps its stamp log on the first -serial (boards/stm32f4/stamplog_usart.c).
 MPS2_CONSOLE = ("-nographic",)
 BOARDS = {
     "mps2-an385": {"machine": "mps2-an385", "cpu": "Cortex-M3",
@@ -59,7 +63,7 @@ BOARDS = {
                 "title": "STM32F4 (Cortex-M4F, 16 MHz HSI, 0 flash wait states), emulated by "
                          "QEMU's netduinoplus2 (an STM32F405)",
                 "console": ("-display", "none", "-serial", "null", "-serial", "stdio"),
-                "ticks_per_instruction": STM32_TICKS_PER_INSTRUCTION},
+                "ticks_per_instruction": STM32_TICKS_PER_INSTRUCTION, "args_in_ram": True},
 }
 PACKAGES = {QEMU: "qemu-system-arm", CC: "gcc-arm-none-eabi libnewlib-arm-none-eabi"}
 
@@ -156,7 +160,9 @@ class QemuTarget(Target):
         return QemuInstance(proc)
 
     def command(self, args: list[str]) -> list[str]:
-        return boot_command(self.name, self.image, args)
+        # a board whose line goes into RAM gets it from a file (boot_command)
+        work = self._workdir() if self.board.get("args_in_ram") else None
+        return boot_command(self.name, self.image, args, work)
 
     def annotate(self, rec: dict[str, Any]) -> None:
         if self._model is not None:
@@ -202,7 +208,8 @@ class QemuTarget(Target):
         return harness.source_hash(harness.source_dir())
 
 
-def boot_command(board: str, image: Path, args: list[str] | None = None) -> list[str]:
+def boot_command(board: str, image: Path, args: list[str] | None = None,
+                 workdir: Path | None = None) -> list[str]:
     """The QEMU command line that boots `image` on `board`: headless, the
     board's console UART on stdout, semihosting for the command line (`args`) and the exit
     status, no reboot on a guest reset (a fault that resets the board ends
@@ -212,13 +219,34 @@ def boot_command(board: str, image: Path, args: list[str] | None = None) -> list
     `-append`: with -append QEMU puts the image's path first, and the
     guest copies and parses every byte of it before the first metric, so
     the path's length moved where the kernel tick fell in each window (a
-    checkout in another directory measured other figures)."""
+    checkout in another directory measured other figures).
+
+    On an "args_in_ram" board they reach it as the GDB loader's block in
+    the image's RAM buffer, loaded by `-device loader` (a file in
+    `workdir`): QEMU writes such blobs at reset, after the image's own
+    sections (the buffer is .noinit, which the ELF does not load)."""
     semi = "enable=on,target=native"
-    if args is not None:
+    loader: list[str] = []
+    if args is not None and BOARDS[board].get("args_in_ram"):
+        if workdir is None:
+            raise ValueError(f"{board}: the command line goes in a file: a workdir is needed")
+        loader = ["-device", _args_loader(image, [PROGRAM_NAME, *args], workdir)]
+    elif args is not None:
         semi += "".join(f",arg={_opt(w)}" for w in [PROGRAM_NAME, *args])
     return [QEMU, "-M", BOARDS[board]["machine"], *BOARDS[board]["console"], "-monitor", "none",
-            "-no-reboot", "-semihosting-config", semi,
+            "-no-reboot", "-semihosting-config", semi, *loader,
             "-icount", f"shift={ICOUNT_SHIFT},align=off,sleep=off", "-kernel", str(image)]
+
+
+def _args_loader(image: Path, words: list[str], workdir: Path) -> str:
+    """`-device` loader of the words into the image's buffer (boardargs.py),
+    with the tag that has the image end QEMU through semihosting. The file is
+    named by its bytes, so a command made earlier keeps its own."""
+    at, size = boardargs.symbol(image)
+    data = boardargs.with_exit_tag(boardargs.block(words, size), size)
+    path = Path(workdir) / f"args-{hashlib.sha256(data).hexdigest()[:16]}.bin"
+    path.write_bytes(data)
+    return f"loader,file={_opt(str(path.resolve()))},addr={at:#x},force-raw=on"
 
 
 # The first word of the image's command line, in place of its path.
@@ -233,10 +261,23 @@ def _opt(word: str) -> str:
 
 
 def with_args(command: list[str], extra: list[str]) -> list[str]:
-    """A boot_command with `extra` words after the harness's arguments."""
+    """A boot_command with `extra` words after the harness's arguments. On
+    an "args_in_ram" board a --stamp-log PATH among them also names the
+    file QEMU saves the log's USART to (its first -serial)."""
     cmd = list(command)
-    k = cmd.index("-semihosting-config") + 1
-    cmd[k] += "".join(f",arg={_opt(w)}" for w in extra)
+    loaders = [i for i, w in enumerate(cmd) if w.startswith("loader,file=")]
+    if not loaders:
+        k = cmd.index("-semihosting-config") + 1
+        cmd[k] += "".join(f",arg={_opt(w)}" for w in extra)
+        return cmd
+    k = loaders[0]
+    opts = dict(o.split("=", 1) for o in cmd[k].replace(",,", "\0").split(",")[1:])
+    path = Path(opts["file"].replace("\0", ","))
+    image = Path(cmd[cmd.index("-kernel") + 1])
+    cmd[k] = _args_loader(image, boardargs.words(path.read_bytes()) + list(extra), path.parent)
+    if "--stamp-log" in extra:
+        log = extra[extra.index("--stamp-log") + 1]
+        cmd[cmd.index("-serial") + 1] = f"file:{log}"
     return cmd
 
 
