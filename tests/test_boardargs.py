@@ -30,8 +30,10 @@ def _loaded(cmd: list[str]) -> tuple[bytes, str]:
 
 
 def _gdb_block(image: Path, args: list[str]) -> bytes:
-    target = GdbBoardTarget("stm32f4", SimpleNamespace(name="freertos"), "localhost:3333",
-                            "socket://localhost:1")
+    from rtbench import kernels
+
+    kernel = SimpleNamespace(name="freertos", title="FreeRTOS", descriptor=kernels.get("freertos"))
+    target = GdbBoardTarget("stm32f4", kernel, "localhost:3333", "socket://localhost:1")
     target.image, target.args_at, target.args_size = image, AT, SIZE
     return target.args_block(args)
 
