@@ -39,6 +39,8 @@ use_source RTBENCH_THREADX_SRC threadx
 use_source RTBENCH_RTOS_BENCHMARK_SRC rtos-benchmark
 use_source RTBENCH_ZEPHYR_SRC zephyr
 use_source RTBENCH_ZEPHYR_MODULES zephyr-modules
+use_source RTBENCH_RTX5_SRC rtx5
+use_source RTBENCH_CMSIS6_SRC cmsis6
 
 echo "== C unit tests (ctest)"
 cmake -S harness -B build/harness-tests -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -42,7 +42,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("RTBENCH_NO_TUNE", "1")
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
                 "RTBENCH_FREERTOS_SRC", "RTBENCH_THREADX_SRC", "RTBENCH_ZEPHYR_SRC",
-                "RTBENCH_ZEPHYR_MODULES",
+                "RTBENCH_ZEPHYR_MODULES", "RTBENCH_RTX5_SRC", "RTBENCH_CMSIS6_SRC",
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
                 "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL",
                 "FAKE_HARNESS_SPANS"):
@@ -135,8 +135,22 @@ KERNELS = {
     "freertos": ("RTBENCH_FREERTOS_SRC", "FreeRTOS-Kernel", "include/FreeRTOS.h"),
     "threadx": ("RTBENCH_THREADX_SRC", "threadx", "common/inc/tx_api.h"),
     "zephyr": ("RTBENCH_ZEPHYR_SRC", "zephyr", "include/zephyr/kernel.h"),
+    "rtx5": ("RTBENCH_RTX5_SRC", "rtx5", "Include/rtx_os.h"),
 }
 ZEPHYR_MODULES_VAR = "RTBENCH_ZEPHYR_MODULES"
+# RTX5 builds against a second checkout, CMSIS 6 (like Zephyr's modules)
+CMSIS6 = ("RTBENCH_CMSIS6_SRC", "cmsis6", "CMSIS/RTOS2/Include/cmsis_os2.h")
+
+
+@functools.lru_cache(maxsize=None)
+def cmsis6_src() -> Path | None:
+    """CMSIS 6's checkout (RTX5's second one), read once at collection."""
+    var, folder, marker = CMSIS6
+    env = os.environ.get(var)
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / folder]:
+        if (cand / marker).is_file():
+            return cand
+    return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -175,6 +189,7 @@ def kernel_src(kernel: str) -> Path | None:
 for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
     kernel_src(_kernel)
 zephyr_modules()
+cmsis6_src()
 rtos_benchmark_src()
 
 
@@ -193,6 +208,8 @@ def kernel_env(mp: pytest.MonkeyPatch) -> None:
             mp.setenv(var, str(kernel_src(kernel)))
     if zephyr_modules() is not None:
         mp.setenv(ZEPHYR_MODULES_VAR, str(zephyr_modules()))
+    if cmsis6_src() is not None:
+        mp.setenv(CMSIS6[0], str(cmsis6_src()))
 
 
 def board_tools_missing() -> str:

@@ -46,6 +46,17 @@ class _Spec:
     version_re: str       # its groups, joined by ".", are the version
     cmake_var: str
     args_var: str
+    second: _Second | None = None  # a second checkout the build needs (RTX5: CMSIS 6)
+
+
+@dataclass(frozen=True)
+class _Second:
+    """A second checkout a kernel builds against, passed as its own CMake
+    variable (RTX5's CMSIS 6: the core headers, cmsis_os2.h, os_systick.c)."""
+    title: str
+    env: str
+    marker: str
+    cmake_var: str
 
 
 SPECS = {
@@ -62,6 +73,10 @@ SPECS = {
     "zephyr": _Spec("zephyr", "Zephyr", "RTBENCH_ZEPHYR_SRC", "include/zephyr/kernel.h", "VERSION",
                     r"VERSION_MAJOR\s*=\s*(\d+)\s+VERSION_MINOR\s*=\s*(\d+)\s+PATCHLEVEL"
                     r"\s*=\s*(\d+)", "ZEPHYR_BASE", "RTB_ZEPHYR_ARGS"),
+    "rtx5": _Spec("rtx5", "RTX5", "RTBENCH_RTX5_SRC", "Include/rtx_os.h", "Include/rtx_os.h",
+                  r'osRtxKernelId\s+"RTX V(\d+)\.(\d+)\.(\d+)"', "RTX5_PATH", "RTB_RTX5_ARGS",
+                  _Second("CMSIS 6", "RTBENCH_CMSIS6_SRC", "CMSIS/RTOS2/Include/cmsis_os2.h",
+                          "CMSIS6_PATH")),
 }
 
 # The CMake option that picks the kernel profile (harness/profiles/profile.cmake).
@@ -101,11 +116,28 @@ def get(name: str | None, src: Path | None, modules: Path | None = None,
             raise RtbenchError(("--zephyr-modules" if modules is not None else "--userspace")
                                + f": for --kernel zephyr (not {spec.name})")
         return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
-                      ((spec.cmake_var, str(src.resolve())), (PROFILE_VAR, profile)),
+                      ((spec.cmake_var, str(src.resolve())), *_second(spec), (PROFILE_VAR, profile)),
                       spec.args_var, profile=profile)
     return Kernel(spec.name, spec.title, src.resolve(), _version(src, spec),
                   ((spec.cmake_var, str(src.resolve())), (PROFILE_VAR, profile)), spec.args_var,
                   zephyr_modules(modules), userspace, profile)
+
+
+def _second(spec: _Spec) -> tuple[tuple[str, str], ...]:
+    """The CMake variable of the second checkout `spec` builds against, from
+    its environment variable; none for a kernel that needs none."""
+    second = spec.second
+    if second is None:
+        return ()
+    env = os.environ.get(second.env)
+    if not env:
+        raise RtbenchError(f"{second.title} sources not given: {spec.title} builds against them; "
+                           f"set {second.env} to your checkout of {second.title}")
+    path = Path(env).expanduser()
+    if not (path / second.marker).is_file():
+        raise RtbenchError(f"{path} is not a {second.title} checkout ({second.marker} not found): "
+                           f"set {second.env}")
+    return ((second.cmake_var, str(path.resolve())),)
 
 
 def zephyr_modules(given: Path | None) -> tuple[Path, ...]:
