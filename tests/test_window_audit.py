@@ -1,5 +1,5 @@
-"""The window audit (rtbench.audit) of every row of FreeRTOS, ThreadX and
-Zephyr (its kernel and its userspace build) on the emulated AN385, run
+"""The window audit (rtbench.audit) of every row of FreeRTOS, ThreadX,
+Zephyr (its kernel and its userspace build) and RTX5 on the emulated AN385, run
 under QEMU's instruction trace: each recorded sample's window, found by its
 stamps' values, holds at most audit.BUDGET instructions of rtbench's own
 code between its two stamps, or its record keeps the row out of every
@@ -18,7 +18,7 @@ from conftest import kernel_src
 from rtbench.targets import audit
 from rtbench.targets import kernels
 
-BUILDS = ["freertos", "threadx", "zephyr", "zephyr-userspace"]
+BUILDS = ["freertos", "threadx", "zephyr", "zephyr-userspace", "rtx5"]
 
 
 def _kernel(request, tmp_path_factory):
@@ -41,6 +41,9 @@ def build_cache(request, tmp_path_factory):
     """One image cache per kernel build, shared by its two audits."""
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
+    from conftest import CMSIS6, cmsis6_src
+    if cmsis6_src() is not None:  # RTX5's second checkout (kernels.get reads its variable)
+        mp.setenv(CMSIS6[0], str(cmsis6_src()))
     try:
         yield request.param, _kernel(request, tmp_path_factory)
     finally:

@@ -68,7 +68,7 @@ from rtbench.cli.group import (DEFAULTS, MAX_SAMPLES, MAX_TIMEOUT_S, MAX_WARMUP,
                    "--kernel), stm32f4 (an STM32F4 image: QEMU's netduinoplus2, or a real "
                    "board through --gdb and --serial) or labgrid (a place of a labgrid lab, "
                    "--env/--place).")
-@click.option("--kernel", help="The RTOS on a board target: freertos, threadx or zephyr, or "
+@click.option("--kernel", help="The RTOS on a board target: freertos, threadx, zephyr or rtx5, or "
                                "several (freertos,threadx,zephyr: one run each, then the "
                                "kernel comparison; default: the kernel whose checkout "
                                "--kernel-src names).")
