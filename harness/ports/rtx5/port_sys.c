@@ -176,7 +176,8 @@ static const char *const facts[] = {
     "stack_check", "off (OS_STACK_CHECK 0)",
 #endif
     "heap", "none used: every object static; RTX5's own " STR(OS_DYNAMIC_MEM_SIZE)
-            " bytes (OS_DYNAMIC_MEM_SIZE) hold its idle and timer threads",
+            " bytes (OS_DYNAMIC_MEM_SIZE, the board's heap size) hold its idle and timer "
+            "threads and the *_heap rows' objects",
     "task_allocation", "osRtxThread_t and a 2 KiB stack static per id (cb_mem, stack_mem): "
                        "osThreadNew allocates nothing",
     "timer_task_priority", STR(OS_TIMER_THREAD_PRIO) " (RTX5's timer thread, above every "

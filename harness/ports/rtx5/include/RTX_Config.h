@@ -10,7 +10,8 @@
 #ifndef RTB_RTX_CONFIG_H
 #define RTB_RTX_CONFIG_H
 
-#include "rtb_profile.h" /* the profile's settings (generated) */
+#include "rtb_board_config.h" /* RTB_BOARD_HEAP_BYTES: OS_DYNAMIC_MEM_SIZE (profiles.toml) */
+#include "rtb_profile.h"      /* the profile's settings (generated) */
 
 #include_next "RTX_Config.h" /* RTX5's Config/RTX_Config.h (port.cmake's include order) */
 
