@@ -43,8 +43,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # it ask for that (they delete this)
     monkeypatch.setenv("RTBENCH_NO_TUNE", "1")
     for var in ("RTBENCH_HARNESS", "RTBENCH_HARNESS_SRC", "RTBENCH_INJECT_FAULT",
-                "RTBENCH_FREERTOS_SRC", "RTBENCH_THREADX_SRC", "RTBENCH_ZEPHYR_SRC",
-                "RTBENCH_ZEPHYR_MODULES",
+                *(d.env for d in _kernels.all()), *TREES,  # every kernel's checkouts
                 "FAKE_HARNESS_DELAY", "FAKE_HARNESS_UNSUPPORTED", "FAKE_HARNESS_IDS",
                 "FAKE_HARNESS_LOG", "FAKE_HARNESS_EXIT_EARLY", "FAKE_HARNESS_STALL",
                 "FAKE_HARNESS_SPANS"):
@@ -136,6 +135,19 @@ THIRD_PARTY = REPO.parent / "shared" / "third_party"
 # checkout has): each kernel's descriptor says (rtbench.kernels), never a copy here
 KERNELS = {d.name: (d.env, d.repository, d.marker) for d in _kernels.all()}
 ZEPHYR_MODULES_VAR = _kernels.get("zephyr").more_sources[0].env
+# the further checkouts a kernel's build needs (Zephyr's modules, RTX5's CMSIS 6), by variable
+TREES = {t.env: t for d in _kernels.all() for t in d.more_sources}
+CMSIS6 = _kernels.get("rtx5").more_sources[0]
+
+
+@functools.lru_cache(maxsize=None)
+def tree_src(var: str) -> Path | None:
+    """A further checkout (TREES) where its variable or third_party has it, read once."""
+    tree, env = TREES[var], os.environ.get(var)
+    for cand in ([Path(env)] if env else []) + [THIRD_PARTY / tree.repository]:
+        if cand.is_dir() and (not tree.marker or (cand / tree.marker).is_file()):
+            return cand
+    return None
 
 
 def kernel_of(name, src, modules=None, userspace=False):
@@ -182,6 +194,8 @@ def kernel_src(kernel: str) -> Path | None:
 for _kernel in KERNELS:  # now, at collection, before any test's `isolated` runs
     kernel_src(_kernel)
 zephyr_modules()
+for _var in TREES:
+    tree_src(_var)
 rtos_benchmark_src()
 
 
@@ -200,6 +214,9 @@ def kernel_env(mp: pytest.MonkeyPatch) -> None:
             mp.setenv(var, str(kernel_src(kernel)))
     if zephyr_modules() is not None:
         mp.setenv(ZEPHYR_MODULES_VAR, str(zephyr_modules()))
+    for var in TREES:
+        if var != ZEPHYR_MODULES_VAR and tree_src(var) is not None:
+            mp.setenv(var, str(tree_src(var)))
 
 
 def board_tools_missing() -> str:

@@ -22,7 +22,7 @@ from conftest import kernel_env, kernel_src, zephyr_missing
 from rtbench.cli import main
 from rtbench.targets import harness, profiles
 
-PORTS = ("freertos", "threadx", "zephyr")
+PORTS = ("freertos", "threadx", "zephyr", "rtx5")
 GENERATOR = harness.source_dir() / "profiles" / "rtb_profile.py"
 FILE_SOURCE = re.compile(r"^([\w./+-]+):(\d+)(?:-(\d+))?(?: \((\S+)\))?")
 

@@ -13,13 +13,13 @@ RTBENCH_REQUIRE_BOARD=1: a missing tool fails there instead of skipping.)
 
 import pytest
 
-from conftest import kernel_src
+from conftest import kernel_env, kernel_src
 from rtbench.store import catalog
 
 BOARD = "stm32f4"
-PORT = {"freertos": "GCC/ARM_CM4F", "threadx": "cortex_m4/gnu"}
+PORT = {"freertos": "GCC/ARM_CM4F", "threadx": "cortex_m4/gnu", "rtx5": "GCC/irq_armv7m.S"}
 # At least this many ok rows (what each port measures on this board).
-OK = {"freertos": 145, "threadx": 130}
+OK = {"freertos": 145, "threadx": 130, "rtx5": 121}
 # Rows that need what the board does not have, and the words that say so.
 NO_TIMER = ("irq.kernel_latency", "irq.prolog.minimum", "irq.epilog.c_call")
 NO_ROOM = ("amx.timer.interruption", "amx.delay.wakeup")
@@ -126,6 +126,7 @@ def test_the_headline_windows_hold_only_the_kernel(kernel, board_cache, monkeypa
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(board_cache))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this test's folders only
+    kernel_env(monkeypatch)  # a kernel's further checkouts too (RTX5's CMSIS 6)
     audits = audit.audit_board(BOARD, kernel_of(kernel, kernel_src(kernel)),
                                list(audit.HEADLINE), samples=3)
     # the folder of its command-line file (qemu.boot_command) is gone with it

@@ -1,5 +1,5 @@
-"""The window audit (rtbench.audit) of every row of FreeRTOS, ThreadX and
-Zephyr (its kernel and its userspace build) on the emulated AN385, run
+"""The window audit (rtbench.audit) of every row of FreeRTOS, ThreadX,
+Zephyr (its kernel and its userspace build) and RTX5 on the emulated AN385, run
 under QEMU's instruction trace: each recorded sample's window, found by its
 stamps' values, holds at most audit.BUDGET instructions of rtbench's own
 code between its two stamps, or its record keeps the row out of every
@@ -17,7 +17,7 @@ import pytest
 from conftest import kernel_of, kernel_src
 from rtbench.targets import audit
 
-BUILDS = ["freertos", "threadx", "zephyr", "zephyr-userspace"]
+BUILDS = ["freertos", "threadx", "zephyr", "zephyr-userspace", "rtx5"]
 
 
 def _kernel(request, tmp_path_factory):
@@ -40,6 +40,8 @@ def build_cache(request, tmp_path_factory):
     """One image cache per kernel build, shared by its two audits."""
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
+    from conftest import kernel_env
+    kernel_env(mp)  # a kernel's further checkouts (RTX5's CMSIS 6: its descriptor reads the variable)
     try:
         yield request.param, _kernel(request, tmp_path_factory)
     finally:

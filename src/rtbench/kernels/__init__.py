@@ -15,11 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtbench.errors import RtbenchError
-from rtbench.kernels import freertos, threadx, zephyr
+from rtbench.kernels import freertos, rtx5, threadx, zephyr
 from rtbench.kernels.base import PROFILE_VAR, Descriptor, Kernel, Option, Tree
 
 # The registry, in the order a sheet and a shoot-out list them.
-_ALL: tuple[Descriptor, ...] = (freertos.DESCRIPTOR, threadx.DESCRIPTOR, zephyr.DESCRIPTOR)
+_ALL: tuple[Descriptor, ...] = (freertos.DESCRIPTOR, threadx.DESCRIPTOR, zephyr.DESCRIPTOR,
+                                  rtx5.DESCRIPTOR)
 _BY_NAME = {d.name: d for d in _ALL}
 
 
