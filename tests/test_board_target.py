@@ -405,6 +405,26 @@ def test_a_real_run_sets_its_estimated_cycles_beside_a_vendors_and_in_hist(board
     assert f"# Median: {c['p50']:g} [{c['p50_lo']:g}, {c['p50_hi']:g}] est. cycles" in est, est
 
 
+def test_keils_rtx_cycles_stand_beside_a_board_runs_estimate(board, isolated, full, capsys):
+    """Keil's RTX sheet prints cycles on a zero-wait-state Cortex-M3: a board
+    run's estimated cycles stand beside them with the model's ratio, its
+    instructions with none, and the sheet's caveat says whose kernel it was."""
+    from rtbench.store.db import Store
+
+    with Store(isolated / "r.db") as store:
+        store.import_run(full[0], "test", "now")
+    assert main(["compare", "latest", "--ref", "keil-rtx", "--db", "r.db", "--format", "json"]) == 0
+    detail = json.loads(capsys.readouterr().out)["detail"]
+    row = next(r for r in detail["rows"] if r["id"] == "sched.yield.ctx.thread")
+    cell = row["cells"][0]
+    assert cell["cycles"] == 192 and cell["ratio_cycles"] is None  # instructions: no ratio
+    assert cell["est_cycles"]["value"] == pytest.approx(row["est"]["cycles"] / 192)
+    assert "the RTX4 line that RTX5 replaced" in detail["sheet"]["caveat"]
+    assert main(["compare", "latest", "--ref", "keil-rtx", "--db", "r.db"]) == 0
+    out = capsys.readouterr().out
+    assert "os_tsk_pass" in out and "os_tsk_delete_self" in out
+
+
 def test_a_board_run_compares_with_a_linux_run(board, fake, isolated, full, capsys):
     """Instructions beside times: the kernel sheet puts them side by side,
     never a ratio or a verdict."""

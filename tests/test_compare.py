@@ -274,7 +274,7 @@ def test_cli_reference_sheet_and_list(isolated, capsys):
     assert "1.40 us" in html and "kernel / Maximal Performance" in html
     assert main(["reference", "list"]) == 0
     out = capsys.readouterr().out
-    for name in ("dspbios", "vxworks", "zephyr", "amx", "ti-am654x"):
+    for name in ("dspbios", "vxworks", "zephyr", "amx", "ti-am654x", "keil-rtx"):
         assert name in out
     assert main(["reference", "list", "--format", "md"]) == 0
     md = capsys.readouterr().out

@@ -46,3 +46,28 @@ def test_whole_sections_of_a_system_sheet_can_be_not_applicable():
     assert not any(k.startswith("lat_") for k in na)  # LMBench rows stay to be measured
     sheet = {c.sheet.name: c for c in coverage.compute(cat, {}, kernel_only=False)}["ti-am654x"]
     assert sheet.count(coverage.NA) == len(na)
+
+
+def test_keils_rtx_sheet_is_cycles_on_a_zero_wait_state_cortex_m3():
+    """Keil's RTX timing table (not a seed: transcribed from Keil's page,
+    the Cortex-M cycles column only) is a kernel sheet in cycles whose
+    headline rows the catalogue claims, and whose three rows without a
+    metric say why."""
+    keil = reference.get("keil-rtx")
+    assert keil.kernel and keil.units() == ["cycles"] and keil.statistic == "unstated"
+    assert keil.statistic_of("Interrupt lockout") == "max"
+    assert "zero-cycle latency" in keil.variants()[0].platform
+    rows = {r.metric + (f" / {r.situation}" if r.situation else ""): r.value
+            for r in keil.rows()}
+    assert rows["Task switch / by os_tsk_pass"] == "192"
+    assert rows["Send semaphore / no task switch"] == "72"
+    assert rows["Send semaphore / switch task"] == "217"
+    cat = catalog.load()
+    claimed = coverage.claims(cat, "keil")
+    assert claimed["Task switch / by os_tsk_pass"] == ["sched.yield.ctx.thread"]
+    assert set(claimed["Send semaphore / no task switch"]) == {"sem.give.no_waiter",
+                                                               "csem.give.no_waiter"}
+    na = coverage.not_applicable(cat, keil)
+    assert set(na) == {"Initialize system (os_sys_init) / start task",
+                       "Task switch / by os_tsk_delete_self",
+                       "Get own task identifier (os_tsk_self)"}
