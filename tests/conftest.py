@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
@@ -32,6 +33,11 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(marker)
         if item.get_closest_marker("zephyr") or item.get_closest_marker("lab"):
             item.add_marker("board")  # both build and run board images
+        if getattr(getattr(item, "module", None), "Leftovers", None) is not None:
+            # it compares the machine's IPC objects and /dev/shm before and
+            # after: another test running meanwhile (Chromium, cyclictest)
+            # would be "left behind", so scripts/test.sh runs it alone
+            item.add_marker("serial")
 
 
 @pytest.fixture(autouse=True)
@@ -91,11 +97,34 @@ def tree(path: Path) -> list[str]:
 os.environ.setdefault("COLUMNS", "200")  # keep rich from wrapping output in tests
 
 
+def shared_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This session's temporary root, shared by its xdist workers (each
+    worker's basetemp is a folder of it; scripts/test.sh runs two), so a
+    build or a board run is made once for the session, not once per
+    worker. Without xdist, the session's own basetemp (its parent is
+    every earlier session's)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def shared_lock(path: Path):
+    """Hold an exclusive lock on `path` (the workers' turn at a shared build or run)."""
+    import fcntl
+
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def real_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One build of the real harness per test session, in a private cache."""
     _real_build(tmp_path_factory)
-    return tmp_path_factory.getbasetemp() / "real-cache"
+    return shared_temp(tmp_path_factory) / "real-cache"
 
 
 @pytest.fixture(scope="session")
@@ -111,7 +140,7 @@ def _real_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if "exe" not in _BUILT:
         from rtbench.targets import harness
 
-        cache = tmp_path_factory.getbasetemp() / "real-cache"
+        cache = shared_temp(tmp_path_factory) / "real-cache"  # rtbench's build lock serialises
         cache.mkdir(exist_ok=True)
         mp = pytest.MonkeyPatch()
         mp.setenv("XDG_CACHE_HOME", str(cache))
@@ -264,7 +293,9 @@ def board_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
             pytest.fail(f"the board target cannot run: {why}")
         pytest.skip(f"board target: {why}")
-    return tmp_path_factory.mktemp("board-cache")
+    cache = shared_temp(tmp_path_factory) / "board-cache"  # rtbench's build lock serialises
+    cache.mkdir(exist_ok=True)
+    return cache
 
 
 @pytest.fixture(scope="session")
@@ -316,18 +347,23 @@ def board_runs(board_cache, tmp_path_factory):
 
             from rtbench.cli import main
 
+            # made once for the session: the worker that comes first runs
+            # it, the other reads its results (the runs are deterministic)
+            work = shared_temp(tmp_path_factory) / f"full-{kernel}-{board}"
+            work.mkdir(exist_ok=True)
             mp = pytest.MonkeyPatch()
             mp.setenv("XDG_CACHE_HOME", str(board_cache))
             kernel_env(mp)
-            work = tmp_path_factory.mktemp(f"full-{kernel}-{board}")
             mp.chdir(work)
             try:
-                envs = []
-                for out, more in (("a", []), ("b", ["--no-cycles"])):
-                    assert main(["run", "--target", board, "--kernel", kernel, "--quick",
-                                 "--db", "r.db", "--out", out, *more]) == 0
-                    envs.append(json.loads((work / out / "results.json").read_text()))
-                done[kernel, board] = envs
+                with shared_lock(work / ".lock"):
+                    for out, more in (("a", []), ("b", ["--no-cycles"])):
+                        if not (work / out / "results.json").is_file():
+                            assert main(["run", "--target", board, "--kernel", kernel,
+                                         "--quick", "--db", "r.db", "--out", out,
+                                         *more]) == 0
+                done[kernel, board] = [json.loads((work / out / "results.json").read_text())
+                                       for out in ("a", "b")]
             finally:
                 mp.undo()
         return done[kernel, board]

@@ -142,6 +142,7 @@ def _ipc_objects() -> set[str]:
     return found
 
 
+@pytest.mark.serial  # compares the machine's IPC objects before and after
 def test_a_killed_run_leaves_no_process_queue_or_shared_memory(real):
     before = _ipc_objects()
     ids = "msgq.send.wake_ctx.process,sem.give.wake_ctx.process,amx.mailbox.t3.process"
