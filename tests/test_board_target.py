@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import kernel_env, zephyr_missing
+from conftest import determinism_rows, kernel_env, zephyr_missing
 from rtbench.cli import main
 from rtbench.store import catalog
 from procs import qemu_children
@@ -126,9 +126,11 @@ def test_method_checks_are_exact(full):
 
 
 def test_two_runs_of_one_image_give_identical_figures(full):
-    """The second run without the cycle model: the plugin changes no figure."""
-    a, b = ({m["id"]: m for m in env["metrics"]} for env in full)
-    assert a.keys() == b.keys()
+    """The same rows twice, once without the cycle model: the plugin changes
+    no figure, and a run is repeatable (conftest.determinism_rows)."""
+    a, b = ({m["id"]: m for m in env["metrics"]} for env in (full[2], full[1]))
+    assert a.keys() == b.keys() == set(determinism_rows())
+    assert sum(m["status"] == "ok" for m in b.values()) >= 15  # not a test of nothing
     for mid in a:
         for key in ("status", "n", "min", "p50", "mean", "p99", "max", "hist"):
             assert a[mid].get(key) == b[mid].get(key), (mid, key)
@@ -138,7 +140,7 @@ def test_every_ok_row_has_its_estimated_cycles(full):
     """The cycle model (docs/cycles.md) prices every sample of every ok row
     whose samples are windows; a row whose samples are computed from several
     intervals says so. Without it (--no-cycles) no record has cycles."""
-    with_model, without = full
+    with_model, without = full[0], full[1]
     board = board_of(with_model)
     core = {"mps2-an385": "Cortex-M3", "mps2-an386": "Cortex-M4"}[board]
     assert with_model["host"]["cycle_model"].startswith(f"est. cycles: {core} TRM model")
