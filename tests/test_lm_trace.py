@@ -63,22 +63,16 @@ def _zephyr(mp: pytest.MonkeyPatch, cache: Path) -> None:
 @pytest.fixture(scope="module")
 def run_db(board_cache, tmp_path_factory) -> Path:
     """The run docs/peers.md's table comes from: scripts/peers-doc.py's
-    command, in its cache (kept between runs: nothing rebuilt)."""
+    command, built in the session's board cache (test_zephyr.py builds the
+    same latency_measure images there: built once)."""
     where = tmp_path_factory.mktemp("lm-run")
     with pytest.MonkeyPatch.context() as mp:
-        _zephyr(mp, peers_doc.CACHE)
+        _zephyr(mp, board_cache)
         mp.setenv("XDG_DATA_HOME", str(where / "xdg-data"))
         mp.setenv("RTBENCH_NO_TUNE", "1")
         mp.chdir(where)
         assert main([*peers_doc.command()[1:], "--db", "r.db", "--out", "o"]) == 0
     return where / "r.db"
-
-
-@pytest.fixture
-def doc_cache(monkeypatch) -> Path:
-    """The board tests' environment, with the run's cache (the same images)."""
-    _zephyr(monkeypatch, peers_doc.CACHE)
-    return peers_doc.CACHE
 
 
 @pytest.fixture
@@ -229,7 +223,7 @@ def _check(rows, overheads: list[float], iterations: int, build: str) -> list[st
     return wrong
 
 
-def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, doc_cache):
+def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, zephyr_env):
     """The kernel build, traced whole (the image the run measured) beside
     rtbench's audit; the condvar rows' cause among them: rtbench's timed
     wait, not a waiter without the mutex."""
