@@ -1,7 +1,8 @@
 /*
  * The System section's temporary directory: $TMPDIR (or /tmp)
- * /rtbench-sys-XXXXXX, made per metric and guarded by a janitor process: a
- * child forked when the directory is made, which waits for end of file on
+ * /rtbench-sys-XXXXXX, made per metric by a janitor process that guards it:
+ * a child forked for it (it makes the directory once out of the harness's
+ * process group, so no moment leaves one unguarded), which waits for end of file on
  * a pipe whose only writer is the harness. The harness closing the pipe at
  * the end of the metric, or dying (SIGKILL included), wakes the janitor,
  * which empties and removes the directory and exits. A janitor can guard a
@@ -60,7 +61,18 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static void janitor_main(const char *dir, int semid, int rfd)
+/* What the janitor tells the harness once it guards its charge: 0 or the
+ * errno of making the directory, and the directory's name (mkdtemp's). */
+struct janitor_status {
+    int err;
+    char dir[sizeof ((struct rtb_sys_tmp *)0)->dir];
+};
+
+/* The janitor makes the directory itself, after leaving the harness's
+ * process group: there is no moment when the directory exists and no
+ * janitor outside that group guards it (made by the harness before the
+ * fork, a SIGKILL to the group between the two left it behind). */
+static void janitor_main(char *dir, int semid, int rfd, int sfd)
 {
     static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2};
     setpgid(0, 0); /* out of the harness's process group (the parent does it too) */
@@ -69,8 +81,17 @@ static void janitor_main(const char *dir, int semid, int rfd)
     struct sched_param sp = {.sched_priority = 0};
     sched_setscheduler(0, SCHED_OTHER, &sp); /* cleaning up is not real-time work */
     for (int fd = 0; fd < 1024; fd++) /* hold nothing of the harness's but stderr (above) */
-        if (fd != rfd && fd != STDERR_FILENO)
+        if (fd != rfd && fd != sfd && fd != STDERR_FILENO)
             close(fd);
+    struct janitor_status st = {0};
+    if (dir && !mkdtemp(dir)) /* no allocation: the harness has threads */
+        st.err = errno ? errno : EIO;
+    if (dir)
+        memcpy(st.dir, dir, sizeof st.dir);
+    (void)!write(sfd, &st, sizeof st); /* one write under PIPE_BUF: whole or nothing */
+    close(sfd);
+    if (st.err)
+        _exit(1);
     char c;
     ssize_t r;
     while ((r = read(rfd, &c, 1)) != 0 && (r > 0 || errno == EINTR))
@@ -82,29 +103,54 @@ static void janitor_main(const char *dir, int semid, int rfd)
     _exit(0);
 }
 
-/* Fork the janitor of `dir` (may be NULL) and `semid` (-1: none). */
-static int janitor_start(struct rtb_sys_tmp *t, const char *dir, int semid)
+/* Fork the janitor of `dir` (a mkdtemp template it makes and guards, the
+ * name written back; or NULL) and `semid` (-1: none), and wait until it
+ * guards them. */
+static int janitor_start(struct rtb_sys_tmp *t, char *dir, int semid)
 {
-    int p[2];
+    int p[2], s[2];
     t->wfd = -1;
     t->janitor = 0;
     if (pipe2(p, O_CLOEXEC) != 0)
         return rtb_posix_fail("pipe2", errno);
+    if (pipe2(s, O_CLOEXEC) != 0) {
+        int e = errno;
+        close(p[0]);
+        close(p[1]);
+        return rtb_posix_fail("pipe2", e);
+    }
     pid_t pid = fork();
     if (pid == 0)
-        janitor_main(dir, semid, p[0]);
+        janitor_main(dir, semid, p[0], s[1]);
     int e = errno;
     close(p[0]);
+    close(s[1]);
     if (pid < 0) {
         close(p[1]);
+        close(s[0]);
         return rtb_posix_fail("fork (clean-up janitor)", e);
     }
     /* The child may not run before the metric ends: it inherited the
      * runner's SCHED_FIFO priority and CPU, which a busy scenario holds. So
-     * its group and its priority are set from here, at once. */
+     * its group and its priority are set from here, at once (and the read
+     * below leaves it the CPU). */
     setpgid(pid, pid);
     struct sched_param other = {.sched_priority = 0};
     sched_setscheduler(pid, SCHED_OTHER, &other);
+    struct janitor_status st;
+    ssize_t got;
+    while ((got = read(s[0], &st, sizeof st)) < 0 && errno == EINTR)
+        ;
+    close(s[0]);
+    if (got != (ssize_t)sizeof st || st.err) {
+        close(p[1]); /* a janitor still waiting ends; one that failed has */
+        while (waitpid(pid, 0, 0) < 0 && errno == EINTR)
+            ;
+        return rtb_posix_fail(dir ? "mkdtemp (clean-up janitor)" : "clean-up janitor",
+                              got == (ssize_t)sizeof st ? st.err : EPIPE);
+    }
+    if (dir)
+        memcpy(dir, st.dir, sizeof st.dir);
     t->wfd = p[1];
     t->janitor = pid;
     return RTB_OK;
@@ -119,13 +165,7 @@ int rtb_sys_tmp_open(struct rtb_sys_tmp *t)
     t->janitor = 0;
     if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/rtbench-sys-XXXXXX", base) >= sizeof t->dir)
         return rtb_posix_fail("temporary directory: $TMPDIR too long", ENAMETOOLONG);
-    if (!mkdtemp(t->dir))
-        return rtb_posix_fail("mkdtemp", errno);
-    if (janitor_start(t, t->dir, -1) != RTB_OK) {
-        rmdir(t->dir);
-        return RTB_ERR;
-    }
-    return RTB_OK;
+    return janitor_start(t, t->dir, -1); /* it makes the directory (janitor_main) */
 }
 
 int rtb_sys_tmp_open_sem(struct rtb_sys_tmp *t, int semid)
