@@ -9,9 +9,9 @@ histogram: the two start-ups run the same instructions, boardargs.py),
 and nothing rtbench started is left behind. (CI sets
 RTBENCH_REQUIRE_BOARD=1: a missing tool fails there instead of skipping.)
 
-The `-kernel` runs are test_stm32f4.py's (conftest.board_runs, once per
-session), which also shows them identical run to run, with the cycle model
-and without: so the GDB path is deterministic too. The window audit needs
+The `-kernel` run is the test's own, of the same command without the
+cycle model; test_stm32f4.py shows that path identical run to run, with the
+model and without: so the GDB path is deterministic too. The window audit needs
 QEMU's instruction trace, which only a `-kernel` boot under rtbench's own
 QEMU gives (a board has no trace): it audits the same instructions.
 """
@@ -70,9 +70,14 @@ def _figures(metric: dict) -> dict:
 
 @pytest.mark.parametrize("kernel", ["freertos", "threadx"])
 def test_loaded_through_gdb_the_whole_catalogue_measures_what_kernel_boots_measure(
-        board, board_runs, kernel):
-    booted = board_runs(kernel, "stm32f4")[1]  # --quick --no-cycles, test_stm32f4.py's
+        board, kernel):
     work, through_gdb = board
+    # the same command booted with -kernel; without the cycle model, which
+    # only that path loads (conftest.board_runs runs the whole catalogue
+    # with the model only)
+    assert main(["run", "--target", "stm32f4", "--kernel", kernel, "--quick", "--no-cycles",
+                 "--db", "r.db", "--out", "booted"]) == 0
+    booted = json.loads((work / "booted" / "results.json").read_text())
     assert main(["run", "--target", "stm32f4", "--kernel", kernel, "--quick",
                  "--db", "r.db", "--out", "gdb", *through_gdb]) == 0
     loaded = json.loads((work / "gdb" / "results.json").read_text())
