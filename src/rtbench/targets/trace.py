@@ -8,8 +8,10 @@ recorded sample's window in a span.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
+import time
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
@@ -97,10 +99,18 @@ def spans(events: Iterable[int], image: Any) -> Iterator[Span]:
 
 def release_reader(fifo, reader: threading.Thread, timeout: float = 120.0) -> None:
     """Join the thread reading the trace FIFO `fifo`, unblocking it first if
-    QEMU never opened the FIFO for writing (its open would wait for ever)."""
-    if reader.is_alive():
+    QEMU never opened the FIFO for writing (its open would wait for ever).
+    A writer's non-blocking open fails (ENXIO) until the reader has begun
+    its own open, so it is tried until the thread ends: tried once, a QEMU
+    that never started left the reader blocked and this join waiting out
+    its whole timeout (two minutes)."""
+    deadline = time.monotonic() + timeout
+    while reader.is_alive() and time.monotonic() < deadline:
         try:
             os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass
-    reader.join(timeout=timeout)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # the FIFO is gone: nothing to unblock
+                break
+            reader.join(timeout=0.01)
+    reader.join(timeout=max(0.0, deadline - time.monotonic()))
