@@ -21,7 +21,7 @@ FAKE = Path(__file__).resolve().parent / "fake_harness.py"
 # board: an image built and run under QEMU (the board_cache fixture, or a
 # test marked by hand that checks the tools itself); zephyr: a board test of
 # Zephyr's; browser: Chromium; lab: a labgrid lab.
-NEEDS = {"board_cache": "board", "build_cache": "board",  # test_window_audit's own cache
+NEEDS = {"board_cache": "board",
          "browser": "browser", "lab": "lab", "zephyr": "zephyr"}
 
 

@@ -30,12 +30,13 @@ LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.
 # ---- a database that vanishes during a run ----
 
 def _a_run_that_has_stored(isolated: Path, tmp_path: Path):
-    """A run into r.db (out: o) that has stored a record and measures on."""
+    """A run into r.db (out: o) that has stored a record and measures on
+    (one block: its records are stored as they come, 0.1 s apart)."""
     left = Leftovers(tmp_path / "tmp")
     left.tmpdir.mkdir()
     db = isolated / "r.db"
-    r = spawn(["run", "--quick", "--no-programs", "--only", "method.*,sem.*", "--db", "r.db",
-               "--out", "o"], isolated, {**left.env(), "FAKE_HARNESS_DELAY": "0.1"})
+    r = spawn(["run", "--quick", "--blocks", "1", "--no-programs", "--only", "method.*,sem.*",
+               "--db", "r.db", "--out", "o"], isolated, {**left.env(), "FAKE_HARNESS_DELAY": "0.1"})
     wait_for("a stored record", lambda: stored(db), proc=r.proc)
     return left, db, r
 

@@ -36,10 +36,11 @@ def _kernel(request, tmp_path_factory):
 
 
 @pytest.fixture(scope="module", params=BUILDS)
-def build_cache(request, tmp_path_factory):
-    """One image cache per kernel build, shared by its two audits."""
+def build_cache(request, tmp_path_factory, board_cache):
+    """Each kernel build in the session's board cache: the image the other
+    board tests run is the one audited, built once for the session."""
     mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("audit-cache")))
+    mp.setenv("XDG_CACHE_HOME", str(board_cache))
     from conftest import kernel_env
     kernel_env(mp)  # a kernel's further checkouts (RTX5's CMSIS 6: its descriptor reads the variable)
     try:
