@@ -38,6 +38,13 @@ def pytest_collection_modifyitems(config, items):
             # after: another test running meanwhile (Chromium, cyclictest)
             # would be "left behind", so scripts/test.sh runs it alone
             item.add_marker("serial")
+    # Modules with board tests first (pytest-xdist hands modules to its
+    # workers in this order): their image builds and QEMU runs are the
+    # suite's long poles, and the many short host modules then fill both
+    # workers to the end, not one worker alone with a board module.
+    board = {item.module.__name__ for item in items
+             if getattr(item, "module", None) and item.get_closest_marker("board")}
+    items.sort(key=lambda item: getattr(getattr(item, "module", None), "__name__", "") not in board)
 
 
 @pytest.fixture(autouse=True)
@@ -343,11 +350,17 @@ def determinism_rows() -> list[str]:
     return ["method.null", "method.busywait", *audit.HEADLINE]
 
 
+BOARD_RUN_SAMPLES = 200  # board_runs' whole-catalogue run
+
+
 @pytest.fixture(scope="session")
 def board_runs(board_cache, tmp_path_factory):
     """board_runs(kernel, board): the results.json envelopes the board
-    tests read, made once per test session: [0] the whole catalogue (quick)
-    with the cycle model (the default); [1] determinism_rows() without it
+    tests read, made once per test session: [0] the whole catalogue (quick,
+    200 samples a row: the tick-paced rows wait a tick per sample, and
+    1000 of them were two thirds of a board's run; what the tests check is
+    in every sample) with the cycle model (the default); [1]
+    determinism_rows() (quick) without it
     (--no-cycles); [2] the same rows with it again, so [1] and [2] must
     agree in every figure (the plugin changes none, and a run is repeatable)."""
     done: dict[tuple[str, str], list[dict]] = {}
@@ -369,7 +382,8 @@ def board_runs(board_cache, tmp_path_factory):
             rows = ["--only", ",".join(determinism_rows())]
             try:
                 with shared_lock(work / ".lock"):
-                    for out, more in (("a", []), ("b", ["--no-cycles", *rows]), ("c", rows)):
+                    for out, more in (("a", ["--samples", str(BOARD_RUN_SAMPLES)]),
+                                      ("b", ["--no-cycles", *rows]), ("c", rows)):
                         if not (work / out / "results.json").is_file():
                             assert main(["run", "--target", board, "--kernel", kernel,
                                          "--quick", "--db", "r.db", "--out", out,
@@ -381,3 +395,42 @@ def board_runs(board_cache, tmp_path_factory):
         return done[kernel, board]
 
     return get
+
+
+def peers_doc():
+    """scripts/peers-doc.py as a module (its command and its table)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("peers_doc", REPO / "scripts" / "peers-doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def zephyr_peers_run(board_cache, tmp_path_factory) -> Path:
+    """The database of docs/peers.md's run (scripts/peers-doc.py's command:
+    Zephyr beside latency_measure stock and rebuilt, and Thread-Metric),
+    made once for the session in its board cache: the worker that comes
+    first runs it, the other reads it (test_lm_trace.py, test_zephyr.py)."""
+    why = zephyr_missing()
+    if why:
+        if os.environ.get("RTBENCH_REQUIRE_BOARD") == "1":
+            pytest.fail(f"the Zephyr image cannot be built: {why}")
+        pytest.skip(f"Zephyr: {why}")
+    from rtbench.cli import main
+
+    where = shared_temp(tmp_path_factory) / "zephyr-peers-run"
+    where.mkdir(exist_ok=True)
+    with shared_lock(where / ".lock"):
+        if not (where / "o" / "results.json").is_file():
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("XDG_CACHE_HOME", str(board_cache))
+                mp.setenv("XDG_DATA_HOME", str(where / "xdg-data"))
+                mp.setenv("RTBENCH_NO_TUNE", "1")
+                mp.delenv("RTBENCH_RTOS_BENCHMARK_SRC", raising=False)  # its own test (test_zephyr.py)
+                kernel_env(mp)
+                mp.chdir(where)
+                assert main([*peers_doc().command()[1:], "--db", "r.db", "--out", "o"]) == 0
+    return where / "r.db"
+

@@ -15,7 +15,6 @@ them (RTBENCH_REQUIRE_BOARD=1: a missing tool fails there). Figures under
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import kernel_env, zephyr_missing
+from conftest import kernel_env, peers_doc as load_peers_doc, zephyr_missing
 from rtbench.cli import main
 from rtbench.importers import zephyr as importer
 from rtbench.importers.base import map_figures, source_of
@@ -34,9 +33,7 @@ from rtbench.store.db import Store
 from rtbench.targets import audit, qemu
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("peers_doc", ROOT / "scripts" / "peers-doc.py")
-peers_doc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(peers_doc)
+peers_doc = load_peers_doc()
 
 # Rows whose rtbench window the audit takes from another metric's samples (it
 # pairs windows by order; a suspend's row gets a resume's windows): their
@@ -61,18 +58,10 @@ def _zephyr(mp: pytest.MonkeyPatch, cache: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def run_db(board_cache, tmp_path_factory) -> Path:
+def run_db(zephyr_peers_run) -> Path:
     """The run docs/peers.md's table comes from: scripts/peers-doc.py's
-    command, built in the session's board cache (test_zephyr.py builds the
-    same latency_measure images there: built once)."""
-    where = tmp_path_factory.mktemp("lm-run")
-    with pytest.MonkeyPatch.context() as mp:
-        _zephyr(mp, board_cache)
-        mp.setenv("XDG_DATA_HOME", str(where / "xdg-data"))
-        mp.setenv("RTBENCH_NO_TUNE", "1")
-        mp.chdir(where)
-        assert main([*peers_doc.command()[1:], "--db", "r.db", "--out", "o"]) == 0
-    return where / "r.db"
+    command, built in the session's board cache (conftest.zephyr_peers_run)."""
+    return zephyr_peers_run
 
 
 @pytest.fixture

@@ -132,28 +132,24 @@ def test_several_kernels_refuse_bad_input_in_one_line(isolated, capsys, args, sa
     assert not (isolated / "o").exists() and not (isolated / "r.db").exists()
 
 
-def _peer_run(isolated, tool: str):
+def _peer_run(db: Path, tool: str):
     """The peer run whose records come from `tool` (their source's tool)."""
-    with Store(isolated / "r.db") as store:
+    with Store(db, create=False) as store:
         peers = [store.get_run(r.id) for r in store.list_runs() if r.origin == "peer"]
     return next(r for r in peers if any((m.get("source") or {}).get("tool") == tool
                                         for m in r.metrics))
 
 
-def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, zephyr, capsys,
-                                                                    monkeypatch):
+def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(zephyr_peers_run, capsys):
     """Zephyr's own benchmark (and Thread-Metric), built from the same tree
     by the same rule and run on the same board: its averages (converted to instructions) agree
     with rtbench's means where both time the same path, and where they do
-    not, the row names the cause read in its sources."""
-    only = "sched.yield.ctx.thread,sem.give.no_waiter,fifo.put.alloc.immediate"
-    monkeypatch.delenv(rtosbench.SRC_ENV, raising=False)  # its own test, below
-    assert main(["run", "--target", "mps2-an385", "--kernel", "zephyr", "--quick", "--with-peers",
-                 "--only", only, "--db", "r.db", "--out", "o"]) == 0
-    lm = _peer_run(isolated, latency_measure.TOOL)  # "zephyr latency_measure", stock first
-    tm = _peer_run(isolated, "Thread-Metric")
+    not, the row names the cause read in its sources. The run is
+    docs/peers.md's (conftest.zephyr_peers_run: `--with-peers`, made once)."""
+    lm = _peer_run(zephyr_peers_run, latency_measure.TOOL)  # "zephyr latency_measure", stock first
+    tm = _peer_run(zephyr_peers_run, "Thread-Metric")
     got = {m["id"]: m for m in lm.metrics}
-    for mid in only.split(","):
+    for mid in ("sched.yield.ctx.thread", "sem.give.no_waiter", "fifo.put.alloc.immediate"):
         assert got[mid]["status"] == "ok" and got[mid]["unit"] == "instructions", got[mid]
     assert lm.session["source"]["instructions_per_cycle"] == 0.3125
     assert lm.session["source"]["configuration"] == "stock"
@@ -169,7 +165,7 @@ def test_latency_measure_runs_beside_and_each_row_agrees_or_says_why(isolated, z
     for key in ("interrupt_processing", "interrupt_preemption_processing"):
         assert tm_got[key]["status"] == "unsupported" and "SVC" in tm_got[key]["reason"]
     capsys.readouterr()
-    assert main(["compare", "1", "--db", "r.db", "--format", "md"]) == 0
+    assert main(["compare", "1", "--db", str(zephyr_peers_run), "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert "**semaphore.give.immediate.kernel** → `sem.give.no_waiter`: agrees" in md
     assert "**thread.yield.preemptive.ctx.k_to_k** → `sched.yield.ctx.thread`: agrees" in md
@@ -196,7 +192,7 @@ def test_rtos_benchmark_runs_beside_in_instructions_interrupt_test_and_all(isola
                  "--only", only, "--db", "r.db", "--out", "o"]) == 0
     out = capsys.readouterr().out
     assert "peer rtos-benchmark: building and running its Zephyr port on mps2-an385" in out
-    run = _peer_run(isolated, "rtos-benchmark")
+    run = _peer_run(isolated / "r.db", "rtos-benchmark")
     got = {m["id"]: m for m in run.metrics}
     session = run.session["source"]
     assert session["kernel"].startswith("Zephyr") and session["complete"]
