@@ -195,10 +195,6 @@ KERNEL_HOMES = {"kernels", "peers", "importers"}
 # Modules outside them that still name a kernel, each with why; the list
 # only shrinks.
 STILL_NAMING = {
-    "rtbench.store.catalog": "the catalogue's vendor key of Zephyr's latency_measure sheet "
-                             "(as 'vxworks' and 'amx' key theirs), whose mixed-mode rows it "
-                             "splits, and their definitions' wording",
-    "rtbench.store.reference": "the same vendor key: how that sheet names a row",
     "rtbench.store.contract": "a stored host field (zephyr_modules) that runs already stored "
                               "carry",
 }

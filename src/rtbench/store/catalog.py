@@ -226,24 +226,25 @@ def _order(f) -> tuple[int, str]:
 
 # The mixed pairs of a .thread switch metric marked `user_kernel_pairs = true`
 # (rtb/bench.h RTB_THREAD_PROCESS_AND_MIXED): the mode suffix, the title's
-# words and the definition's last sentence. Zephyr's rows of that mode
-# (latency_measure's k_to_u / u_to_k labels) answer them.
+# words and the definition's last sentence. A reference row whose name ends
+# in the suffix (latency_measure's k_to_u / u_to_k labels) answers the
+# metric of that mode, under whichever vendor key lists it.
 MIXED_PAIRS = {
     "k_to_u": ("kernel-mode to user-mode task",
                "Here the task the switch leaves runs in kernel mode and the task it enters in "
-               "user mode (Zephyr's k_to_u: a kernel thread and a K_USER thread, "
+               "user mode (latency_measure's k_to_u: a kernel thread and a K_USER thread, "
                "CONFIG_USERSPACE); where every task runs in one mode the row is unsupported."),
     "u_to_k": ("user-mode to kernel-mode task",
                "Here the task the switch leaves runs in user mode and the task it enters in "
-               "kernel mode (Zephyr's u_to_k: a K_USER thread and a kernel thread, "
+               "kernel mode (latency_measure's u_to_k: a K_USER thread and a kernel thread, "
                "CONFIG_USERSPACE); where every task runs in one mode the row is unsupported."),
 }
 
 
 def _with_mixed_pairs(entries: list[dict]) -> list[dict]:
     """Every entry, each .thread one marked user_kernel_pairs followed by its
-    .k_to_u and .u_to_k metrics (which take the Zephyr labels of their mode
-    from it)."""
+    .k_to_u and .u_to_k metrics (which take the reference rows of their
+    mode from it)."""
     out = []
     for entry in entries:
         entry = dict(entry)
@@ -254,17 +255,17 @@ def _with_mixed_pairs(entries: list[dict]) -> list[dict]:
         if not str(entry.get("id", "")).endswith(".thread"):
             raise CatalogError(f"catalogue metric {entry.get('id', '?')!r}: user_kernel_pairs "
                                "is for a .thread metric")
-        vendor = dict(entry.get("vendor", {}))
-        zephyr = list(vendor.get("zephyr", ()))
-        entry["vendor"] = {**vendor, "zephyr": [z for z in zephyr
-                                                 if not z.endswith(tuple(MIXED_PAIRS))]}
+        vendor = {key: list(names) for key, names in entry.get("vendor", {}).items()}
+        entry["vendor"] = {key: [n for n in names if not n.endswith(tuple(MIXED_PAIRS))]
+                           for key, names in vendor.items()}
         for mode, (words, sentence) in MIXED_PAIRS.items():
             more = {"title": f", {words}", "definition": f" {sentence}"}
             board = {k: v.rstrip() + more.get(k, "") for k, v in entry.get("board", {}).items()}
+            mine = {key: [n for n in names if n.endswith(mode)] for key, names in vendor.items()}
             out.append({**entry, "id": entry["id"][:-len("thread")] + mode,
                         "title": entry["title"] + more["title"],
                         "definition": entry["definition"].rstrip() + more["definition"],
-                        "vendor": {"zephyr": [z for z in zephyr if z.endswith(mode)]},
+                        "vendor": {key: names for key, names in mine.items() if names},
                         **({"board": board} if board else {})})
     return out
 

@@ -63,6 +63,7 @@ class Sheet:
     statistic: str = "unstated"  # what its figures are (STATISTICS), unless a row says
     statistic_note: str = ""  # where the sheet says so
     statistic_rows: tuple[tuple[str, str], ...] = ()  # (row name, statistic) exceptions
+    names: str = "situation"  # how the catalogue names a row (NAMES, row_key)
 
     def rows(self) -> list[Row]:
         return _rows(self.file)
@@ -90,19 +91,29 @@ class Sheet:
         return list(seen)
 
 
-def row_key(vendor_key: str, row: Row) -> str:
-    """The name a catalogue entry lists (under `vendor_key`) to claim `row`.
+# How a sheet's rows are named in the catalogue's [metric.vendor] lists
+# (sheets.toml, `names`).
+NAMES = {
+    # metric, then the situation's sub-levels, " / "-joined
+    # ("semGive / No tasks in queue / Binary")
+    "situation": "metric / situation",
+    # the metric alone: the situation is the printed description
+    # (latency_measure's labels)
+    "metric": "metric",
+    # the interval a timing-diagram row measures is its config (T1..T4), so
+    # it is part of the name ("Wait/Wake / T1"); prose rows keep their
+    # situation ("Task switch / caches disabled")
+    "config": "metric / config",
+}
 
-    - Zephyr: the metric id alone (its `situation` is the printed description).
-    - AMX: the interval a timing-diagram row measures is its config (T1..T4),
-      so it is part of the name ("Wait/Wake / T1"); prose rows keep their
-      situation ("Task switch / caches disabled").
-    - Everything else: metric, then the situation's sub-levels, " / "-joined
-      ("semGive / No tasks in queue / Binary").
-    """
-    if vendor_key == "zephyr":
+
+def row_key(vendor_key: str, row: Row) -> str:
+    """The name a catalogue entry lists (under `vendor_key`) to claim `row`,
+    as its sheet's `names` says (NAMES)."""
+    names = _names(vendor_key)
+    if names == "metric":
         return row.metric
-    if vendor_key == "amx" and row.section != "Prose":
+    if names == "config" and row.section != "Prose":
         return f"{row.metric} / {row.config}"
     return f"{row.metric} / {row.situation}" if row.situation else row.metric
 
@@ -139,11 +150,15 @@ class Variant:
         return text
 
 
+def _names(vendor_key: str) -> str:
+    return next((s.names for s in sheets() if s.vendor_key == vendor_key), "situation")
+
+
 def variant(vendor_key: str, row: Row) -> Variant:
-    """The set-up a row was measured on. AMX names its timing-diagram
-    intervals (T1..T4) in `config`, which row_key already makes part of the
-    row's name, so AMX set-ups are the boards alone."""
-    config = "" if vendor_key == "amx" else row.config
+    """The set-up a row was measured on. A sheet named by config (AMX names
+    its timing-diagram intervals T1..T4 there) has it in the row's name
+    already (row_key), so its set-ups are the boards alone."""
+    config = "" if _names(vendor_key) == "config" else row.config
     return Variant(row.platform, row.clock_mhz, row.mode, config)
 
 
@@ -163,6 +178,8 @@ def sheets() -> tuple[Sheet, ...]:
         for stat in (entry.get("statistic", "unstated"), *(v for _k, v in entry["statistic_rows"])):
             if stat not in STATISTICS:  # a shipped file: a test holds it, never a user's input
                 raise ReferenceError(f"sheets.toml: {entry['name']}: unknown statistic {stat!r}")
+        if entry.get("names", "situation") not in NAMES:
+            raise ReferenceError(f"sheets.toml: {entry['name']}: unknown names {entry['names']!r}")
         out.append(Sheet(**entry))
     return tuple(out)
 
