@@ -53,8 +53,9 @@ bash scripts/cross-check-aarch64.sh
 
 echo "== Python tests (pytest)"
 # Two passes: most tests on one worker per CPU (at most 4; pytest-xdist, a
-# module per worker so its fixtures are made once; builds and board runs
-# are shared between the workers: tests/conftest.py), then the tests that
+# module per worker so its fixtures are made once, the longest modules
+# first: tests/conftest.py orders them; builds and board runs are shared
+# between the workers: tests/conftest.py), then the tests that
 # compare the whole machine's IPC objects before and after, alone (another
 # test's Chromium or cyclictest would look like a leak). Both passes run
 # even when the first fails, so every failure is seen.
@@ -62,7 +63,7 @@ workers=$(nproc); [ "$workers" -gt 4 ] && workers=4
 only=""
 [ "$fast" = 1 ] && only="not board and not browser and not lab and "
 rc=0
-"$py" -m pytest -q -n "$workers" --dist loadscope -m "${only}not serial" \
+"$py" -m pytest -q -n "$workers" --dist loadscope --no-loadscope-reorder -m "${only}not serial" \
   --durations=25 tests || rc=$?  # the slowest, so a slow test is seen
 "$py" -m pytest -q -m "${only}serial" --durations=10 tests || rc=$?
 if [ "$rc" != 0 ]; then

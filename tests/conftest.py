@@ -38,13 +38,27 @@ def pytest_collection_modifyitems(config, items):
             # after: another test running meanwhile (Chromium, cyclictest)
             # would be "left behind", so scripts/test.sh runs it alone
             item.add_marker("serial")
-    # Modules with board tests first (pytest-xdist hands modules to its
-    # workers in this order): their image builds and QEMU runs are the
-    # suite's long poles, and the many short host modules then fill both
-    # workers to the end, not one worker alone with a board module.
+    # The longest modules first, then the other board modules, then the
+    # host modules (scripts/test.sh runs pytest-xdist with
+    # --no-loadscope-reorder, so its workers take modules in this order):
+    # the many short host modules then fill both workers to the end,
+    # instead of one worker alone with a board module (xdist's own order,
+    # most tests first, left test_lm_trace last).
     board = {item.module.__name__ for item in items
              if getattr(item, "module", None) and item.get_closest_marker("board")}
-    items.sort(key=lambda item: getattr(getattr(item, "module", None), "__name__", "") not in board)
+
+    def rank(item) -> tuple[int, int]:
+        name = getattr(getattr(item, "module", None), "__name__", "")
+        if name in LONGEST:
+            return (0, LONGEST.index(name))
+        return (1 if name in board else 2, 0)
+
+    items.sort(key=rank)  # stable: a module's tests keep their order
+
+
+# The modules with the longest chains of builds and runs (their summed test
+# time in a full run: 395, 414, 246 and 147 s), first to the workers.
+LONGEST = ["test_window_audit", "test_board_target", "test_zephyr", "test_lm_trace"]
 
 
 @pytest.fixture(autouse=True)
