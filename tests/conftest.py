@@ -33,10 +33,11 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(marker)
         if item.get_closest_marker("zephyr") or item.get_closest_marker("lab"):
             item.add_marker("board")  # both build and run board images
-        if getattr(getattr(item, "module", None), "Leftovers", None) is not None:
+        if "left" in names:
             # it compares the machine's IPC objects and /dev/shm before and
-            # after: another test running meanwhile (Chromium, cyclictest)
-            # would be "left behind", so scripts/test.sh runs it alone
+            # after (faults.Leftovers, the `left` fixture of its module):
+            # another test running meanwhile (Chromium, cyclictest) would be
+            # "left behind", so scripts/test.sh runs it alone
             item.add_marker("serial")
     # The longest modules first, then the other board modules, then the
     # host modules (scripts/test.sh runs pytest-xdist with
@@ -57,8 +58,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 # The modules with the longest chains of builds and runs (their summed test
-# time in a full run: 395, 414, 246 and 147 s), first to the workers.
-LONGEST = ["test_window_audit", "test_board_target", "test_zephyr", "test_lm_trace"]
+# time in a full run: 395, 414 and 246 s), first to the workers.
+# test_lm_trace (147 s) is not among them: it reads the Zephyr peers run
+# test_zephyr makes (zephyr_peers_run), and begun beside it, it waited two
+# minutes for it.
+LONGEST = ["test_window_audit", "test_board_target", "test_zephyr"]
 
 
 @pytest.fixture(autouse=True)
@@ -79,6 +83,27 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work.mkdir()
     monkeypatch.chdir(work)
     return work
+
+
+def _signal_state() -> tuple:
+    import signal
+
+    from rtbench.process import lifetime
+
+    handlers = tuple(signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+    return handlers, frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])), lifetime._deferring
+
+
+@pytest.fixture(autouse=True)
+def signals_as_found():
+    """Every test leaves its process's signal handling as it found it: a
+    handler, a blocked signal or a deferral left behind is inherited by
+    every later test of the worker (and SIG_IGN by every child it starts),
+    and the Ctrl-C tests then fail far from the cause."""
+    before = _signal_state()
+    yield
+    after = _signal_state()
+    assert after == before, f"this test left signal handling changed: {before} -> {after}"
 
 
 @pytest.fixture(scope="session")

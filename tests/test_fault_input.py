@@ -21,7 +21,10 @@ from rtbench.cli import main
 from rtbench.measure import outdir, run as runcmd
 
 
-def _leftovers(tmp_path: Path) -> Leftovers:
+@pytest.fixture
+def left(tmp_path: Path) -> Leftovers:
+    """What the test's processes leave behind (the fixture marks the test
+    serial: tests/conftest.py)."""
     (tmp_path / "tmp").mkdir()
     return Leftovers(tmp_path / "tmp")
 
@@ -162,8 +165,7 @@ def test_a_results_folder_made_by_another_run_meanwhile_is_fine(isolated, monkey
     assert created.dirs == []  # not ours: a rollback leaves it
 
 
-def test_a_second_run_on_the_same_cpu_waits_and_says_so(fake, isolated, tmp_path):
-    left = _leftovers(tmp_path)
+def test_a_second_run_on_the_same_cpu_waits_and_says_so(fake, isolated, tmp_path, left):
     spans = tmp_path / "spans"
     env = {**left.env(), "FAKE_HARNESS_DELAY": "0.05", "FAKE_HARNESS_SPANS": str(spans)}
     first = spawn(["run", "--quick", "--only", "sem.give.*", "--db", "a.db", "--out", "a"],
@@ -187,8 +189,7 @@ def test_a_second_run_on_the_same_cpu_waits_and_says_so(fake, isolated, tmp_path
 
 # ---- a live run and a killed one ----
 
-def test_a_live_run_is_running_and_a_killed_one_incomplete(fake, isolated, tmp_path, capsys):
-    left = _leftovers(tmp_path)
+def test_a_live_run_is_running_and_a_killed_one_incomplete(fake, isolated, left, capsys):
     r = spawn(["run", "--quick", "--db", "r.db", "--out", "o"], isolated,
               {**left.env(), "FAKE_HARNESS_DELAY": "0.2"})
     wait_for("a stored record", lambda: stored(isolated / "r.db"), proc=r.proc)
@@ -262,7 +263,7 @@ def _tree(root: Path, kernel: str, what: str) -> tuple[Path, Path]:
     ("freertos", "zero", "audit"), ("zephyr", "board.yml fifo", "board"),
     ("zephyr", "board.yml zero", "board"), ("zephyr", "board.yml name-list", "board")])
 def test_a_kernel_trees_file_that_is_no_file_is_one_line(kernel, what, command, isolated,
-                                                         tmp_path):
+                                                         tmp_path, left):
     """A FIFO as Zephyr's VERSION, FreeRTOS's include/task.h or a board.yml
     hung `run`, `audit` and the kernel's detection; VERSION -> /dev/zero
     read until memory ran out; a board.yml whose name is a list was a
@@ -275,7 +276,6 @@ def test_a_kernel_trees_file_that_is_no_file_is_one_line(kernel, what, command, 
             "audit": ["audit", "--target", "mps2-an385", "--kernel", kernel, "-o", "a.json"],
             "board": ["run", "--kernel", "zephyr", "--board", "mps2/an385", "--quick",
                       "--out", "img"]}[command]
-    left = _leftovers(tmp_path)
     rc, _out, err = spawn([*args, *more], isolated, left.env()).finish(timeout=60)
     line = one_line_error(err)
     assert rc == 2, err

@@ -29,22 +29,28 @@ LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.
 
 # ---- a database that vanishes during a run ----
 
-def _a_run_that_has_stored(isolated: Path, tmp_path: Path):
+@pytest.fixture
+def left(tmp_path: Path) -> Leftovers:
+    """What the test's processes leave behind (the fixture marks the test
+    serial: tests/conftest.py)."""
+    (tmp_path / "tmp").mkdir()
+    return Leftovers(tmp_path / "tmp")
+
+
+def _a_run_that_has_stored(isolated: Path, left: Leftovers):
     """A run into r.db (out: o) that has stored a record and measures on
     (one block: its records are stored as they come, 0.1 s apart)."""
-    left = Leftovers(tmp_path / "tmp")
-    left.tmpdir.mkdir()
     db = isolated / "r.db"
     r = spawn(["run", "--quick", "--blocks", "1", "--no-programs", "--only", "method.*,sem.*",
                "--db", "r.db", "--out", "o"], isolated, {**left.env(), "FAKE_HARNESS_DELAY": "0.1"})
     wait_for("a stored record", lambda: stored(db), proc=r.proc)
-    return left, db, r
+    return db, r
 
 
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake, isolated,
-                                                                       tmp_path):
-    left, db, r = _a_run_that_has_stored(isolated, tmp_path)
+                                                                       left):
+    db, r = _a_run_that_has_stored(isolated, left)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     if how == "replaced":
@@ -64,13 +70,13 @@ def test_a_database_gone_during_a_run_is_an_error_and_the_results_kept(how, fake
 
 
 @pytest.mark.parametrize("how", ["header", "pages"])
-def test_a_database_damaged_during_a_run_keeps_the_results(how, fake, isolated, tmp_path):
+def test_a_database_damaged_during_a_run_keeps_the_results(how, fake, isolated, left):
     """A database damaged while a run writes into it (its header or its
     pages overwritten) lost the measurement: exit 2, no results.json, no
     sheet. Now the run goes on measuring, its records kept beside the
     database, and ends as a deleted database does: exit 1, one line naming
     why, the results file written and importable."""
-    left, db, r = _a_run_that_has_stored(isolated, tmp_path)
+    db, r = _a_run_that_has_stored(isolated, left)
     # what a stray dd or a failing disk does: the file and its log overwritten
     # (the log alone would be written back over the file at the end)
     for path in (db, Path(f"{db}-wal")):

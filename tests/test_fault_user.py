@@ -32,13 +32,20 @@ def exe(real_exe, user_dir) -> Path:
     return path
 
 
+@pytest.fixture
+def left(user_dir) -> Leftovers:
+    """What the test's processes leave behind (the fixture marks the test
+    serial: tests/conftest.py)."""
+    return Leftovers(user_dir / "tmp")
+
+
 def _env(left: Leftovers, exe: Path) -> dict[str, str]:
     return {**left.env(), "RTBENCH_HARNESS": str(exe)}
 
 
 @pytest.mark.parametrize("flags", [[], ["--no-rt"]], ids=["rt", "no-rt"])
-def test_a_normal_user_gets_a_sheet_that_says_not_real_time(flags, normal_user, user_dir, exe):
-    left = Leftovers(user_dir / "tmp")
+def test_a_normal_user_gets_a_sheet_that_says_not_real_time(flags, normal_user, user_dir, exe,
+                                                           left):
     r = spawn(["run", "--quick", "--no-programs", "--only", ONLY, "--db", "r.db",
                "--out", "o", *flags], user_dir, _env(left, exe), normal_user)
     rc, out, err = r.finish()
@@ -82,13 +89,12 @@ ZEPHYR = "sem.give.no_waiter - Give a semaphore (no waiters) : 100 cycles , 833 
 
 @pytest.mark.parametrize("command", ["run", "import"])
 def test_a_read_only_database_is_one_line_and_stays_as_it_was(command, normal_user, user_dir,
-                                                              exe):
+                                                              exe, left):
     db = user_dir / "r.db"
     _earlier_run(db)  # by root: the user may read it, not write it
     db.chmod(0o444)
     before = intact(db)
     (user_dir / "z.log").write_text(ZEPHYR)
-    left = Leftovers(user_dir / "tmp")
     args = (["run", "--quick", "--no-programs", "--only", "method.null", "--out", "o"]
             if command == "run" else ["import", "zephyr", "z.log"])
     rc, out, err = spawn([*args, "--db", "r.db"], user_dir, _env(left, exe),
@@ -101,13 +107,12 @@ def test_a_read_only_database_is_one_line_and_stays_as_it_was(command, normal_us
 
 @pytest.mark.parametrize("command", ["run", "import", "show", "runs"])
 def test_a_database_under_an_unreadable_directory_is_one_line(command, normal_user, user_dir,
-                                                               exe):
+                                                               exe, left):
     locked = user_dir / "locked"
     locked.mkdir()
     _earlier_run(locked / "r.db")
     locked.chmod(0o000)
     (user_dir / "z.log").write_text(ZEPHYR)
-    left = Leftovers(user_dir / "tmp")
     args = {"run": ["run", "--quick", "--no-programs", "--only", "method.null", "--out", "o"],
             "import": ["import", "zephyr", "z.log"], "show": ["show", "latest"],
             "runs": ["runs"]}[command]
@@ -122,10 +127,9 @@ def test_a_database_under_an_unreadable_directory_is_one_line(command, normal_us
     left.check()
 
 
-def test_an_out_directory_the_user_may_not_write_is_one_line(normal_user, user_dir, exe):
+def test_an_out_directory_the_user_may_not_write_is_one_line(normal_user, user_dir, exe, left):
     ro = user_dir / "ro"
     ro.mkdir(mode=0o555)
-    left = Leftovers(user_dir / "tmp")
     rc, out, err = spawn(["run", "--quick", "--no-programs", "--only", "method.null",
                           "--db", "r.db", "--out", "ro/o"], user_dir, _env(left, exe),
                          normal_user).finish()
