@@ -1,11 +1,23 @@
 #include "hist.h"
 
-void rtb_hist_reset(struct rtb_hist *h)
+static void clear(struct rtb_hist *h, uint32_t first, uint32_t last)
 {
-    for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++)
+    for (uint32_t i = first; i <= last && i < RTB_HIST_BUCKETS; i++)
         h->count[i] = 0;
     h->total = 0;
     h->overflow = 0;
+    h->first = RTB_HIST_BUCKETS; /* none in use: first > last */
+    h->last = 0;
+}
+
+void rtb_hist_init(struct rtb_hist *h)
+{
+    clear(h, 0, RTB_HIST_BUCKETS - 1);
+}
+
+void rtb_hist_reset(struct rtb_hist *h)
+{
+    clear(h, h->first, h->last);
 }
 
 static uint32_t log2_floor(uint64_t v)
@@ -48,6 +60,10 @@ void rtb_hist_add(struct rtb_hist *h, uint64_t v)
     uint32_t i = rtb_hist_index(v);
     if (h->count[i] != UINT32_MAX)
         h->count[i]++;
+    if (i < h->first)
+        h->first = i;
+    if (i > h->last)
+        h->last = i;
 }
 
 uint64_t rtb_hist_quantile(const struct rtb_hist *h, uint32_t q_per100k)
@@ -59,7 +75,7 @@ uint64_t rtb_hist_quantile(const struct rtb_hist *h, uint32_t q_per100k)
     if (rank == 0)
         rank = 1;
     uint64_t seen = 0;
-    for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++) {
+    for (uint32_t i = h->first; i <= h->last; i++) {
         seen += h->count[i];
         if (seen >= rank) {
             uint64_t lo, hi;

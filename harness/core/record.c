@@ -129,7 +129,7 @@ static void write_hist(const struct rtb_hist *h, uint64_t overhead)
     jw_i64("offset", -(int64_t)overhead);
     jw_u64("overflow", h->overflow);
     jw_arr("buckets");
-    for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++) {
+    for (uint32_t i = h->first; i <= h->last; i++) {
         if (h->count[i]) {
             uint64_t lo, hi;
             rtb_hist_bounds(i, &lo, &hi);

@@ -56,8 +56,9 @@ static const char *unsupported_why(const struct rtb_metric *m)
 
 void rtb_list(void)
 {
+    struct rtb_registry_walk w = {0};
     const struct rtb_metric *m;
-    for (unsigned i = 0; (m = rtb_registry_at(i)); i++)
+    while ((m = rtb_registry_next(&w)))
         rtb_record_registry(m->id, unsupported_why(m));
     /* A board's console does not close when the listing is done: the end
      * record tells its reader the listing is whole. */
@@ -160,6 +161,7 @@ int rtb_run(const struct rtb_config *cfg)
                  " (nothing measured)");
         return RTB_EXIT_FAILED;
     }
+    rtb_hist_init(hist);
     rtb_ctx_policy(&policy);
     rtb_calibrate(&cal, hist, cfg->calib_pairs, info.ts_hz_nominal, info.resolution, cfg->hz);
     if (cfg->step) /* an earlier block's: a block's noisy read must not change the batch */
@@ -167,7 +169,8 @@ int rtb_run(const struct rtb_config *cfg)
     rtb_core_clock(&core, cfg->core_hz); /* after rtb_port_setup: on the benchmark CPU */
     rtb_record_session(cfg, &cal, &core, &info);
     unsigned done = 0;
-    for (unsigned i = 0; (m = rtb_registry_at(i)); i++) {
+    struct rtb_registry_walk w = {0};
+    while ((m = rtb_registry_next(&w))) {
         bool selected = cfg->only == 0;
         for (unsigned k = 0; k < cfg->n_only && !selected; k++)
             selected = rtb_streq(cfg->only[k], m->id);

@@ -7,6 +7,7 @@
 int main(void)
 {
     static struct rtb_hist scratch;
+    rtb_hist_init(&scratch);
     CHECK(fabs(rtb_calib_hz(260000000ull, 100000000ull) - 2.6e9) < 1e-3);
     CHECK(rtb_calib_hz(5, 0) == 0.0);
     CHECK(fabs(rtb_ticks_to_ns(2600.0, 2.6e9) - 1000.0) < 1e-9);

@@ -82,10 +82,37 @@ static void test_edges(void)
     CHECK(rtb_hist_quantile(&h, 100000) == UINT64_MAX); /* an overflowed rank */
 }
 
+/* A reset clears only the buckets in use: after values far apart, every
+ * bucket is zero again, and the histogram reused gives what a new one
+ * gives. */
+static void test_reset_clears_what_was_used(void)
+{
+    static struct rtb_hist fresh;
+    rtb_hist_init(&fresh);
+    rtb_hist_reset(&h);
+    rtb_hist_add(&h, 3);
+    rtb_hist_add(&h, 123456789);
+    rtb_hist_add(&h, (uint64_t)1 << RTB_HIST_MAX_LOG2);
+    CHECK(h.first == 3 && h.last == rtb_hist_index(123456789));
+    rtb_hist_reset(&h);
+    for (uint32_t i = 0; i < RTB_HIST_BUCKETS; i++)
+        CHECK(h.count[i] == 0);
+    CHECK(h.total == 0 && h.overflow == 0 && h.first > h.last);
+    CHECK(rtb_hist_quantile(&h, 50000) == 0);
+    for (uint64_t v = 500; v < 900; v += 3) {
+        rtb_hist_add(&h, v);
+        rtb_hist_add(&fresh, v);
+    }
+    for (uint32_t q = 0; q <= 100000; q += 2500)
+        CHECK(rtb_hist_quantile(&h, q) == rtb_hist_quantile(&fresh, q));
+}
+
 int main(void)
 {
+    rtb_hist_init(&h);
     test_buckets();
     test_quantiles();
     test_edges();
+    test_reset_clears_what_was_used();
     return CHECK_DONE();
 }

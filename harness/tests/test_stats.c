@@ -16,7 +16,7 @@ int main(void)
     const uint64_t v[] = {1000000007, 1000000003, 1000000011, 1000000001, 1000000005};
     double sum = 0, ss = 0;
     rtb_stats_reset(&s);
-    rtb_hist_reset(&h);
+    rtb_hist_init(&h);
     for (unsigned i = 0; i < 5; i++) {
         rtb_stats_add(&s, v[i]);
         rtb_hist_add(&h, v[i]);

@@ -74,8 +74,15 @@ struct rtb_config {
  * Options are separate words: "--samples 100", never "--samples=100". */
 int rtb_main(int argc, char **argv, const struct rtb_build *build);
 
-/* The i-th registered metric, or NULL past the end. */
-const struct rtb_metric *rtb_registry_at(unsigned i);
+/* The registry in data-sheet order, one step at a time:
+ *   struct rtb_registry_walk w = {0};
+ *   while ((m = rtb_registry_next(&w))) ...
+ * NULL past the end (and on every call after it). */
+struct rtb_registry_walk {
+    unsigned table;                /* which table `at` is in */
+    const struct rtb_metric *at;   /* the metric returned last (NULL: none yet) */
+};
+const struct rtb_metric *rtb_registry_next(struct rtb_registry_walk *w);
 const struct rtb_metric *rtb_registry_find(const char *id);
 void rtb_list(void);                       /* one registry record per metric */
 /* Session, begin+metric per metric, end. RTB_EXIT_OK, or RTB_EXIT_FAILED
