@@ -262,8 +262,9 @@ def trace(prog: Program, command: list[str], until: str, timeout: float = 900.0
 
         def read() -> None:
             try:
-                with open(fifo, errors="replace") as f:
-                    result["windows"] = windows(audit.trace_events(f), prog)
+                with open(fifo, "rb") as f:
+                    events = (pc for block in audit.trace_events(f) for pc in block.tolist())
+                    result["windows"] = windows(events, prog)
             except BaseException as exc:  # reported below
                 result["error"] = exc
 

@@ -442,7 +442,7 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
         def read_trace() -> None:
             done: list[MetricAudit] = result["audits"]  # type: ignore[assignment]
             try:
-                with open(fifo, errors="replace") as f:
+                with open(fifo, "rb") as f:
                     for k, span in enumerate(spans(trace_events(f), image)):
                         done.append(_audit_nth(span, k, log, image, ticks_per_instruction))
             except BaseException as exc:  # reported by the caller

@@ -14,47 +14,120 @@ import threading
 import time
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
+
+import numpy as np
 
 from rtbench.targets import stamplog
 
 
-def trace_events(lines: Iterable[str]) -> Iterator[int]:
-    """The addresses of the instructions executed, in order; -1 for an
-    exception taken (the next address is the handler's first), -2 for an
-    exception return. QEMU logs
-    an instruction when it is about to run it; two kinds of line say it
-    did not, and it is then reported once, when it does run: an I/O access
-    under -icount is rewound and translated again ("cpu_io_recompile:
+ENTRY, RETURN = -1, -2  # an exception taken (the next address is its handler's first); a return
+
+# A line of QEMU's log that is an executed instruction begins so; the guest
+# pc is the second field in its brackets: "Trace 0: 0x<host> [<flags>/<pc>/...] name".
+_TRACE = np.frombuffer(b"Trace ", dtype=np.uint8)
+# The first letters of the other lines that matter (see trace_events).
+_OTHER = np.frombuffer(b"cST.", dtype=np.uint8)
+_NIBBLE = np.zeros(256, dtype=np.uint8)
+_NIBBLE[np.frombuffer(b"0123456789abcdef", dtype=np.uint8)] = np.arange(16, dtype=np.uint8)
+_PAD = bytes(8)  # room for the reads of a line's first letters past the block's end
+
+
+def _block(chunk: bytes) -> tuple[np.ndarray, np.ndarray, list[tuple[int, bytes]]]:
+    """The lines of `chunk` (which begins with a newline): the guest pcs of
+    its instruction lines, the line numbers they are on, and the other
+    lines that may matter (line number, text). Numpy over the bytes: a
+    trace is tens of millions of lines, and reading them one by one in
+    Python was most of the window audit's time."""
+    n = len(chunk)
+    a = np.frombuffer(chunk + _PAD, dtype=np.uint8)
+    starts = np.flatnonzero(a[:n] == 10) + 1
+    ends = np.append(starts[1:] - 1, n)
+    heads = a[starts[:, None] + np.arange(len(_TRACE))]
+    is_trace = (heads == _TRACE).all(axis=1)
+    tl = np.flatnonzero(is_trace)
+    # each instruction line's first "[" (one past the block: a line without)
+    brackets = np.append(np.flatnonzero(a[:n] == ord("[")), n + 1)
+    b = brackets[np.searchsorted(brackets, starts[tl])]
+    ok = b + 18 <= ends[tl]
+    tl, b = tl[ok], b[ok]
+    digits = _NIBBLE[a[b[:, None] + np.arange(10, 18)]]
+    word = (digits[:, 0::2] << 4) | digits[:, 1::2]  # the pc's four bytes, most significant first
+    pcs = np.ascontiguousarray(word).view(">u4").ravel().astype(np.int64)
+    others = np.flatnonzero(~is_trace & np.isin(heads[:, 0], _OTHER))
+    return pcs, tl, [(int(i), chunk[starts[i]:ends[i]]) for i in others]
+
+
+def trace_events(f: BinaryIO, chunk_size: int = 1 << 22) -> Iterator[np.ndarray]:
+    """The addresses of the instructions executed, in order, ENTRY for an
+    exception taken (the next address is the handler's first) and RETURN
+    for an exception return: QEMU's log (`-d exec,nochain,int`) read from
+    the binary stream `f` a block of lines at a time, as arrays.
+
+    QEMU logs an instruction when it is about to run it; two kinds of line
+    say it did not, and it is then reported once, when it does run: an I/O
+    access under -icount is rewound and translated again ("cpu_io_recompile:
     rewound"), and an instruction found an interrupt pending ("Stopped
-    execution of TB chain before")."""
+    execution of TB chain before"). So the last instruction logged is held
+    back (`pending`) until the line after it says whether it ran. An
+    exception taken is "Taking exception" (its return, a pseudo-exception,
+    says "exception exit"), and an exception return that enters the next
+    pending one (tail chaining) is "...taking pending"; other lines say
+    nothing these do not."""
     pending: int | None = None
-    for line in lines:
-        if line.startswith("Trace "):
-            b = line.find("[")
-            if b < 0:
-                continue
-            pc = int(line[b + 10:b + 18], 16)
-            if pending is not None:
-                yield pending
-            pending = pc
-        elif line.startswith("cpu_io_recompile: rewound"):
-            if pending is not None and pending == int(line.rsplit(" ", 1)[1], 16):
-                pending = None
-        elif line.startswith("Stopped execution of TB chain before"):
-            # logged, then not run: an interrupt was pending (it runs after)
-            b = line.find("[")
-            if pending is not None and b >= 0 and pending == int(line[b + 1:b + 9], 16):
-                pending = None
-        elif line.startswith("Taking exception"):
-            if pending is not None:
-                yield pending
-                pending = None
-            yield -2 if "exception exit" in line else -1
-        elif line.startswith("...taking pending"):
-            yield -1  # an exception return that enters the next pending one (tail chaining)
+    rest = b"\n"  # a line begins after a newline: the first one too
+    while True:
+        data = f.read(chunk_size)
+        chunk = rest + data
+        # whole lines only; the newline that ends the last stays with the
+        # rest, where it begins the next block's first line
+        cut = chunk.rfind(b"\n") if data else len(chunk)
+        chunk, rest = chunk[:cut], chunk[cut:]
+        if not chunk:
+            if not data:
+                break
+            continue
+        pcs, lines, others = _block(chunk)
+        out: list[np.ndarray] = []
+        done = 0  # pcs[:done] are placed
+
+        def run_to(line: int) -> None:
+            nonlocal done, pending
+            upto = int(np.searchsorted(lines, line))
+            if upto > done:
+                if pending is not None:
+                    out.append(np.array([pending], dtype=np.int64))
+                out.append(pcs[done:upto - 1])
+                pending = int(pcs[upto - 1])
+                done = upto
+
+        for line, text in others:
+            if text.startswith(b"cpu_io_recompile: rewound"):
+                run_to(line)
+                if pending is not None and pending == int(text.rsplit(b" ", 1)[1], 16):
+                    pending = None
+            elif text.startswith(b"Stopped execution of TB chain before"):
+                run_to(line)  # logged, then not run: an interrupt was pending (it runs after)
+                b = text.find(b"[")
+                if pending is not None and b >= 0 and pending == int(text[b + 1:b + 9], 16):
+                    pending = None
+            elif text.startswith(b"Taking exception"):
+                run_to(line)
+                if pending is not None:
+                    out.append(np.array([pending], dtype=np.int64))
+                    pending = None
+                out.append(np.array([RETURN if b"exception exit" in text else ENTRY],
+                                    dtype=np.int64))
+            elif text.startswith(b"...taking pending"):
+                run_to(line)
+                out.append(np.array([ENTRY], dtype=np.int64))
+        run_to(len(lines) and int(lines[-1]) + 1)
+        if out:
+            yield np.concatenate(out)
+        if not data:
+            break
     if pending is not None:
-        yield pending
+        yield np.array([pending], dtype=np.int64)
 
 
 @dataclass
@@ -69,32 +142,46 @@ class Span:
     entries: list[int] = field(default_factory=list)
 
 
-def spans(events: Iterable[int], image: Any) -> Iterator[Span]:
+def spans(events: Iterable[np.ndarray], image: Any) -> Iterator[Span]:
     """Each metric's span of the run, in the order the harness ran them
     (what ran before the first metric, the boot and the calibration, is
-    left out). `image` says where its stamps load the counter (its
-    `stamps`, `anchors`) and where a metric begins (`metric_begin`): an
-    audit.Image."""
+    left out), from trace_events' arrays. `image` says where its stamps
+    load the counter (its `stamps`, `anchors`) and where a metric begins
+    (`metric_begin`): an audit.Image."""
     cur: Span | None = None
-    stamps, begins = image.stamps, image.metric_begin
-    for pc in events:
-        if pc < 0:
-            if pc == -1 and cur is not None:
-                cur.entries.append(len(cur.pcs))
-            continue
-        if pc in begins:
-            if cur is not None:
-                yield cur
-            cur = Span(array("I"))
-        if cur is None:
-            continue
-        stamp = stamps.get(pc)
-        if stamp is not None:
-            kind = stamplog.ANCHOR if pc in image.anchors else stamp[0]
-            cur.loads.append(stamplog.Load(len(cur.pcs), kind))
-        cur.pcs.append(pc)
+    begins = np.array(sorted(image.metric_begin), dtype=np.int64)
+    stamped = np.array(sorted(image.stamps), dtype=np.int64)
+    for block in events:
+        cuts = np.flatnonzero(np.isin(block, begins))
+        pieces = np.split(block, cuts)
+        for k, piece in enumerate(pieces):
+            if k:  # a metric begins here: the span before it is whole
+                if cur is not None:
+                    yield cur
+                cur = Span(array("I"))
+            if cur is not None and len(piece):
+                _extend(cur, piece, stamped, image)
     if cur is not None:
         yield cur
+
+
+def _extend(span: Span, events: np.ndarray, stamped: np.ndarray, image: Any) -> None:
+    """Add `events` (addresses, ENTRY, RETURN) to the end of `span`."""
+    base = len(span.pcs)
+    marks = events < 0
+    if marks.any():
+        # an entry's index: the instructions before it in the span
+        at = np.flatnonzero(events == ENTRY)
+        before = at - np.cumsum(marks)[at] + 1
+        span.entries.extend(int(base + b) for b in before)
+        pcs = events[~marks]
+    else:
+        pcs = events
+    for q in np.flatnonzero(np.isin(pcs, stamped)):
+        pc = int(pcs[q])
+        kind = stamplog.ANCHOR if pc in image.anchors else image.stamps[pc][0]
+        span.loads.append(stamplog.Load(base + int(q), kind))
+    span.pcs.frombytes(pcs.astype(np.uint32).tobytes())
 
 
 def release_reader(fifo, reader: threading.Thread, timeout: float = 120.0) -> None:
