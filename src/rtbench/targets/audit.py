@@ -516,16 +516,26 @@ def audit_board(board: str, kernel, metrics: list[str] | None = None, samples: i
         target.close()  # its scratch folder (an STM32F4 boot's command-line file)
 
 
+# The overhead's calibration under the trace: a run's 20 000 pairs would be
+# millions of traced lines, and under -icount every pair no interrupt lands
+# in costs the same. Enough pairs that the harness's trimmed mean (up to the
+# 99th percentile) drops the ones a kernel tick lands in: of 400 it drops
+# the 4 longest, and a tick lands inside a pair (two counter reads) far
+# more rarely than between two (the loop around them). Of 16 it dropped
+# none: a tick in one put 3 instructions on every figure of RTX5's once the
+# instructions before the first metric changed.
+CALIB_PAIRS = 400
+
+
 def audit_target(target, metrics: list[str] | None = None, samples: int = 20,
                  timeout: float = 600.0) -> list[MetricAudit]:
     """Audit the windows of `metrics` (ids; default: every row the image
     has) in the image of an emulated board `target` (a qemu.QemuTarget),
-    `samples` each, no warm-up, the overhead calibrated from 16 pairs (a
-    trace of 20 000 pairs is tens of millions of lines; under -icount 16
-    give the same figure)."""
+    `samples` each, no warm-up, the overhead calibrated from CALIB_PAIRS
+    pairs (see there)."""
     target.prepare()
     image = Image(target.image)
-    args = ["--samples", str(samples), "--warmup", "0", "--calib-pairs", "16"]
+    args = ["--samples", str(samples), "--warmup", "0", "--calib-pairs", str(CALIB_PAIRS)]
     if metrics:
         args += ["--only", ",".join(metrics)]
     audits, _ = run(image, target.command(args), target.ticks_per_instruction, timeout=timeout)
