@@ -212,7 +212,7 @@ def _check(rows, overheads: list[float], iterations: int, build: str) -> list[st
     return wrong
 
 
-def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, zephyr_env):
+def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, zephyr_env, request):
     """The kernel build, traced whole (the image the run measured) beside
     rtbench's audit; the condvar rows' cause among them: rtbench's timed
     wait, not a waiter without the mutex."""
@@ -220,6 +220,7 @@ def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, zephyr_env)
 
     target = targets.make("mps2-an385", "zephyr")
     target.prepare()
+    request.addfinalizer(target.close)  # its scratch folder (the cycle model's map)
     runs = _lm_runs(run_db)
     ours = {m["id"]: m for m in runs["ours"].metrics if m["status"] == "ok"}
     pairs = {m["source"]["label"]: (m["id"], m["mean"], ours[m["id"]])
@@ -241,7 +242,7 @@ def test_every_cause_of_the_kernel_build_holds_in_the_traces(run_db, zephyr_env)
         assert not any(f.startswith(("z_impl_k_mutex", "z_impl_k_condvar")) for f in row.items())
 
 
-def test_every_cause_of_the_userspace_build_holds_in_the_traces(zephyr_env):
+def test_every_cause_of_the_userspace_build_holds_in_the_traces(zephyr_env, request):
     """The userspace build: latency_measure rebuilt with 100 iterations (the
     same code, a shorter trace) beside rtbench's userspace audit; rtbench's
     figure is the audit's own mean."""
@@ -249,6 +250,7 @@ def test_every_cause_of_the_userspace_build_holds_in_the_traces(zephyr_env):
 
     target = targets.make("mps2-an385", "zephyr", userspace=True)
     target.prepare()
+    request.addfinalizer(target.close)
     traced = _traced(target, lm.build(target, "rebuilt", iterations=USER_ITERATIONS))
     recs = map_figures(traced.figures, catalog.load())
     lm._user_rows_to_process(recs, catalog.load())
