@@ -35,7 +35,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker("board")  # both build and run board images
         if "left" in names:
             # it compares the machine's IPC objects and /dev/shm before and
-            # after (faults.Leftovers, the `left` fixture of its module):
+            # after (faults.Leftovers, the `left` fixture below):
             # another test running meanwhile (Chromium, cyclictest) would be
             # "left behind", so scripts/test.sh runs it alone
             item.add_marker("serial")
@@ -63,6 +63,18 @@ def pytest_collection_modifyitems(config, items):
 # test_zephyr makes (zephyr_peers_run), and begun beside it, it waited two
 # minutes for it.
 LONGEST = ["test_window_audit", "test_board_target", "test_zephyr"]
+
+
+@pytest.fixture
+def left(tmp_path: Path):
+    """What the test's processes leave behind (faults.Leftovers), their
+    temporary folder tmp/ beside the test's; taking it marks the test
+    serial (pytest_collection_modifyitems). test_fault_user has its own,
+    in a folder another user can write."""
+    from faults import Leftovers
+
+    (tmp_path / "tmp").mkdir()
+    return Leftovers(tmp_path / "tmp")
 
 
 @pytest.fixture(autouse=True)

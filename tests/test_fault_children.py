@@ -25,13 +25,6 @@ from lab import Lab
 ONLY = "method.null,method.busywait,sem.give.no_waiter,sem.take.available"
 
 
-@pytest.fixture
-def left(tmp_path) -> Leftovers:
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    return Leftovers(tmp)
-
-
 def _board_or_skip() -> None:
     why = board_tools_missing()
     if why:

@@ -16,17 +16,9 @@ from pathlib import Path
 import pytest
 
 from conftest import tree
-from faults import Leftovers, intact, one_line_error, spawn, stored, wait_for
+from faults import intact, one_line_error, spawn, stored, wait_for
 from rtbench.cli import main
 from rtbench.measure import outdir, run as runcmd
-
-
-@pytest.fixture
-def left(tmp_path: Path) -> Leftovers:
-    """What the test's processes leave behind (the fixture marks the test
-    serial: tests/conftest.py)."""
-    (tmp_path / "tmp").mkdir()
-    return Leftovers(tmp_path / "tmp")
 
 
 def _nothing_written(before: list[str], root: Path) -> None:

@@ -19,16 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from faults import Leftovers, one_line_error, spawn, wait_for
+from faults import one_line_error, spawn, wait_for
 from rtbench.errors import HarnessError
 from rtbench.targets import harness
-
-
-@pytest.fixture
-def left(tmp_path) -> Leftovers:
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    return Leftovers(tmp)
 
 
 # ---- a squatted CPU lock ----

@@ -28,13 +28,6 @@ from rtbench.targets import harness
 pytestmark = pytest.mark.usefixtures("fake")
 
 
-@pytest.fixture
-def left(tmp_path) -> Leftovers:
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    return Leftovers(tmp)
-
-
 SOME = "method.*,sem.*,mutex.*"  # a few dozen metrics: a short sheet to write
 
 

@@ -29,14 +29,6 @@ LOG = Path(__file__).resolve().parent / "data" / "board" / "freertos-mps2-an385.
 
 # ---- a database that vanishes during a run ----
 
-@pytest.fixture
-def left(tmp_path: Path) -> Leftovers:
-    """What the test's processes leave behind (the fixture marks the test
-    serial: tests/conftest.py)."""
-    (tmp_path / "tmp").mkdir()
-    return Leftovers(tmp_path / "tmp")
-
-
 def _a_run_that_has_stored(isolated: Path, left: Leftovers):
     """A run into r.db (out: o) that has stored a record and measures on
     (one block: its records are stored as they come, 0.1 s apart)."""
