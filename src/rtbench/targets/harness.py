@@ -11,8 +11,10 @@ import contextvars
 import fcntl
 import hashlib
 import os
+import resource
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -181,7 +183,11 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
             began = log.tell()
+            t0, cpu0 = time.monotonic(), _children_cpu()
             rc = _step(cmd, log, env)
+            # what a build costs, for whoever reads the log (a suite's builds)
+            log.write(f"# exit {rc}: {time.monotonic() - t0:.1f} s, "
+                      f"{_children_cpu() - cpu0:.1f} s of CPU\n")
             if rc != 0:
                 log.flush()
                 with open(log_path, errors="replace") as fh:
@@ -190,6 +196,12 @@ def _run_steps(builddir: Path, steps: list[list[str]], what: str, append: bool =
                 raise HarnessError(f"{what} build failed ({cmd[1]} step, exit code {rc})"
                                    + (f": {first[:200]}" if first else "")
                                    + f"; see {log_path}")
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's waited-for children (a step's tools)."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 FULL = "No space left on device"  # a full disk, whichever tool met it (ld, cc1, ninja)
