@@ -42,7 +42,7 @@ from rtbench.peers.latency_measure import run_until
 from rtbench.process import lifetime
 from rtbench.peers.lm_causes import AGREE, LM_CODE
 from rtbench.targets import audit
-from rtbench.targets.trace import release_reader
+from rtbench.targets.trace import open_fifo, release_reader
 
 # The counter read every timestamp of latency_measure reaches (its
 # timing_timestamp_get() through z_impl_timing_timestamp_get, its heap rows
@@ -262,7 +262,7 @@ def trace(prog: Program, command: list[str], until: str, timeout: float = 900.0
 
         def read() -> None:
             try:
-                with open(fifo, "rb") as f:
+                with open_fifo(fifo) as f:
                     events = (pc for block in audit.trace_events(f) for pc in block.tolist())
                     result["windows"] = windows(events, prog)
             except BaseException as exc:  # reported below

@@ -53,7 +53,7 @@ from pathlib import Path
 from rtbench.errors import HarnessError
 from rtbench.process import lifetime
 from rtbench.targets import qemu, stamplog
-from rtbench.targets.trace import Span, release_reader, spans, trace_events
+from rtbench.targets.trace import Span, open_fifo, release_reader, spans, trace_events
 
 OURS = ("harness", "port", "board")
 # The kernel's API as an application writes it: a shim (one call of a macro
@@ -442,7 +442,7 @@ def run(image: Image, command: list[str], ticks_per_instruction: float,
         def read_trace() -> None:
             done: list[MetricAudit] = result["audits"]  # type: ignore[assignment]
             try:
-                with open(fifo, "rb") as f:
+                with open_fifo(fifo) as f:
                     for k, span in enumerate(spans(trace_events(f), image)):
                         done.append(_audit_nth(span, k, log, image, ticks_per_instruction))
             except BaseException as exc:  # reported by the caller

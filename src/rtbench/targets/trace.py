@@ -9,6 +9,7 @@ recorded sample's window in a span.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import threading
 import time
@@ -58,7 +59,24 @@ def _block(chunk: bytes) -> tuple[np.ndarray, np.ndarray, list[tuple[int, bytes]
     return pcs, tl, [(int(i), chunk[starts[i]:ends[i]]) for i in others]
 
 
-def trace_events(f: BinaryIO, chunk_size: int = 1 << 22) -> Iterator[np.ndarray]:
+# How much of QEMU's trace the FIFO holds: while a block is parsed QEMU
+# writes on into it instead of waiting (Linux's 64 KiB default made the two
+# take turns; 1 MiB is an unprivileged process's limit by default).
+PIPE_BYTES = 1 << 20
+
+
+def open_fifo(path) -> BinaryIO:
+    """The trace FIFO `path`, opened to read (this waits for QEMU to open it
+    to write), with room for PIPE_BYTES of trace."""
+    f = open(path, "rb")
+    try:
+        fcntl.fcntl(f.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except OSError:  # a lower limit (fs.pipe-max-size): the default then
+        pass
+    return f
+
+
+def trace_events(f: BinaryIO, chunk_size: int = 1 << 18) -> Iterator[np.ndarray]:
     """The addresses of the instructions executed, in order, ENTRY for an
     exception taken (the next address is the handler's first) and RETURN
     for an exception return: QEMU's log (`-d exec,nochain,int`) read from
