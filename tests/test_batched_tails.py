@@ -17,7 +17,8 @@ ID = "sem.give.no_waiter"
 
 
 @pytest.fixture
-def slowed_run(isolated, monkeypatch):
+def slowed_run(isolated, monkeypatch, real_cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(real_cache))  # the session's build, not one of its own
     monkeypatch.setenv("RTBENCH_INJECT_FAULT", f"slowone:{ID}:{SLOW_NS}")
     assert main(["run", "--quick", "--no-tune", "--no-programs", "--only", ID, "--db", "r.db",
                  "--out", "o"]) == 0
