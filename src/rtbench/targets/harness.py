@@ -299,10 +299,15 @@ def build_own_image(kernel, board: str, defs: dict[str, str]) -> Path:
 
 
 def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str],
-                  what: str) -> Path:
+                  what: str, variable: dict[str, str] | None = None,
+                  keep_as: str | None = None) -> Path:
     """Build the application `app` of the kernel's own CMake project
     (rtbench's port, or one of the user's tree: latency_measure) for `board`
-    into the cache, keyed by rtbench's harness sources and the options."""
+    into the cache, keyed by rtbench's harness sources and the options.
+    `variable` (kept out of the key, as build_image's) with `keep_as`: the
+    image is copied, while the build is locked, to that name in the build
+    folder, and that copy returned (images that differ in one option share
+    one build: a Zephyr kernel compiled once, not once per image)."""
     import sys
 
     d = kernel.descriptor
@@ -315,7 +320,8 @@ def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str]
     builddir_name = (f"{name}-{board.replace('/', '-')}"
                      + ("-user" if kernel.userspace else ""))
     return _build_in_cache(app, builddir_name, {**opts, **defs}, [d.project_image], what,
-                           key_src=source_dir(), env=env, generator=d.project_generator)[0]
+                           key_src=source_dir(), env=env, generator=d.project_generator,
+                           variable=variable, copy_to=Path(keep_as) if keep_as else None)[0]
 
 
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
@@ -325,8 +331,9 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
     """Configure (once per key) and build `images` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
     so the next attempt configures again. `variable`, `copy_to` (one image
-    only): see build_image. `env` (in the key) and `generator`: for a
-    project that needs them (Zephyr's: ZEPHYR_BASE, Ninja)."""
+    only; a relative path is in the build folder): see build_image. `env`
+    (in the key) and `generator`: for a project that needs them (Zephyr's:
+    ZEPHYR_BASE, Ninja)."""
     # The names of the variable options are in the key: a build without
     # them never gets a value another caller left in the CMake cache.
     key = hashlib.sha256((source_hash(key_src or src) + repr(sorted(opts.items()))
@@ -366,6 +373,7 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
                                    f"see {builddir / 'build.log'}")
         if copy_to is None:
             return paths
+        copy_to = builddir / copy_to  # an absolute copy_to stays as it is
         shutil.copyfile(paths[0], copy_to)
         return [copy_to]
 
