@@ -59,6 +59,10 @@ def _block(chunk: bytes) -> tuple[np.ndarray, np.ndarray, list[tuple[int, bytes]
     return pcs, tl, [(int(i), chunk[starts[i]:ends[i]]) for i in others]
 
 
+def _one(value: int) -> np.ndarray:
+    return np.array([value], dtype=np.int64)
+
+
 # How much of QEMU's trace the FIFO holds: while a block is parsed QEMU
 # writes on into it instead of waiting (Linux's 64 KiB default made the two
 # take turns; 1 MiB is an unprivileged process's limit by default).
@@ -109,43 +113,40 @@ def trace_events(f: BinaryIO, chunk_size: int = 1 << 18) -> Iterator[np.ndarray]
         out: list[np.ndarray] = []
         done = 0  # pcs[:done] are placed
 
-        def run_to(line: int) -> None:
+        def place(upto: int) -> None:
+            """Place pcs[:upto]: the one held back before them, all but their last."""
             nonlocal done, pending
-            upto = int(np.searchsorted(lines, line))
             if upto > done:
                 if pending is not None:
-                    out.append(np.array([pending], dtype=np.int64))
+                    out.append(_one(pending))
                 out.append(pcs[done:upto - 1])
                 pending = int(pcs[upto - 1])
                 done = upto
 
         for line, text in others:
+            place(int(np.searchsorted(lines, line)))  # the instructions logged before it
             if text.startswith(b"cpu_io_recompile: rewound"):
-                run_to(line)
                 if pending is not None and pending == int(text.rsplit(b" ", 1)[1], 16):
                     pending = None
             elif text.startswith(b"Stopped execution of TB chain before"):
-                run_to(line)  # logged, then not run: an interrupt was pending (it runs after)
+                # logged, then not run: an interrupt was pending (it runs after)
                 b = text.find(b"[")
                 if pending is not None and b >= 0 and pending == int(text[b + 1:b + 9], 16):
                     pending = None
             elif text.startswith(b"Taking exception"):
-                run_to(line)
                 if pending is not None:
-                    out.append(np.array([pending], dtype=np.int64))
+                    out.append(_one(pending))
                     pending = None
-                out.append(np.array([RETURN if b"exception exit" in text else ENTRY],
-                                    dtype=np.int64))
+                out.append(_one(RETURN if b"exception exit" in text else ENTRY))
             elif text.startswith(b"...taking pending"):
-                run_to(line)
-                out.append(np.array([ENTRY], dtype=np.int64))
-        run_to(len(lines) and int(lines[-1]) + 1)
+                out.append(_one(ENTRY))
+        place(len(pcs))
         if out:
             yield np.concatenate(out)
         if not data:
             break
     if pending is not None:
-        yield np.array([pending], dtype=np.int64)
+        yield _one(pending)
 
 
 @dataclass
