@@ -154,6 +154,7 @@ static void mem_run(struct rtb_ctx *ctx, mem_op op, bool two, size_t n)
         memset(a, 0, n); /* LMBench bzero()s the buffer: pages are real */
         if (b)
             memset(b, 0, n);
+        rtb_budget_from_now(ctx); /* the budget is the samples', not the buffers' set-up */
         rtb_per_sample(ctx, 1, n);
         uint64_t cap = MEM_BYTES_CAP / n;
         cap = WARMUP_GUESS + (cap < 30 ? 30 : cap);
@@ -377,6 +378,7 @@ static void file_run(struct rtb_ctx *ctx, enum file_mode mode)
     if (!buf || mo == MAP_FAILED) {
         fail_errno(ctx, "bw_file: mmap");
     } else {
+        rtb_budget_from_now(ctx); /* writing the file is no part of the budget */
         rtb_per_sample(ctx, 1, FILE_SIZE);
         rtb_ticks_t end = rtb_port_ts() + rtb_us_to_ticks(ctx, FILE_CAP_US);
         while (rtb_want(ctx) && !over(ctx, end, "stopped at the metric's own cap (0.3 s)")) {

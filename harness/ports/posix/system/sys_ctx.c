@@ -169,6 +169,7 @@ static void measure(struct rtb_ctx *ctx, struct ring *r, struct ovr *o, const in
 {
     int sum = 0;
     rtb_ticks_t ovr = 0;
+    rtb_budget_from_now(ctx); /* forking the ring is no part of the budget */
     rtb_per_sample(ctx, (uint32_t)r->procs, 0);
     rtb_ticks_t end = rtb_port_ts() + rtb_us_to_ticks(ctx, CAP_US);
     while (rtb_want(ctx) && (int64_t)(rtb_port_ts() - end) < 0) {
