@@ -330,3 +330,21 @@ def test_any_zephyr_board_loads_through_a_gdb_server_as_flash_md_says(isolated, 
     with Store(isolated / "r.db") as store:
         got = {m["id"]: m for m in store.get_run(1).metrics}
     assert got["sem.give.no_waiter"]["status"] == "ok"
+
+
+def test_board_images_for_other_metrics_share_one_build(isolated, zephyr, board_cache):
+    """The command line built into a --board image is a variable option: an
+    image for another --only list recompiles main.c in the same build folder
+    (not the whole of Zephyr again), and each image keeps its own line."""
+    lines = {"a": "sem.give.no_waiter", "b": "irq.response,sched.yield.ctx.thread"}
+    for out, only in lines.items():
+        assert main(["run", "--kernel", "zephyr", "--board", "mps2/an385", "--no-board-glue",
+                     "--quick", "--only", only, "--out", out]) == 0
+    for out, only in lines.items():
+        elf = (isolated / out / "zephyr.elf").read_bytes()
+        assert f"--only {only} ".encode() in elf
+        assert f"--only {lines['b' if out == 'a' else 'a']} ".encode() not in elf
+        assert (isolated / out / "zephyr.bin").is_file()  # what the build left beside it
+    no_glue = [c for c in (board_cache / "rtbench").glob("zephyr-mps2-an385-*/CMakeCache.txt")
+               if "RTB_BOARD_GLUE:BOOL=OFF" in c.read_text()]
+    assert len(no_glue) == 1, no_glue

@@ -14,6 +14,7 @@ as a run.
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 from pathlib import Path
 
@@ -50,9 +51,16 @@ def build(req, console: Console) -> int:
     if out.exists() and any(out.iterdir()):
         raise RtbenchError(f"--out {out}: exists and is not empty (give a new folder)")
     say = lambda text: console.print(escape(text), soft_wrap=True, highlight=False)  # noqa: E731
-    defs = {d.args_var: shlex.join(args), "RTB_BOARD_GLUE": "ON" if req.board_glue else "OFF"}
+    # The command line is a variable option, kept out of the build's key: an
+    # image for another --only list recompiles one file, not the kernel. The
+    # images are copied, under the build's lock, to a folder of this line's.
+    line = shlex.join(args)
+    kept = f"board-{hashlib.sha256(line.encode()).hexdigest()[:12]}/{Path(d.project_image).name}"
     with harness.announcing(say):
-        elf = harness.build_own_image(kernel, req.board, defs)
+        elf = harness.build_own_image(kernel, req.board,
+                                      {"RTB_BOARD_GLUE": "ON" if req.board_glue else "OFF"},
+                                      variable={d.args_var: line}, keep_as=kept,
+                                      beside=tuple(d.own_board_images))
     out.mkdir(parents=True, exist_ok=True)
     # The folder may be another user's (a shared /tmp): what was planted in
     # it during the build (a link to a file of root's) is refused, never

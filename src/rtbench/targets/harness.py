@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import fcntl
+import functools
 import hashlib
 import os
 import resource
@@ -290,24 +291,29 @@ def _python() -> dict[str, str]:
 
 # ---- a kernel built as its own CMake project (its descriptor says how) ----
 
-def build_own_image(kernel, board: str, defs: dict[str, str]) -> Path:
+def build_own_image(kernel, board: str, defs: dict[str, str],
+                    variable: dict[str, str] | None = None, keep_as: str | None = None,
+                    beside: tuple[str, ...] = ()) -> Path:
     """The harness image of a kernel that builds as its own CMake project
     (its port, harness/ports/<name>, an application of the kernel's tree),
-    for `board` as the kernel names it; the descriptor runs build_project."""
-    return kernel.descriptor.own_image(kernel, board, defs, source_dir() / "ports",
-                                       build_project)
+    for `board` as the kernel names it; the descriptor runs build_project
+    (`variable`, `keep_as`, `beside`: build_project's)."""
+    return kernel.descriptor.own_image(
+        kernel, board, defs, source_dir() / "ports",
+        functools.partial(build_project, variable=variable, keep_as=keep_as, beside=beside))
 
 
 def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str],
                   what: str, variable: dict[str, str] | None = None,
-                  keep_as: str | None = None) -> Path:
+                  keep_as: str | None = None, beside: tuple[str, ...] = ()) -> Path:
     """Build the application `app` of the kernel's own CMake project
     (rtbench's port, or one of the user's tree: latency_measure) for `board`
     into the cache, keyed by rtbench's harness sources and the options.
     `variable` (kept out of the key, as build_image's) with `keep_as`: the
     image is copied, while the build is locked, to that name in the build
     folder, and that copy returned (images that differ in one option share
-    one build: a Zephyr kernel compiled once, not once per image)."""
+    one build: a Zephyr kernel compiled once, not once per image). `beside`:
+    further files of the image's folder (zephyr.bin) copied beside that copy."""
     import sys
 
     d = kernel.descriptor
@@ -321,17 +327,19 @@ def build_project(kernel, board: str, app: Path, name: str, defs: dict[str, str]
                      + ("-user" if kernel.userspace else ""))
     return _build_in_cache(app, builddir_name, {**opts, **defs}, [d.project_image], what,
                            key_src=source_dir(), env=env, generator=d.project_generator,
-                           variable=variable, copy_to=Path(keep_as) if keep_as else None)[0]
+                           variable=variable, copy_to=Path(keep_as) if keep_as else None,
+                           beside=beside)[0]
 
 
 def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str], what: str,
                     key_src: Path | None = None, variable: dict[str, str] | None = None,
                     copy_to: Path | None = None, env: dict[str, str] | None = None,
-                    generator: str | None = None) -> list[Path]:
+                    generator: str | None = None, beside: tuple[str, ...] = ()) -> list[Path]:
     """Configure (once per key) and build `images` of the CMake project `src`
     in the cache, under a lock; a failed configure leaves no cache behind,
     so the next attempt configures again. `variable`, `copy_to` (one image
-    only; a relative path is in the build folder): see build_image. `env`
+    only; a relative path is in the build folder): see build_image; `beside`
+    names files of the image's folder copied with it, into copy_to's. `env`
     (in the key) and `generator`: for a project that needs them (Zephyr's:
     ZEPHYR_BASE, Ninja)."""
     # The names of the variable options are in the key: a build without
@@ -374,7 +382,12 @@ def _build_in_cache(src: Path, name: str, opts: dict[str, str], images: list[str
         if copy_to is None:
             return paths
         copy_to = builddir / copy_to  # an absolute copy_to stays as it is
+        copy_to.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths[0], copy_to)
+        for name in (n for n in beside if n != copy_to.name):  # as the build left them
+            (copy_to.parent / name).unlink(missing_ok=True)
+            if (paths[0].parent / name).is_file():
+                shutil.copyfile(paths[0].parent / name, copy_to.parent / name)
         return [copy_to]
 
 
