@@ -52,20 +52,37 @@ echo "== Cross build of the Linux port for AArch64"
 bash scripts/cross-check-aarch64.sh
 
 echo "== Python tests (pytest)"
-# Two passes: most tests on one worker per CPU (at most 4; pytest-xdist, a
-# module per worker so its fixtures are made once, the longest modules
-# first: tests/conftest.py orders them; builds and board runs are shared
-# between the workers: tests/conftest.py), then the tests that
-# compare the whole machine's IPC objects before and after, alone (another
-# test's Chromium or cyclictest would look like a leak). Both passes run
-# even when the first fails, so every failure is seen.
+# Three sets: the tests on this host, on one worker per CPU (at most 4;
+# pytest-xdist, a module per worker so its fixtures are made once); then the
+# board tests on the workers (the longest modules first: tests/conftest.py;
+# builds and board runs shared between the workers) while the tests that
+# compare the whole machine's IPC objects before and after run alone beside
+# them (pytest marker serial). A host test's Chromium, cyclictest or harness
+# would look like their leak; a board test makes no IPC object (QEMU, the
+# cross compilers), and the serial tests mostly wait on events, so they fill
+# the board tests' second CPU instead of a pass of their own. All run even
+# when one fails, so every failure is seen.
 workers=$(nproc); [ "$workers" -gt 4 ] && workers=4
 only=""
 [ "$fast" = 1 ] && only="not board and not browser and not lab and "
 rc=0
-"$py" -m pytest -q -n "$workers" --dist loadscope --no-loadscope-reorder -m "${only}not serial" \
+xdist=(-n "$workers" --dist loadscope --no-loadscope-reorder)
+"$py" -m pytest -q "${xdist[@]}" -m "${only}not serial and not board" \
   --durations=25 tests || rc=$?  # the slowest, so a slow test is seen
-"$py" -m pytest -q -m "${only}serial" --durations=10 tests || rc=$?
+serial_log=$(mktemp)
+board_pid=""
+trap 'rm -f "$serial_log"; [ -z "$board_pid" ] || kill "$board_pid" 2>/dev/null || true' EXIT
+if [ "$fast" != 1 ]; then
+  "$py" -m pytest -q "${xdist[@]}" -m "board and not serial" --durations=25 tests &
+  board_pid=$!
+fi
+"$py" -m pytest -q -m "${only}serial" --durations=10 tests >"$serial_log" 2>&1 || rc=$?
+if [ -n "$board_pid" ]; then
+  wait "$board_pid" || rc=$?
+  board_pid=""
+fi
+echo "== the serial tests (run beside the board tests)"
+cat "$serial_log"
 if [ "$rc" != 0 ]; then
   echo "test.sh: the Python tests failed" >&2
   exit "$rc"

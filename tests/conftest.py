@@ -36,15 +36,17 @@ def pytest_collection_modifyitems(config, items):
         if "left" in names:
             # it compares the machine's IPC objects and /dev/shm before and
             # after (faults.Leftovers, the `left` fixture below):
-            # another test running meanwhile (Chromium, cyclictest) would be
-            # "left behind", so scripts/test.sh runs it alone
+            # a host test running meanwhile (Chromium, cyclictest, the
+            # harness) would be "left behind", so scripts/test.sh runs these
+            # one at a time, beside the board tests only (they make none)
             item.add_marker("serial")
     # The longest modules first, then the other board modules, then the
     # host modules (scripts/test.sh runs pytest-xdist with
-    # --no-loadscope-reorder, so its workers take modules in this order):
-    # the many short host modules then fill both workers to the end,
-    # instead of one worker alone with a board module (xdist's own order,
-    # most tests first, left test_lm_trace last).
+    # --no-loadscope-reorder, so its workers take modules in this order;
+    # it runs the host modules and the board modules in passes of their
+    # own): short modules then fill both workers to the end, instead of one
+    # worker alone with a long one (xdist's own order, most tests first,
+    # left test_lm_trace last).
     board = {item.module.__name__ for item in items
              if getattr(item, "module", None) and item.get_closest_marker("board")}
 
