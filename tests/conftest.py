@@ -7,6 +7,7 @@ import functools
 import os
 import stat
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -131,10 +132,19 @@ def fake_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def fake(fake_exe: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Use the fake harness; its invocations are logged to `tmp_path/harness.log`."""
+def fake(fake_exe: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+         request: pytest.FixtureRequest) -> Path:
+    """Use the fake harness; its invocations are logged to `tmp_path/harness.log`.
+    Its runs take CPU locks of this test's own (rtbench.process.locks
+    SCOPE_ENV: a fake measures nothing), so a test on the other worker that
+    measures (the real harness) does not make it wait; a serial test keeps
+    the machine's locks, which it tests."""
+    from rtbench.process import locks
+
     monkeypatch.setenv("RTBENCH_HARNESS", str(fake_exe))
     monkeypatch.setenv("FAKE_HARNESS_LOG", str(tmp_path / "harness.log"))
+    if request.node.get_closest_marker("serial") is None:
+        monkeypatch.setenv(locks.SCOPE_ENV, uuid.uuid4().hex[:12])
     return fake_exe
 
 

@@ -35,8 +35,16 @@ POLL_S = 0.25  # how often a waiting run tries the CPU lock again
 SQUAT_POLLS = 5  # looks at a holder that is no run before it is taken for a squatter
 
 
+# A word in every lock's name: runs of different scopes do not exclude each
+# other. rtbench's tests give each test that runs the fake harness (which
+# measures nothing) a scope of its own, so two tests on two workers do not
+# wait for each other's CPU; unset, as for every real run: the machine's locks.
+SCOPE_ENV = "RTBENCH_LOCK_SCOPE"
+
+
 def _name(kind: str, key: object) -> bytes:
-    return f"\0rtbench-{kind}-{key}".encode()
+    scope = os.environ.get(SCOPE_ENV, "")
+    return f"\0rtbench-{kind}-{f'{scope}-' if scope else ''}{key}".encode()
 
 
 def _try_bind(name: bytes) -> socket.socket | None:
