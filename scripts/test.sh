@@ -67,11 +67,15 @@ only=""
 [ "$fast" = 1 ] && only="not board and not browser and not lab and "
 rc=0
 xdist=(-n "$workers" --dist loadscope --no-loadscope-reorder)
-"$py" -m pytest -q "${xdist[@]}" -m "${only}not serial and not board" \
-  --durations=25 tests || rc=$?  # the slowest, so a slow test is seen
+# One folder for the builds and board runs of all three sessions
+# (tests/conftest.py shared_temp), removed at the end.
+RTBENCH_TEST_SHARED=$(mktemp -d "${TMPDIR:-/tmp}/rtbench-tests-XXXXXX")
+export RTBENCH_TEST_SHARED
 serial_log=$(mktemp)
 board_pid=""
-trap 'rm -f "$serial_log"; [ -z "$board_pid" ] || kill "$board_pid" 2>/dev/null || true' EXIT
+trap 'rm -rf "$serial_log" "$RTBENCH_TEST_SHARED"; [ -z "$board_pid" ] || kill "$board_pid" 2>/dev/null || true' EXIT
+"$py" -m pytest -q "${xdist[@]}" -m "${only}not serial and not board" \
+  --durations=25 tests || rc=$?  # the slowest, so a slow test is seen
 if [ "$fast" != 1 ]; then
   "$py" -m pytest -q "${xdist[@]}" -m "board and not serial" --durations=25 tests &
   board_pid=$!

@@ -172,7 +172,11 @@ def shared_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     worker's basetemp is a folder of it; scripts/test.sh runs two), so a
     build or a board run is made once for the session, not once per
     worker. Without xdist, the session's own basetemp (its parent is
-    every earlier session's)."""
+    every earlier session's). scripts/test.sh runs three sessions (host,
+    board, serial) and names one folder for all three in RTBENCH_TEST_SHARED
+    (the harness and the images each built once, not once per session)."""
+    if os.environ.get("RTBENCH_TEST_SHARED"):
+        return Path(os.environ["RTBENCH_TEST_SHARED"])
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
