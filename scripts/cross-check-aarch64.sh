@@ -12,7 +12,7 @@ trap 'rm -rf "$out"' EXIT
 cmake -S "$here/harness" -B "$out" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
       -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_FLAGS=-Werror >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
-cmake --build "$out" --target rtbench-harness >>"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+cmake --build "$out" --target rtbench-harness --parallel "$(nproc)" >>"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 adds=$(aarch64-linux-gnu-objdump -d --disassemble=rtb_port_add_chain "$out/rtbench-harness" |
        grep -cE $'\tadd\tx[0-9]+, x[0-9]+, x[0-9]+$' || true)
 if [ "$adds" -lt 1000 ]; then

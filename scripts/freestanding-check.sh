@@ -13,7 +13,7 @@ trap 'rm -rf "$out"' EXIT
 for cpu in cortex-m4 cortex-m0; do
   cmake -S "$here/harness" -B "$out/$cpu" -DRTB_PORT=stub -DRTB_CPU="$cpu" \
         -DCMAKE_BUILD_TYPE=MinSizeRel >"$out/$cpu.log" 2>&1 || { cat "$out/$cpu.log"; exit 1; }
-  cmake --build "$out/$cpu" >>"$out/$cpu.log" 2>&1 || { cat "$out/$cpu.log"; exit 1; }
+  cmake --build "$out/$cpu" --parallel "$(nproc)" >>"$out/$cpu.log" 2>&1 || { cat "$out/$cpu.log"; exit 1; }
   echo "freestanding build: OK (arm-none-eabi, $cpu, -Os, no libc)"
   arm-none-eabi-size "$out/$cpu/rtbench-stub.elf"
 done
