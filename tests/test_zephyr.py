@@ -348,3 +348,17 @@ def test_board_images_for_other_metrics_share_one_build(isolated, zephyr, board_
     no_glue = [c for c in (board_cache / "rtbench").glob("zephyr-mps2-an385-*/CMakeCache.txt")
                if "RTB_BOARD_GLUE:BOOL=OFF" in c.read_text()]
     assert len(no_glue) == 1, no_glue
+
+
+def test_flash_md_flashes_the_images_of_its_own_command_line(tmp_path):
+    """The build folder is shared by every --only list (the command line is
+    a variable option), so `west flash --build-dir` alone would flash (or
+    rebuild) whichever image was built there last: FLASH.md names the
+    copies in --out and says --no-rebuild."""
+    out = tmp_path / "my img"
+    notes = zephyr_boards.flash_notes("nrf52840dk/nrf52840", tmp_path / "build", out,
+                               ["zephyr.elf", "zephyr.hex"], ["sem.give.no_waiter"],
+                               ["rtbench-harness", "--only", "sem.give.no_waiter"], False, [])
+    west = next(line.strip() for line in notes.splitlines() if "west flash" in line)
+    assert west == (f"west flash --build-dir {tmp_path / 'build'} --no-rebuild "
+                    f"--elf-file '{out / 'zephyr.elf'}' --hex-file '{out / 'zephyr.hex'}'")

@@ -111,8 +111,13 @@ def flash_notes(board: str, build_dir: Path, out: Path, images: list[str], ids: 
                   "after the line `rtbench-harness: exit N`):", "",
                   f"    {shlex.join(emulated)} > board.log", ""]
     else:
+        # The build folder is shared by every command line (the line is a
+        # variable option): the runner flashes this folder's copies, no rebuild.
+        given = " ".join(f"--{Path(n).suffix[1:]}-file {shlex.quote(str(out / n))}"
+                         for n in images)
+        west = f"west flash --build-dir {shlex.quote(str(build_dir))} --no-rebuild {given}"
         lines += ["With Zephyr's own runner for this board (west, in a west workspace):", "",
-                  f"    west flash --build-dir {build_dir}", "",
+                  f"    {west}", "",
                   "or with your probe's tool and zephyr.hex / zephyr.bin (e.g. `pyocd flash "
                   "zephyr.hex`, `nrfjprog --program zephyr.hex --verify --reset`, "
                   "`openocd -f board/… -c 'program zephyr.elf verify reset exit'`).", "",
